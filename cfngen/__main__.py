@@ -1,0 +1,5 @@
+import sys
+
+from cfngen._cli import main
+
+sys.exit(main())

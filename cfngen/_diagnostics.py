@@ -1,0 +1,34 @@
+"""A problem found in a file: what, where, and what to do about it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: Severity
+    #: JSON pointer of the offending value ('' for the whole document).
+    pointer: str
+    message: str
+    hint: str | None = None
+    #: 1-based line and column of the offending value in the source file, when known.
+    line: int | None = None
+    column: int | None = None
+
+    def sort_key(self) -> tuple[int, int, str]:
+        """File order: by position, unknown positions last."""
+        return (self.line or 1 << 30, self.column or 0, self.pointer)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "severity": self.severity,
+            "pointer": self.pointer,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "hint": self.hint,
+        }
