@@ -56,14 +56,15 @@ class _DocsBuilder:
         self.schema = schema
         self.type_name = type_name
         self.pages: dict[str, str] = {}
-        #: page key (the path that names it) -> file name, assigned before rendering children.
+        #: page key -> file name, assigned before rendering children. A definition's key is its
+        #: `$ref`; an inline object's is the chain of keys that leads to it.
         self.page_files: dict[tuple[str, ...], str] = {}
         self.create_only = _pointer_set(schema.get("createOnlyProperties"))
         self.conditional_create_only = _pointer_set(schema.get("conditionalCreateOnlyProperties"))
         self.read_only = _pointer_set(schema.get("readOnlyProperties"))
 
     def build(self) -> dict[str, str]:
-        properties = self.properties(self.schema, ())
+        properties = self.properties(self.schema, (), ())
         readme = render(
             "docs-page.md",
             root=True,
@@ -79,7 +80,9 @@ class _DocsBuilder:
 
     # ------------------------------------------------------------------ properties
 
-    def properties(self, node: dict[str, Any], path: tuple[str, ...]) -> list[dict[str, Any]]:
+    def properties(
+        self, node: dict[str, Any], path: tuple[str, ...], key: tuple[str, ...]
+    ) -> list[dict[str, Any]]:
         """Template rows for the writable properties of an object."""
         required: list[Any] = node["required"] if isinstance(node.get("required"), list) else []
         rows = []
@@ -90,7 +93,7 @@ class _DocsBuilder:
             if pointer in self.read_only:
                 continue
             resolved, _ = self.resolve(prop)
-            text = self.type_text(prop, (*path, name), name)
+            text = self.type_text(prop, (*path, name), name, (*key, name))
             enum = resolved.get("enum") if isinstance(resolved.get("enum"), list) else None
             if pointer in self.create_only:
                 update = _REPLACEMENT
@@ -136,11 +139,14 @@ class _DocsBuilder:
             node, name = target, pointer_tokens(ref[1:])[-1]
         return node, name
 
-    def type_text(self, node: dict[str, Any], path: tuple[str, ...], name: str) -> _TypeText:
+    def type_text(
+        self, node: dict[str, Any], path: tuple[str, ...], name: str, key: tuple[str, ...]
+    ) -> _TypeText:
+        ref = node.get("$ref")
         node, ref_name = self.resolve(node)
         if ref_name is not None:
             # A definition has one page wherever it is used.
-            path, name = (ref_name,), ref_name
+            path, name, key = (ref_name,), ref_name, ("$ref", str(ref))
         declared = node.get("type")
         if isinstance(declared, list):
             types = [t for t in declared if isinstance(t, str)]
@@ -154,25 +160,33 @@ class _DocsBuilder:
                 if isinstance(o, dict)
             ]
             if options:
-                return _join([self.type_text(o, path, name) for o in options])
+                return _join([self.type_text(o, path, name, key) for o in options])
             types = [_implied_type(node)]
-        texts = [self.single_type_text(t, node, path, name, len(types) == 1) for t in types]
+        single = len(types) == 1
+        texts = [self.single_type_text(t, node, path, name, key, single=single) for t in types]
         return _join(texts)
 
     def single_type_text(
-        self, kind: str, node: dict[str, Any], path: tuple[str, ...], name: str, single: bool
+        self,
+        kind: str,
+        node: dict[str, Any],
+        path: tuple[str, ...],
+        name: str,
+        key: tuple[str, ...],
+        *,
+        single: bool,
     ) -> _TypeText:
         if kind in _BASIC_TYPES:
             basic = _BASIC_TYPES[kind]
             return _TypeText(basic, basic, basic)
         if kind == "array":
             items: dict[str, Any] = node["items"] if isinstance(node.get("items"), dict) else {}
-            inner = self.type_text(items, path, name)
+            inner = self.type_text(items, path, name, key)
             yaml = f"\n      - {inner.yaml}" if single else f"[ {inner.yaml}, ... ]"
             return _TypeText(f"[ {inner.json}, ... ]", yaml, f"List of {inner.long}")
         if kind == "object":
             if isinstance(node.get("properties"), dict) and node["properties"]:
-                link = f'<a href="{self.page(node, path)}">{name}</a>'
+                link = f'<a href="{self.page(node, path, key)}">{name}</a>'
                 return _TypeText(link, link, link)
             values = [
                 v for v in (node.get("patternProperties") or {}).values() if isinstance(v, dict)
@@ -180,14 +194,14 @@ class _DocsBuilder:
             if isinstance(node.get("additionalProperties"), dict):
                 values.append(node["additionalProperties"])
             if len(values) == 1:
-                inner = self.type_text(values[0], path, name)
+                inner = self.type_text(values[0], path, name, key)
                 return _TypeText("Map", "Map", f"Map of {inner.long}")
             return _TypeText("Map", "Map", "Map")
         return _TypeText("Unknown", "Unknown", "Unknown")
 
-    def page(self, node: dict[str, Any], path: tuple[str, ...]) -> str:
+    def page(self, node: dict[str, Any], path: tuple[str, ...], key: tuple[str, ...]) -> str:
         """The page documenting an object type, rendered once; returns its file name."""
-        existing = self.page_files.get(path)
+        existing = self.page_files.get(key)
         if existing is not None:
             return existing
         base = "-".join(path).lower()
@@ -196,7 +210,7 @@ class _DocsBuilder:
         while filename.lower() in taken:
             n += 1
             filename = f"{base}-{n}.md"
-        self.page_files[path] = filename
+        self.page_files[key] = filename
         self.pages[filename] = render(
             "docs-page.md",
             root=False,
@@ -204,7 +218,7 @@ class _DocsBuilder:
             type_name=self.type_name,
             description=node.get("description"),
             indent="",
-            properties=self.properties(node, path),
+            properties=self.properties(node, path, key),
             ref=None,
             getatt=[],
         )
