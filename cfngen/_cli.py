@@ -139,8 +139,13 @@ def _run_generate(args: argparse.Namespace) -> int:
 
         sys.stdout.write(render_text([result.report], colour=use_colour(sys.stdout)))
     for path in result.skipped:
+        why = (
+            "it is not what cfngen last wrote there"
+            if path.suffix == ".json"
+            else "it has no cfngen header"
+        )
         print(
-            f"cfngen: left {path.as_posix()} alone: it has no cfngen header, so it is yours "
+            f"cfngen: left {path.as_posix()} alone: {why}, so it is yours "
             "(delete it to have cfngen generate it)",
             file=sys.stderr,
         )
