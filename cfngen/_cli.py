@@ -93,10 +93,95 @@ def _run_validate(args: argparse.Namespace) -> int:
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FAILED
 
 
+# --------------------------------------------------------------------------- generate
+
+
+def _add_generate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "generate",
+        help="write the files derived from the schema (models, role, SAM template, docs)",
+        description=(
+            "Validate the project's schema, then write the files derived from it: "
+            "src/<package>/models.py and cfngen_runtime.py, resource-role.yaml, template.yml, "
+            "src/requirements.txt, docs/ and example_inputs/. Each starts with a line saying "
+            "cfngen generated it; a file at one of those paths without that line is yours "
+            "and is left alone. handlers.py is never touched."
+        ),
+    )
+    p.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        metavar="PROJECT",
+        help="the project folder (default: the current folder)",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 and list the files that are out of date",
+    )
+    p.add_argument("--force", action="store_true", help="regenerate even when nothing has changed")
+    p.set_defaults(run=_run_generate)
+
+
+def _run_generate(args: argparse.Namespace) -> int:
+    from cfngen._generate import InvalidSchemaError, generate_project
+
+    try:
+        result = generate_project(args.path or Path.cwd(), check=args.check, force=args.force)
+    except InvalidSchemaError as error:
+        from cfngen._validate import render_text
+
+        sys.stdout.write(render_text([error.report], colour=use_colour(sys.stdout)))
+        raise
+    if result.report is not None and result.report.diagnostics:
+        from cfngen._validate import render_text
+
+        sys.stdout.write(render_text([result.report], colour=use_colour(sys.stdout)))
+    for path in result.skipped:
+        why = (
+            "it is not what cfngen last wrote there"
+            if path.suffix == ".json"
+            else "it has no cfngen header"
+        )
+        print(
+            f"cfngen: left {path.as_posix()} alone: {why}, so it is yours "
+            "(delete it to have cfngen generate it)",
+            file=sys.stderr,
+        )
+    for message in result.warnings:
+        print_warning(message)
+    if args.check:
+        for path in result.drift:
+            print(f"out of date: {path.as_posix()}")
+        if result.drift:
+            print(
+                f"cfngen: {len(result.drift)} derived file(s) out of date; "
+                "run `cfngen generate` to refresh them",
+                file=sys.stderr,
+            )
+            return ExitCode.FAILED
+        print("cfngen: derived files are up to date")
+        return ExitCode.OK
+    for path in result.written:
+        print(f"wrote {path.as_posix()}")
+    for path in result.removed:
+        print(f"removed {path.as_posix()}")
+    if result.up_to_date:
+        print("cfngen: nothing changed since the last generate (use --force to regenerate)")
+    else:
+        print(
+            f"cfngen: {len(result.written)} written, {len(result.unchanged)} unchanged, "
+            f"{len(result.removed)} removed, {len(result.skipped)} left to you"
+        )
+    return ExitCode.OK
+
+
 # --------------------------------------------------------------------------- entry point
 
 _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     _add_validate,
+    _add_generate,
 )
 
 

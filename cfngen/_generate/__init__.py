@@ -1,17 +1,36 @@
 """`cfngen generate`: the derived files of a project, from its schema and answers.
 
-STUB (issue 3 completes it). The interface is fixed:
-
 generate_project(root, check=False, force=False) -> GenerateResult
-    Validates the schema first (invalid: raises a CfngenError with exit_code FAILED that carries
-    the validation reports, and writes nothing), then writes every derived file atomically.
-    check=True writes nothing and lists drifted files; force=True skips the no-op fast path.
+    Validates the schema first (invalid: raises InvalidSchemaError, a CfngenError with exit_code
+    FAILED that carries the validation report, and writes nothing), then renders every derived
+    file in memory and only then writes them, each atomically. check=True writes nothing and
+    lists the drifted files; force=True skips the no-op fast path.
+
+The fast path needs only the standard library: it compares a fingerprint of the inputs and the
+hashes of the derived files with the manifest (see `_ownership`) before anything heavy (the
+validator, jinja, the models renderer) is imported.
 """
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cfngen._errors import CfngenError, ExitCode
+from cfngen._fsutil import write_atomic
+from cfngen._generate import _ownership
+from cfngen._project import CONFIG_FILE, Project, load_project
+from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES, find_runtime
+
+if TYPE_CHECKING:
+    from cfngen._validate import FileReport
+
+CALLBACK_CONTEXT_FILE = "callback-context.json"
+REQUIREMENTS_FILE = "requirements.txt"
+EXAMPLE_INPUTS = ("create", "update", "invalid")
 
 
 @dataclass
@@ -21,8 +40,244 @@ class GenerateResult:
     unchanged: list[Path] = field(default_factory=list)
     #: Files at a derived path that the user owns (no cfngen header): left alone.
     skipped: list[Path] = field(default_factory=list)
+    #: Derived files cfngen wrote earlier that the schema no longer produces (with check=True:
+    #: that would be removed).
+    removed: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: The validation report (None on the no-op path, which does not validate).
+    report: FileReport | None = None
+    #: Nothing had changed since the last generate: no file was rendered or written.
+    up_to_date: bool = False
+
+    @property
+    def drift(self) -> list[Path]:
+        """What --check reports: files out of date, including stale ones to remove."""
+        return sorted([*self.written, *self.removed])
+
+
+class InvalidSchemaError(CfngenError):
+    """The schema did not validate: nothing was generated."""
+
+    def __init__(self, report: FileReport) -> None:
+        super().__init__(
+            f"{report.path}: the schema is invalid; nothing was generated",
+            "fix the problems listed above and run `cfngen generate` again",
+            exit_code=ExitCode.FAILED,
+        )
+        self.report = report
 
 
 def generate_project(root: Path, *, check: bool = False, force: bool = False) -> GenerateResult:
-    raise NotImplementedError("generate is not implemented yet")
+    project = load_project(root)
+    if project.artifact_type != "RESOURCE":
+        raise CfngenError(
+            f"{root}: cfngen generate supports resource types; this project is a "
+            f"{project.artifact_type}",
+            "use the official `cfn generate` for modules and hooks for now",
+        )
+    inputs = _read_inputs(project)
+    fingerprint = _ownership.fingerprint(inputs)
+    manifest = _ownership.load_manifest(root)
+    handlers_display = _display(project, project.package_dir / "handlers.py")
+
+    if not force and _ownership.is_up_to_date(root, manifest, fingerprint):
+        result = GenerateResult(
+            unchanged=[Path(p) for p in sorted(manifest.files)],
+            skipped=[Path(p) for p in sorted(manifest.user_files)],
+            up_to_date=True,
+        )
+        result.warnings += _handler_warnings(project, inputs, handlers_display)
+        return result
+
+    # The slow path: validate, render everything in memory, then write.
+    from cfngen._validate import validate_file
+
+    report = validate_file(project.schema_path, display=_display(project, project.schema_path))
+    if not report.valid or report.schema is None:
+        raise InvalidSchemaError(report)
+    schema = report.schema
+    rendered = render_project(project, schema, _callback_context(project, inputs))
+
+    result = GenerateResult(report=report)
+    result.warnings += _runtime_warnings(project)
+    result.warnings += _handler_warnings(project, inputs, handlers_display)
+    new_manifest = _ownership.Manifest(fingerprint=fingerprint)
+    writes: list[tuple[str, bytes]] = []
+    for relpath, data in rendered.items():
+        existing = _read_bytes(root / relpath)
+        if existing == data:
+            result.unchanged.append(Path(relpath))
+            new_manifest.files[relpath] = _ownership.sha256(data)
+        elif existing is None or _owned(relpath, existing, manifest):
+            writes.append((relpath, data))
+            result.written.append(Path(relpath))
+            new_manifest.files[relpath] = _ownership.sha256(data)
+        else:
+            result.skipped.append(Path(relpath))
+            new_manifest.user_files.append(relpath)
+    stale = [
+        relpath
+        for relpath in sorted(manifest.files)
+        if relpath not in rendered
+        and (old := _read_bytes(root / relpath)) is not None
+        and _owned(relpath, old, manifest)
+    ]
+    result.removed = [Path(p) for p in stale]
+    if check:
+        return result
+
+    for relpath, data in writes:
+        write_atomic(root / relpath, data)
+    for relpath in stale:
+        os.unlink(root / relpath)
+    manifest_text = new_manifest.render().encode()
+    if _read_bytes(root / _ownership.MANIFEST_PATH) != manifest_text:
+        write_atomic(root / _ownership.MANIFEST_PATH, manifest_text)
+    return result
+
+
+def render_project(
+    project: Project, schema: dict[str, Any], callback_context: dict[str, Any] | None
+) -> dict[str, bytes]:
+    """Every derived file, relative path -> bytes, with cfngen's header where it fits."""
+    from cfngen._generate._docs import render_docs
+    from cfngen._generate._role import render_role
+    from cfngen._generate._sam import render_requirements, render_template
+    from cfngen._instances import example_inputs
+    from cfngen._models import MODELS_FILE, RUNTIME_FILE, render_models
+
+    package = f"src/{project.package_name}"
+    texts: dict[str, str] = {}
+    models = render_models(schema, callback_context)
+    for name in (MODELS_FILE, RUNTIME_FILE):
+        texts[f"{package}/{name}"] = models[name]
+    texts["resource-role.yaml"] = render_role(schema, project.type_name)
+    texts["template.yml"] = render_template(
+        project.type_name, _runtime_name(project), *_entrypoints(project)
+    )
+    texts["src/requirements.txt"] = render_requirements(
+        (project.root / REQUIREMENTS_FILE).is_file()
+    )
+    for name, text in render_docs(schema, project.type_name).items():
+        texts[f"docs/{name}"] = text
+    inputs = example_inputs(schema)
+    for kind in EXAMPLE_INPUTS:
+        texts[f"example_inputs/inputs_1_{kind}.json"] = (
+            json.dumps(inputs[kind], indent=4, ensure_ascii=False) + "\n"
+        )
+    return {
+        relpath: _ownership.with_header(relpath, text).encode("utf-8")
+        for relpath, text in sorted(texts.items())
+    }
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _read_inputs(project: Project) -> dict[str, bytes | None]:
+    root = project.root
+    schema = _read_bytes(project.schema_path)
+    if schema is None:
+        raise CfngenError(
+            f"{_display(project, project.schema_path)}: no such file",
+            f"{CONFIG_FILE} names the type {project.type_name}, whose schema is this file; "
+            "create it or fix typeName",
+        )
+    return {
+        CONFIG_FILE: _read_bytes(root / CONFIG_FILE),
+        "schema": schema,
+        CALLBACK_CONTEXT_FILE: _read_bytes(root / CALLBACK_CONTEXT_FILE),
+        # src/requirements.txt includes the project's own requirements only when they exist.
+        REQUIREMENTS_FILE: b"exists" if (root / REQUIREMENTS_FILE).is_file() else None,
+    }
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None
+
+
+def _owned(relpath: str, data: bytes, manifest: _ownership.Manifest) -> bool:
+    return (
+        _ownership.has_header(data)
+        or manifest.files.get(relpath) == _ownership.sha256(data)
+        or _ownership.is_official_output(relpath, data)
+    )
+
+
+def _display(project: Project, path: Path) -> str:
+    try:
+        return path.relative_to(project.root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _callback_context(project: Project, inputs: dict[str, bytes | None]) -> dict[str, Any] | None:
+    data = inputs[CALLBACK_CONTEXT_FILE]
+    if data is None:
+        return None
+    from cfngen import _jsonsource
+
+    try:
+        doc = _jsonsource.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CfngenError(f"{CALLBACK_CONTEXT_FILE}: is not UTF-8", "save it as UTF-8") from None
+    except _jsonsource.JsonSyntaxError as exc:
+        raise CfngenError(
+            f"{CALLBACK_CONTEXT_FILE}:{exc.line}:{exc.column}: invalid JSON: {exc.message}",
+            "fix the file (a JSON schema of the callback context) or delete it",
+        ) from None
+    if not isinstance(doc.data, dict):
+        raise CfngenError(
+            f"{CALLBACK_CONTEXT_FILE}: expected a JSON object (a JSON schema)",
+            'write a schema such as {"type": "object", "properties": {...}}',
+        )
+    return doc.data
+
+
+def _runtime_name(project: Project) -> str:
+    """The Lambda runtime for template.yml: `.rpdk-config` "runtime", else the default."""
+    return project.runtime or DEFAULT_RUNTIME.name
+
+
+def _runtime_warnings(project: Project) -> list[str]:
+    name = project.runtime
+    if name is None:
+        return [
+            f'{CONFIG_FILE} has no "runtime"; template.yml uses {DEFAULT_RUNTIME.name} '
+            f'(add "runtime": "{DEFAULT_RUNTIME.name}")'
+        ]
+    runtime = find_runtime(name)
+    known = ", ".join(r.name for r in RUNTIMES)
+    if runtime is None or runtime.name != name:
+        return [f'{CONFIG_FILE}: runtime "{name}" is not one cfngen supports ({known})']
+    if runtime.status == "deprecated":
+        return [
+            f"{CONFIG_FILE}: Lambda deprecated {name} on {runtime.deprecated_on} and blocks new "
+            f"functions from {runtime.create_blocked_on}; move to {DEFAULT_RUNTIME.name}"
+        ]
+    return []
+
+
+def _entrypoints(project: Project) -> tuple[str, str]:
+    entrypoint = project.config.get("entrypoint")
+    if not isinstance(entrypoint, str) or not entrypoint:
+        entrypoint = f"{project.package_name}.handlers.resource"
+    test_entrypoint = project.config.get("testEntrypoint")
+    if not isinstance(test_entrypoint, str) or not test_entrypoint:
+        test_entrypoint = entrypoint.rsplit(".", 1)[0] + ".test_entrypoint"
+    return entrypoint, test_entrypoint
+
+
+def _handler_warnings(project: Project, inputs: dict[str, bytes | None], display: str) -> list[str]:
+    from cfngen._generate._handlers import handler_warnings
+
+    try:
+        schema = json.loads(inputs["schema"] or b"")
+    except ValueError:
+        return []
+    if not isinstance(schema, dict):
+        return []
+    return handler_warnings(schema, project.package_dir / "handlers.py", display)

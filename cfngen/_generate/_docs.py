@@ -1,0 +1,312 @@
+"""`docs/`: a property reference for the resource type, laid out like the official one.
+
+`docs/README.md` documents the top-level properties and return values; every object type with
+properties gets its own page (`docs/<path>.md`), shared by every property that uses it, so
+recursive definitions link to themselves instead of looping. Walked in schema order only, so the
+output does not depend on hashing.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+from cfngen._generate._templates import render
+from cfngen._jsonsource import pointer_tokens
+
+_BASIC_TYPES = {"string": "String", "number": "Double", "integer": "Integer", "boolean": "Boolean"}
+_MARKDOWN_RESERVED = frozenset("^*+.([{#")
+_UPDATE_DOCS = "https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-update-behaviors.html"
+_REPLACEMENT = f"[Replacement]({_UPDATE_DOCS}#update-replacement)"
+_SOME_INTERRUPTIONS = f"[Some interruptions]({_UPDATE_DOCS}#update-some-interrupt)"
+_NO_INTERRUPTION = f"[No interruption]({_UPDATE_DOCS}#update-no-interrupt)"
+
+
+@dataclass(frozen=True)
+class _TypeText:
+    json: str
+    yaml: str
+    long: str
+
+
+def render_docs(schema: dict[str, Any], type_name: str) -> dict[str, str]:
+    """`{"README.md": text, "<page>.md": text, ...}` for the docs folder; {} without properties."""
+    if not isinstance(schema.get("properties"), dict):
+        return {}
+    return _DocsBuilder(schema, type_name).build()
+
+
+def _escape_markdown(text: str) -> str:
+    return "\\" + text if text and text[0] in _MARKDOWN_RESERVED else text
+
+
+def _code(value: Any) -> str:
+    return f"<code>{html.escape(value if isinstance(value, str) else _json(value))}</code>"
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+class _DocsBuilder:
+    def __init__(self, schema: dict[str, Any], type_name: str) -> None:
+        self.schema = schema
+        self.type_name = type_name
+        self.pages: dict[str, str] = {}
+        #: page key -> file name, assigned before rendering children. A definition's key is its
+        #: `$ref`; an inline object's is the chain of keys that leads to it.
+        self.page_files: dict[tuple[str, ...], str] = {}
+        self.create_only = _pointer_set(schema.get("createOnlyProperties"))
+        self.conditional_create_only = _pointer_set(schema.get("conditionalCreateOnlyProperties"))
+        self.read_only = _pointer_set(schema.get("readOnlyProperties"))
+
+    def build(self) -> dict[str, str]:
+        properties = self.properties(self.schema, (), ())
+        readme = render(
+            "docs-page.md",
+            root=True,
+            title=self.type_name,
+            type_name=self.type_name,
+            description=self.schema.get("description"),
+            indent="    ",
+            properties=properties,
+            ref=self.ref(),
+            getatt=self.getatt(),
+        )
+        return {"README.md": readme, **dict(sorted(self.pages.items()))}
+
+    # ------------------------------------------------------------------ properties
+
+    def properties(
+        self, node: dict[str, Any], path: tuple[str, ...], key: tuple[str, ...]
+    ) -> list[dict[str, Any]]:
+        """Template rows for the writable properties of an object."""
+        required: list[Any] = node["required"] if isinstance(node.get("required"), list) else []
+        rows = []
+        for name, prop in (node.get("properties") or {}).items():
+            if not isinstance(prop, dict):
+                continue
+            pointer = "/properties/" + "/".join((*path, name))
+            if pointer in self.read_only:
+                continue
+            resolved, _ = self.resolve(prop)
+            text = self.type_text(prop, (*path, name), name, (*key, name))
+            enum = resolved.get("enum") if isinstance(resolved.get("enum"), list) else None
+            if pointer in self.create_only:
+                update = _REPLACEMENT
+            elif pointer in self.conditional_create_only:
+                update = _SOME_INTERRUPTIONS
+            else:
+                update = _NO_INTERRUPTION
+            rows.append(
+                {
+                    "name": name,
+                    "anchor": name.lower(),
+                    "heading": _escape_markdown(name),
+                    "description": _description(prop, resolved),
+                    "required": name in required,
+                    "json": text.json,
+                    "yaml": text.yaml,
+                    "long": text.long,
+                    "allowed_values": " | ".join(_code(v) for v in enum) if enum else "",
+                    "min_length": _int_or_none(resolved.get("minLength")),
+                    "max_length": _int_or_none(resolved.get("maxLength")),
+                    "pattern": html.escape(resolved["pattern"])
+                    if isinstance(resolved.get("pattern"), str)
+                    else "",
+                    "update_requires": update,
+                }
+            )
+        return rows
+
+    def resolve(self, node: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+        """Follow local `$ref`s; returns the target and the name of the last one followed."""
+        name = None
+        seen: set[str] = set()
+        while isinstance(node.get("$ref"), str):
+            ref: str = node["$ref"]
+            if not ref.startswith("#/") or ref in seen:
+                break
+            seen.add(ref)
+            target: Any = self.schema
+            for token in pointer_tokens(ref[1:]):
+                target = target.get(token) if isinstance(target, dict) else None
+            if not isinstance(target, dict):
+                break
+            node, name = target, pointer_tokens(ref[1:])[-1]
+        return node, name
+
+    def type_text(
+        self, node: dict[str, Any], path: tuple[str, ...], name: str, key: tuple[str, ...]
+    ) -> _TypeText:
+        ref = node.get("$ref")
+        node, ref_name = self.resolve(node)
+        if ref_name is not None:
+            # A definition has one page wherever it is used.
+            path, name, key = (ref_name,), ref_name, ("$ref", str(ref))
+        declared = node.get("type")
+        if isinstance(declared, list):
+            types = [t for t in declared if isinstance(t, str)]
+        elif isinstance(declared, str):
+            types = [declared]
+        else:
+            options = [
+                o
+                for key in ("oneOf", "anyOf")
+                for o in (node.get(key) or [])
+                if isinstance(o, dict)
+            ]
+            if options:
+                return _join([self.type_text(o, path, name, key) for o in options])
+            types = [_implied_type(node)]
+        single = len(types) == 1
+        texts = [self.single_type_text(t, node, path, name, key, single=single) for t in types]
+        return _join(texts)
+
+    def single_type_text(
+        self,
+        kind: str,
+        node: dict[str, Any],
+        path: tuple[str, ...],
+        name: str,
+        key: tuple[str, ...],
+        *,
+        single: bool,
+    ) -> _TypeText:
+        if kind in _BASIC_TYPES:
+            basic = _BASIC_TYPES[kind]
+            return _TypeText(basic, basic, basic)
+        if kind == "array":
+            items: dict[str, Any] = node["items"] if isinstance(node.get("items"), dict) else {}
+            inner = self.type_text(items, path, name, key)
+            yaml = f"\n      - {inner.yaml}" if single else f"[ {inner.yaml}, ... ]"
+            return _TypeText(f"[ {inner.json}, ... ]", yaml, f"List of {inner.long}")
+        if kind == "object":
+            if isinstance(node.get("properties"), dict) and node["properties"]:
+                link = f'<a href="{self.page(node, path, key)}">{name}</a>'
+                return _TypeText(link, link, link)
+            values = [
+                v for v in (node.get("patternProperties") or {}).values() if isinstance(v, dict)
+            ]
+            if isinstance(node.get("additionalProperties"), dict):
+                values.append(node["additionalProperties"])
+            if len(values) == 1:
+                inner = self.type_text(values[0], path, name, key)
+                return _TypeText("Map", "Map", f"Map of {inner.long}")
+            return _TypeText("Map", "Map", "Map")
+        return _TypeText("Unknown", "Unknown", "Unknown")
+
+    def page(self, node: dict[str, Any], path: tuple[str, ...], key: tuple[str, ...]) -> str:
+        """The page documenting an object type, rendered once; returns its file name."""
+        existing = self.page_files.get(key)
+        if existing is not None:
+            return existing
+        base = "-".join(path).lower()
+        filename, n = f"{base}.md", 1
+        taken = set(self.page_files.values()) | {"readme.md"}
+        while filename.lower() in taken:
+            n += 1
+            filename = f"{base}-{n}.md"
+        self.page_files[key] = filename
+        self.pages[filename] = render(
+            "docs-page.md",
+            root=False,
+            title=f"{self.type_name} {' '.join(path)}",
+            type_name=self.type_name,
+            description=node.get("description"),
+            indent="",
+            properties=self.properties(node, path, key),
+            ref=None,
+            getatt=[],
+        )
+        return filename
+
+    # ------------------------------------------------------------------ return values
+
+    def ref(self) -> str | None:
+        identifier = self.schema.get("primaryIdentifier")
+        if isinstance(identifier, list) and len(identifier) == 1 and isinstance(identifier[0], str):
+            tokens = pointer_tokens(identifier[0])
+            if len(tokens) == 2 and tokens[0] == "properties":
+                return tokens[1]
+        return None
+
+    def getatt(self) -> list[dict[str, str]]:
+        out = []
+        for pointer in self.schema.get("readOnlyProperties") or []:
+            if not isinstance(pointer, str):
+                continue
+            tokens = pointer_tokens(pointer)
+            if not tokens:
+                continue
+            prop = self.lookup(tokens)
+            name = ".".join(t for t in tokens[1:] if t != "*")
+            description = _description(prop, self.resolve(prop)[0]) if prop else None
+            out.append(
+                {
+                    "name": name,
+                    "description": description or f"Returns the <code>{name}</code> value.",
+                }
+            )
+        return out
+
+    def lookup(self, tokens: list[str]) -> dict[str, Any] | None:
+        """The property a `/properties/A/B` pointer names, following `$ref`s and arrays."""
+        if len(tokens) < 2 or tokens[0] != "properties":
+            return None
+        node: Any = (self.schema.get("properties") or {}).get(tokens[1])
+        for token in tokens[2:]:
+            if not isinstance(node, dict):
+                return None
+            node = self.resolve(node)[0]
+            while isinstance(node.get("items"), dict):
+                node = self.resolve(node["items"])[0]
+            if token != "*":
+                props = node.get("properties")
+                node = props.get(token) if isinstance(props, dict) else None
+        return node if isinstance(node, dict) else None
+
+
+def _pointer_set(value: Any) -> frozenset[str]:
+    return (
+        frozenset(v for v in value if isinstance(v, str))
+        if isinstance(value, list)
+        else frozenset()
+    )
+
+
+def _description(prop: dict[str, Any], resolved: dict[str, Any]) -> str | None:
+    for node in (prop, resolved):
+        text = node.get("description")
+        if isinstance(text, str) and text.strip():
+            return text.strip()
+    return None
+
+
+def _implied_type(node: dict[str, Any]) -> str:
+    if "items" in node:
+        return "array"
+    enum = node.get("enum")
+    if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum):
+        return "string"
+    return "object"
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _join(texts: list[_TypeText]) -> _TypeText:
+    def join(parts: list[str]) -> str:
+        unique: list[str] = []
+        for part in parts:
+            if part not in unique:
+                unique.append(part)
+        return ", ".join(unique)
+
+    return _TypeText(
+        join([t.json for t in texts]), join([t.yaml for t in texts]), join([t.long for t in texts])
+    )

@@ -1,0 +1,38 @@
+"""`template.yml` and `src/requirements.txt`: what `sam build` / `sam local` need.
+
+The official template points `CodeUri` at `build/`, which only exists after `cfn submit` and
+holds installed dependencies, so `sam build` fails on it. `sam build` wants the source folder
+with a `requirements.txt` inside it: the package lives in `src/`, so `CodeUri: src/` and a
+derived `src/requirements.txt` that includes the project's own requirements.
+"""
+
+from __future__ import annotations
+
+from cfngen._generate._templates import render
+from cfngen._runtimes import Runtime
+
+#: Seconds; generous because `sam local` counts its container start-up against it.
+FUNCTION_TIMEOUT = 180
+FUNCTION_MEMORY = 256
+#: What the Lambda function needs when the project has no requirements.txt of its own.
+SUPPORT_LIB_REQUIREMENT = "cloudformation-cli-python-lib>=2.1.20"
+
+
+def render_template(
+    type_name: str, runtime: Runtime | str, entrypoint: str, test_entrypoint: str
+) -> str:
+    return render(
+        "template.yml",
+        type_name=type_name,
+        runtime=runtime if isinstance(runtime, str) else runtime.name,
+        timeout=FUNCTION_TIMEOUT,
+        memory=FUNCTION_MEMORY,
+        functions=[("TypeFunction", entrypoint), ("TestEntrypoint", test_entrypoint)],
+    )
+
+
+def render_requirements(has_root_requirements: bool) -> str:
+    """pip resolves `-r` relative to the including file, which `sam build` reads in place."""
+    if has_root_requirements:
+        return "-r ../requirements.txt\n"
+    return SUPPORT_LIB_REQUIREMENT + "\n"
