@@ -297,15 +297,19 @@ class Handlers:
         box: dict[str, Any] = {}
 
         def work() -> None:
-            set_sink(sink)
+            # HandlerTimeout may arrive anywhere in an abandoned thread: it must end it quietly.
             try:
-                box["response"] = self._entrypoint(event, None)
+                set_sink(sink)
+                try:
+                    box["response"] = self._entrypoint(event, None)
+                except HandlerTimeout:
+                    pass
+                except BaseException as exc:  # the entrypoint itself failed: report, don't die
+                    box["error"] = exc
+                finally:
+                    set_sink(None)
             except HandlerTimeout:
                 pass
-            except BaseException as exc:  # the entrypoint itself failed: report, don't die
-                box["error"] = exc
-            finally:
-                set_sink(None)
 
         worker = threading.Thread(target=work, name=f"cfngen-{action.lower()}", daemon=True)
         started = time.perf_counter()
