@@ -213,7 +213,8 @@ def _one_session_per_credentials() -> Any:
     """
     import cloudformation_cli_python_lib.resource as lib_resource
 
-    original = lib_resource._get_boto_session
+    namespace = vars(lib_resource)
+    original = namespace["_get_boto_session"]
     sessions: dict[tuple[Any, ...], Any] = {}
 
     def get_session(credentials: Any, region: str | None = None) -> Any:
@@ -229,11 +230,11 @@ def _one_session_per_credentials() -> Any:
             sessions[key] = original(credentials, region)
         return sessions[key]
 
-    lib_resource._get_boto_session = get_session
+    namespace["_get_boto_session"] = get_session
     try:
         yield
     finally:
-        lib_resource._get_boto_session = original
+        namespace["_get_boto_session"] = original
 
 
 @contextlib.contextmanager
