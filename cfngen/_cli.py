@@ -191,6 +191,10 @@ def _run_invoke(args: argparse.Namespace) -> int:
         out.write(render_wait(seconds, asked, paint_out))
         out.flush()
 
+    def imported(lines: list[str]) -> None:
+        out.write(paint("output while importing the handlers:", "bold", out) + "\n")
+        out.write("".join(f"  | {line}\n" for line in lines))
+
     result = invoke(
         args.project or Path.cwd(),
         args.action,
@@ -203,6 +207,7 @@ def _run_invoke(args: argparse.Namespace) -> int:
         on_invocation=show,
         on_wait=wait,
         on_warning=print_warning,
+        on_import_output=imported,
     )
     verdict = render_outcome(result.outcome)
     if result.succeeded:

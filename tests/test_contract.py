@@ -458,3 +458,75 @@ def test_not_a_project_is_a_usage_error(tmp_path):
     result = run_cli("test", str(tmp_path))
     assert result.returncode == 2
     assert "not a project folder" in result.stderr
+
+
+def test_handler_prints_never_reach_the_json_document(tmp_path):
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "model = request.desiredResourceState  # READ",
+            "model = request.desiredResourceState; print('read says hi')",
+        ),
+    )
+    handlers = root / STORE_HANDLERS
+    handlers.write_text(handlers.read_text() + "\nprint('imported!')\n")
+    result = run_cli("test", "--format", "json", "-k", "create_read", cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["passed"] == 1
+    assert "hi" not in result.stdout and "imported!" not in result.stdout
+
+
+def test_returned_models_are_checked_against_the_schema(tmp_path, monkeypatch):
+    """Through cfngen._instances.model_errors (stubbed here by a checker of one rule)."""
+    import cfngen._instances
+
+    def model_errors(schema, model, partial=False):
+        size = model.get("Size")
+        if isinstance(size, int) and size > schema["properties"]["Size"]["maximum"]:
+            return [("/Size", f"{size} is greater than the maximum of 100")]
+        return []
+
+    monkeypatch.setattr(cfngen._instances, "model_errors", model_errors)
+    root = project(
+        tmp_path,
+        "store",
+        (
+            'item = {k: v for k, v in STORE[name].items() if k != "Secret"}',
+            'item = {k: v for k, v in STORE[name].items() if k != "Secret"}; item["Size"] = 500',
+        ),
+    )
+    result = run_contract_tests(root, keyword="create_read or invalid")
+    text = message(result, "contract_create_read")
+    assert "which does not match the schema" in text
+    assert "/Size: 500 is greater than the maximum of 100" in text
+    assert "rule: every model a handler returns must match the resource schema" in text
+    # The invalid input really is invalid for the checker, so the test is not skipped.
+    assert outcomes(result)["contract_create_invalid"] == "passed"
+
+
+def test_overrides_apply_to_generated_inputs_as_cfn_test_applies_them(tmp_path, monkeypatch):
+    import cfngen._instances
+    from cfngen._contract._inputs import load_input_sets
+    from cfngen._contract._rules import SchemaInfo
+
+    generated = {
+        "create": {"Name": "gen", "Kind": "small", "Size": 1},
+        "update": {"Name": "gen", "Kind": "small", "Size": 2},
+        "invalid": {"Name": "gen", "Kind": "huge"},
+    }
+    monkeypatch.setattr(cfngen._instances, "example_inputs", lambda schema: generated)
+    root = project(tmp_path, "store")
+    shutil.rmtree(root / "inputs")
+    (root / "overrides.json").write_text(
+        json.dumps({"CREATE": {"/Name": "fixed", "/Nope/Deep": 1}, "UPDATE": {"/Size": 7}})
+    )
+    [inputs], notes = load_input_sets(root, SchemaInfo.from_schema({}))
+    assert inputs.create == {"Name": "fixed", "Kind": "small", "Size": 1}
+    assert inputs.update == {"Name": "gen", "Kind": "small", "Size": 7}
+    assert inputs.invalid == {"Name": "fixed", "Kind": "huge"}
+    assert notes == []
+    (root / "overrides.json").write_text(json.dumps({"DELETE": {}}))
+    [inputs], notes = load_input_sets(root, SchemaInfo.from_schema({}))
+    assert inputs.create == generated["create"]
+    assert notes and "overrides.json is ignored" in notes[0]

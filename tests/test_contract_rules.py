@@ -142,3 +142,34 @@ def test_generated_update_request_goes_on_top_of_the_resource():
         "Id": "i",
         "Steps": ["s"],
     }
+
+
+@pytest.mark.parametrize(
+    ("schema", "writable"),
+    [
+        ({"primaryIdentifier": ["/properties/N"], "createOnlyProperties": ["/properties/N"]}, True),
+        ({"primaryIdentifier": ["/properties/N"]}, False),
+        (
+            {"primaryIdentifier": ["/properties/Id"], "readOnlyProperties": ["/properties/Id"]},
+            False,
+        ),
+        (
+            {
+                "primaryIdentifier": ["/properties/Id"],
+                "readOnlyProperties": ["/properties/Id", "/properties/Arn"],
+                "additionalIdentifiers": [["/properties/Arn"], ["/properties/Name"]],
+            },
+            True,
+        ),
+        (
+            {
+                "primaryIdentifier": ["/properties/Id"],
+                "readOnlyProperties": ["/properties/Id", "/properties/Arn"],
+                "additionalIdentifiers": [["/properties/Arn"]],
+            },
+            False,
+        ),
+    ],
+)
+def test_writable_identifiers_decide_whether_a_duplicate_create_must_fail(schema, writable):
+    assert SchemaInfo.from_schema(schema).writable_identifiers is writable

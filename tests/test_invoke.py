@@ -252,3 +252,38 @@ def test_missing_models_say_what_to_do(tmp_path):
     assert result.returncode == 2
     assert "cannot import example_test_store.handlers" in result.stderr
     assert "cfngen generate" in result.stderr
+
+
+def test_output_while_importing_the_handlers_is_shown(tmp_path):
+    root = project(tmp_path, "store")
+    handlers = root / STORE_HANDLERS
+    handlers.write_text(handlers.read_text() + "\nprint('loading the store')\n")
+    result = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-0"}})
+    assert result.returncode == 0
+    assert "output while importing the handlers:\n  | loading the store" in result.stdout
+
+
+def test_an_unknown_profile_is_a_usage_error_without_touching_aws(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    result = invoke(
+        project(tmp_path, "store"),
+        "READ",
+        {"desiredResourceState": {"Name": "seed-0"}},
+        "--profile",
+        "nosuchprofile",
+        env={"HOME": str(home)},
+    )
+    assert result.returncode == 2
+    assert "AWS profile 'nosuchprofile' not found" in result.stderr
+
+
+def test_a_handler_module_that_does_not_import_says_where(tmp_path):
+    root = project(tmp_path, "store")
+    handlers = root / STORE_HANDLERS
+    handlers.write_text(handlers.read_text() + "\ndef broken(:\n")
+    result = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-0"}})
+    assert result.returncode == 1
+    assert "importing example_test_store.handlers failed: SyntaxError" in result.stderr
+    assert "handlers.py:" in result.stderr and "def broken(:" in result.stderr
+    assert "importlib" not in result.stderr

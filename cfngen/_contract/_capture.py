@@ -45,6 +45,14 @@ class Sink:
         return exc is not None and exc is self.escaped
 
 
+#: Handler threads that outlived their time limit and were left to die (see _handlers).
+_abandoned: list[threading.Thread] = []
+
+
+def abandon(thread: threading.Thread) -> None:
+    _abandoned.append(thread)
+
+
 def current_sink() -> Sink | None:
     sink: Sink | None = getattr(_local, "sink", None)
     return sink
@@ -119,7 +127,12 @@ class Capture:
     def __exit__(self, *exc: object) -> None:
         assert self._saved is not None
         stdout, stderr, handlers, level = self._saved
-        sys.stdout, sys.stderr = stdout, stderr
+        _abandoned[:] = [thread for thread in _abandoned if thread.is_alive()]
+        if not _abandoned:
+            sys.stdout, sys.stderr = stdout, stderr
+        # else the routers stay: a hung handler that wakes up later must not print into
+        # cfngen's own output (say, the JSON document of `cfngen test --format json`). For
+        # every other thread they pass writes straight through.
         root = logging.getLogger()
         root.handlers = handlers
         root.setLevel(level)

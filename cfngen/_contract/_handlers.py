@@ -10,6 +10,7 @@ its Resource directly (the official `cfn init` layout):
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import ctypes
 import functools
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfngen._contract._capture import Sink, current_sink, set_sink
+from cfngen._contract._capture import Sink, abandon, current_sink, set_sink
 from cfngen._contract._sandbox import Sandbox
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._project import Project
@@ -207,6 +208,8 @@ class Handlers:
         self.sandbox = sandbox
         self.type_name = str(project.type_name)
         self._src = (project.root / "src").resolve()
+        #: What the handler module printed or logged while it was imported.
+        self.import_output: list[str] = []
         self._entrypoint = self._load()
         self._fresh = True
         #: Actions whose handler outlived its limit: calling them again would only wait again.
@@ -241,6 +244,9 @@ class Handlers:
         for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
             del sys.modules[name]
         importlib.invalidate_caches()
+        # What the module prints or logs while it is imported is handler output too.
+        sink = Sink()
+        set_sink(sink)
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
@@ -256,6 +262,9 @@ class Handlers:
                 "fix the error in the handler module",
                 exit_code=ExitCode.FAILED,
             ) from None
+        finally:
+            set_sink(None)
+        self.import_output = sink.lines
         resource = getattr(module, attribute, None)
         if not callable(resource):
             raise CfngenError(
@@ -400,6 +409,8 @@ class Handlers:
         frames: list[str] = []
         for frame in traceback.extract_tb(exc.__traceback__):
             path = Path(frame.filename)
+            if not path.is_absolute():  # <frozen importlib...>, <string>
+                continue
             try:
                 shown = path.resolve().relative_to(self.project.root.resolve())
             except (ValueError, OSError):
@@ -408,7 +419,10 @@ class Handlers:
             if frame.line:
                 frames.append(f"    {frame.line.strip()}")
         if isinstance(exc, SyntaxError) and exc.filename:
-            frames.append(f"  {exc.filename}:{exc.lineno}")
+            where = Path(exc.filename)
+            with contextlib.suppress(ValueError, OSError):
+                where = where.resolve().relative_to(self.project.root.resolve())
+            frames.append(f"  {where}:{exc.lineno}")
             if exc.text:
                 frames.append(f"    {exc.text.strip()}")
         return HandlerCrash(type(exc).__name__, str(exc), frames)
@@ -503,6 +517,7 @@ def _stop_thread(thread: threading.Thread) -> None:
     """
     if thread.ident is None:
         return
+    abandon(thread)
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
         ctypes.c_ulong(thread.ident), ctypes.py_object(HandlerTimeout)
     )

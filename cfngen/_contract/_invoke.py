@@ -41,6 +41,7 @@ def invoke(
     on_invocation: Callable[[Invocation], None] | None = None,
     on_wait: Callable[[float, float], None] | None = None,
     on_warning: Callable[[str], None] | None = None,
+    on_import_output: Callable[[list[str]], None] | None = None,
 ) -> InvokeResult:
     """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS."""
     action = action.upper()
@@ -58,6 +59,8 @@ def invoke(
             on_warning(warning)
     with Sandbox((project.root / "src").resolve(), region=region, profile=profile) as sandbox:
         handlers = Handlers(project, sandbox)
+        if handlers.import_output and on_import_output is not None:
+            on_import_output(handlers.import_output)
         outcome = handlers.run(
             action,
             request,

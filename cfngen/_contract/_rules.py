@@ -55,8 +55,16 @@ class SchemaInfo:
 
     @property
     def writable_identifiers(self) -> bool:
-        """Every primaryIdentifier property is set by the user (createOnly), as `cfn test` asks."""
-        return bool(self.primary) and all(path in self.create_only for path in self.primary)
+        """Whether the user sets an identifier, so creating the same model twice must fail.
+
+        As `cfn test`: every primaryIdentifier property is createOnly. Also (which it misses):
+        an additionalIdentifier the user sets, no part of it readOnly.
+        """
+        if self.primary and all(path in self.create_only for path in self.primary):
+            return True
+        return any(
+            group and not any(path in self.read_only for path in group) for group in self.additional
+        )
 
     @property
     def tagging(self) -> dict[str, Any]:

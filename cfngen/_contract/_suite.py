@@ -608,7 +608,7 @@ class _Case:
 
 def _create_create(case: _Case) -> None:
     if not case.info.writable_identifiers:
-        raise _Skipped("no writable identifiers: every primaryIdentifier is readOnly")
+        raise _Skipped(_NO_WRITABLE_ID)
     request = case.create_input
     case.create(request)
     case.fail_with(
@@ -785,7 +785,7 @@ def _delete_delete(case: _Case) -> None:
 
 def _delete_create(case: _Case) -> None:
     if not case.info.writable_identifiers:
-        raise _Skipped("no writable identifiers: every primaryIdentifier is readOnly")
+        raise _Skipped(_NO_WRITABLE_ID)
     request = case.create_input
     _deleted(case, request)
     outcome = case.succeed("CREATE", request, rule=R_RECREATE)
@@ -793,6 +793,11 @@ def _delete_create(case: _Case) -> None:
 
 
 # ------------------------------------------------------------------ shared steps
+
+_NO_WRITABLE_ID = (
+    "the user sets no identifier (no createOnly primaryIdentifier, no additionalIdentifier "
+    "without readOnly parts): creating the same model twice makes two resources"
+)
 
 
 def _ids(case: _Case, model: dict[str, Any]) -> str:
