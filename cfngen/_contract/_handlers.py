@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cfngen import _jsonsource
 from cfngen._contract._capture import Sink, abandon, current_sink, set_sink
 from cfngen._contract._sandbox import Sandbox
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._project import Project
+from cfngen._project import Project, load_project
 
 ACTIONS = ("CREATE", "READ", "UPDATE", "DELETE", "LIST")
 MUTATING = ("CREATE", "UPDATE", "DELETE")
@@ -198,6 +199,25 @@ class HandlerTimeout(BaseException):
 
 
 # --------------------------------------------------------------------------- loading
+
+
+def load_resource_project(root: Path) -> tuple[Project, dict[str, Any]]:
+    """The resource type project in `root` and its schema; CfngenError when there is none."""
+    project = load_project(root)
+    if project.artifact_type != "RESOURCE":
+        raise CfngenError(
+            f"{root}: a {project.artifact_type.lower()} project; cfngen runs resource handlers "
+            "only",
+            "run it in a resource type project",
+        )
+    path = project.schema_path
+    try:
+        schema = _jsonsource.loads(_jsonsource.read_text(path)).data
+    except _jsonsource.JsonSyntaxError as exc:
+        raise CfngenError(f"{path}: invalid JSON: {exc}", "run `cfngen validate`") from None
+    if not isinstance(schema, dict):
+        raise CfngenError(f"{path}: expected a JSON object", "run `cfngen validate`")
+    return project, schema
 
 
 class Handlers:

@@ -6,11 +6,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cfngen._contract._handlers import ACTIONS, Handlers, Invocation, Limits, Outcome
+from cfngen._contract._handlers import (
+    ACTIONS,
+    Handlers,
+    Invocation,
+    Limits,
+    Outcome,
+    load_resource_project,
+)
 from cfngen._contract._request import load_request
 from cfngen._contract._rules import SchemaInfo
 from cfngen._contract._sandbox import Sandbox
-from cfngen._contract._suite import _load_schema, _resource_project
 from cfngen._errors import CfngenError
 
 #: Longest wait between re-invocations, whatever callbackDelaySeconds the handler asks for.
@@ -47,8 +53,8 @@ def invoke(
     action = action.upper()
     if action not in ACTIONS:
         raise CfngenError(f"unknown action {action!r}", f"use one of {', '.join(ACTIONS)}")
-    project = _resource_project(root)
-    info = SchemaInfo.from_schema(_load_schema(project))
+    project, schema = load_resource_project(root)
+    info = SchemaInfo.from_schema(schema)
     request, warnings = load_request(request_file)
     if info.handlers and action.lower() not in info.handlers:
         warnings.append(

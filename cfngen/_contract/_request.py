@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from cfngen import _jsonsource
 from cfngen._contract._handlers import Request
@@ -67,12 +66,3 @@ def load_request(path: Path) -> tuple[Request, list[str]]:
         warnings.append(f"{path}: no desiredResourceState; the handler gets an empty model")
     return request, warnings
 
-
-def request_as_dict(request: Request) -> dict[str, Any]:
-    """The request in the file format (for messages)."""
-    out: dict[str, Any] = {}
-    for key, attribute in {**_OBJECT_FIELDS, **_STRING_FIELDS}.items():
-        value = getattr(request, attribute)
-        if value is not None and not (key == "logicalResourceIdentifier" and value == "MyResource"):
-            out[key] = value
-    return out

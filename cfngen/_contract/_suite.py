@@ -18,13 +18,18 @@ from pathlib import Path
 from typing import Any, Literal
 
 from cfngen._contract import _rules
-from cfngen._contract._handlers import Handlers, Limits, Outcome, Request
+from cfngen._contract._handlers import (
+    Handlers,
+    Limits,
+    Outcome,
+    Request,
+    load_resource_project,
+)
 from cfngen._contract._inputs import InputProblem, InputSet, load_input_sets, update_request
 from cfngen._contract._rules import Conformance, SchemaInfo, pointer
 from cfngen._contract._sandbox import Sandbox
 from cfngen._contract._select import compile_expression
 from cfngen._errors import CfngenError
-from cfngen._project import Project, load_project
 
 Status = Literal["passed", "failed", "skipped"]
 
@@ -97,6 +102,8 @@ R_SHAPE = (
 
 @dataclass
 class TestResult:
+    __test__ = False  # not a pytest test class
+
     name: str
     outcome: Status
     message: str | None
@@ -974,8 +981,7 @@ def run_contract_tests(
     Raises CfngenError when they cannot run at all (no project, no handlers, bad inputs).
     """
     started = time.perf_counter()
-    project = _resource_project(root)
-    schema = _load_schema(project)
+    project, schema = load_resource_project(root)
     info = SchemaInfo.from_schema(schema)
     select = compile_expression(keyword or "")
     input_sets, notes = load_input_sets(project.root, info)
@@ -1051,27 +1057,3 @@ def _note_bad_inputs(run: _Run, inputs: InputSet, notes: list[str]) -> None:
                 f"{inputs.source(kind)} does not match the schema ({where or '/'}: {why}); "
                 "the tests use it anyway"
             )
-
-
-def _resource_project(root: Path) -> Project:
-    project = load_project(root)
-    if project.artifact_type != "RESOURCE":
-        raise CfngenError(
-            f"{root}: a {project.artifact_type.lower()} project; cfngen test runs resource "
-            "handlers only",
-            "run it in a resource type project",
-        )
-    return project
-
-
-def _load_schema(project: Project) -> dict[str, Any]:
-    from cfngen import _jsonsource
-
-    path = project.schema_path
-    try:
-        data = _jsonsource.loads(_jsonsource.read_text(path)).data
-    except _jsonsource.JsonSyntaxError as exc:
-        raise CfngenError(f"{path}: invalid JSON: {exc}", "run `cfngen validate`") from None
-    if not isinstance(data, dict):
-        raise CfngenError(f"{path}: expected a JSON object", "run `cfngen validate`")
-    return data
