@@ -65,4 +65,3 @@ def load_request(path: Path) -> tuple[Request, list[str]]:
     if "desiredResourceState" not in data:
         warnings.append(f"{path}: no desiredResourceState; the handler gets an empty model")
     return request, warnings
-
