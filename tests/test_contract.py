@@ -10,6 +10,7 @@ All three use the official layout (`cfn generate` models, the runtime library's 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -58,7 +59,7 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         text=True,
         cwd=cwd,
         check=False,
-        env={**__import__("os").environ, "NO_COLOR": "1"},
+        env={**os.environ, "NO_COLOR": "1"},
     )
 
 

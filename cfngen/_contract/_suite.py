@@ -328,6 +328,16 @@ class _Case:
                 self._check_in_progress(outcome, response, sent)
         response = outcome.response
         status = outcome.status
+        if status in ("SUCCESS", "FAILED") and response.get("callbackDelaySeconds"):
+            raise _Failed(
+                _explain(
+                    f"{action} returned {status} with callbackDelaySeconds "
+                    f"{response['callbackDelaySeconds']}; only IN_PROGRESS asks to be called again",
+                    R_SHAPE,
+                    sent=sent,
+                    outcome=outcome,
+                )
+            )
         if action in ("READ", "LIST") and (
             status == "IN_PROGRESS" or "must return synchronously" in str(response.get("message"))
         ):
@@ -406,10 +416,10 @@ class _Case:
 
     def _check_in_progress(self, outcome: Outcome, response: dict[str, Any], sent: Any) -> None:
         action = outcome.action
-        if response.get("errorCode"):
+        if response.get("errorCode") or response.get("resourceModels"):
             raise _Failed(
                 _explain(
-                    f"{action} returned IN_PROGRESS with an errorCode",
+                    f"{action} returned IN_PROGRESS with an errorCode or resourceModels",
                     R_SHAPE,
                     sent=sent,
                     outcome=outcome,
