@@ -177,11 +177,220 @@ def _run_generate(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+# --------------------------------------------------------------------------- invoke
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
+    return value
+
+
+def _add_invoke(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "invoke",
+        help="run one handler action in-process, re-invoking while IN_PROGRESS",
+        description=(
+            "Run the project's handler for ACTION with the request in REQUEST_FILE (the JSON "
+            "`cfn invoke` reads: desiredResourceState, previousResourceState, "
+            "logicalResourceIdentifier, typeConfiguration, nextToken), in this process, "
+            "through the handlers' Lambda entrypoint. Offline by default: fake credentials, "
+            "and every AWS call answered by moto. Prints each progress event and the "
+            "handler's own log output. Exit 0 on SUCCESS, 1 otherwise."
+        ),
+    )
+    p.add_argument(
+        "action",
+        type=str.upper,
+        choices=("CREATE", "READ", "UPDATE", "DELETE", "LIST"),
+        metavar="ACTION",
+        help="CREATE, READ, UPDATE, DELETE or LIST",
+    )
+    p.add_argument("request", type=Path, metavar="REQUEST_FILE", help="the request JSON file")
+    p.add_argument(
+        "--project",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the project folder (default: the current folder)",
+    )
+    p.add_argument(
+        "--profile",
+        default=None,
+        help="call real AWS with this profile's credentials instead of moto",
+    )
+    p.add_argument("--region", default=None, help="the region (default: us-east-1)")
+    p.add_argument(
+        "--max-reinvoke",
+        type=_count,
+        default=100,
+        metavar="N",
+        help="stop after N re-invocations while IN_PROGRESS (default: 100)",
+    )
+    p.add_argument(
+        "--max-delay",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="sleep at most S seconds of callbackDelaySeconds between calls (default: 5)",
+    )
+    p.add_argument(
+        "--enforce-timeout",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="time limit: S seconds for READ and LIST, 2S for the others (default: 30 and 60)",
+    )
+    p.set_defaults(run=_run_invoke)
+
+
+def _run_invoke(args: argparse.Namespace) -> int:
+    from cfngen._contract import invoke
+    from cfngen._contract._report import render_invocation, render_outcome, render_wait
+
+    out = sys.stdout
+
+    def paint_out(text: str, style: str) -> str:
+        return paint(text, style, out)
+
+    def show(invocation: object) -> None:
+        out.write(render_invocation(invocation, paint_out))  # type: ignore[arg-type]
+        out.flush()
+
+    def wait(seconds: float, asked: float) -> None:
+        out.write(render_wait(seconds, asked, paint_out))
+        out.flush()
+
+    def imported(lines: list[str]) -> None:
+        out.write(paint("output while importing the handlers:", "bold", out) + "\n")
+        out.write("".join(f"  | {line}\n" for line in lines))
+
+    result = invoke(
+        args.project or Path.cwd(),
+        args.action,
+        args.request,
+        profile=args.profile,
+        region=args.region,
+        enforce_timeout=args.enforce_timeout,
+        max_reinvoke=args.max_reinvoke,
+        max_delay=max(args.max_delay, 0.0),
+        on_invocation=show,
+        on_wait=wait,
+        on_warning=print_warning,
+        on_import_output=imported,
+    )
+    verdict = render_outcome(result.outcome)
+    if result.succeeded:
+        print(f"cfngen: {paint(verdict, 'ok', sys.stderr)}", file=sys.stderr)
+        return ExitCode.OK
+    print(f"cfngen: {paint(verdict, 'error', sys.stderr)}", file=sys.stderr)
+    return ExitCode.FAILED
+
+
+# --------------------------------------------------------------------------- test
+
+
+def _add_test(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "test",
+        help="check the handler contract in-process, offline, in seconds",
+        description=(
+            "Run the resource handler contract tests (the official contract_* tests and the "
+            "rules they miss) in this process, with every AWS call answered by moto. Inputs "
+            "come from inputs/inputs_N_{create,update,invalid}.json, as for `cfn test`, else "
+            "are generated from the schema. Exit 0 when no test failed, 1 otherwise."
+        ),
+    )
+    p.add_argument(
+        "project",
+        nargs="?",
+        type=Path,
+        default=None,
+        metavar="PROJECT",
+        help="the project folder (default: the current folder)",
+    )
+    p.add_argument(
+        "-k",
+        dest="keyword",
+        default=None,
+        metavar="EXPR",
+        help=(
+            "run the tests whose names match EXPR: words (substrings of the name) joined "
+            'with and, or, not and parentheses, as pytest -k; e.g. -k "delete and not list"'
+        ),
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default) or one JSON document on stdout; progress goes to stderr",
+    )
+    p.add_argument(
+        "--enforce-timeout",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="time limit: S seconds for READ and LIST, 2S for the others (default: 30 and 60)",
+    )
+    p.add_argument(
+        "--max-reinvoke",
+        type=_count,
+        default=50,
+        metavar="N",
+        help="fail an action still IN_PROGRESS after N re-invocations (default: 50)",
+    )
+    p.add_argument("--region", default=None, help="the region (default: us-east-1)")
+    p.set_defaults(run=_run_test)
+
+
+def _run_test(args: argparse.Namespace) -> int:
+    from cfngen._contract import run_contract_tests
+    from cfngen._contract._report import render_json, render_progress, render_summary
+
+    err = sys.stderr
+
+    def progress(result: object) -> None:
+        err.write(render_progress(result, lambda t, s: paint(t, s, err)))  # type: ignore[arg-type]
+        err.flush()
+
+    result = run_contract_tests(
+        args.project or Path.cwd(),
+        keyword=args.keyword,
+        enforce_timeout=args.enforce_timeout,
+        max_reinvoke=args.max_reinvoke,
+        region=args.region,
+        on_result=progress,
+    )
+    for note in result.notes:
+        print_warning(note)
+    if args.format == "json":
+        sys.stdout.write(render_json(result))
+    else:
+        sys.stdout.write(render_summary(result, lambda t, s: paint(t, s, sys.stdout)))
+    return ExitCode.OK if result.ok else ExitCode.FAILED
+
+
 # --------------------------------------------------------------------------- entry point
 
 _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     _add_validate,
     _add_generate,
+    _add_invoke,
+    _add_test,
 )
 
 

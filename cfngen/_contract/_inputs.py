@@ -1,0 +1,213 @@
+"""The models the contract tests send: `inputs/` files as `cfn test` reads them, or models
+generated from the schema (with `overrides.json` applied, as `cfn test` does).
+
+`inputs/inputs_N_create.json`, `inputs_N_update.json` and `inputs_N_invalid.json` make set N;
+sets are read from N=1 up to the first N with no file, and the whole suite runs once per set.
+Unlike `cfn test`, `inputs_1_` never matches `inputs_10_create.json`.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cfngen import _jsonsource
+from cfngen._contract._rules import SchemaInfo, identifiers_of, pointer, set_value
+from cfngen._errors import CfngenError
+
+INPUTS_DIR = "inputs"
+OVERRIDES_FILE = "overrides.json"
+_FILE = re.compile(r"^inputs_(\d+)_(.+)\.json$")
+_EXPORT = re.compile(r"{{([-A-Za-z0-9:\s]+?)}}")
+
+
+@dataclass
+class InputSet:
+    create: dict[str, Any]
+    update: dict[str, Any] | None
+    invalid: dict[str, Any] | None
+    #: "inputs_2" when read from files, None when generated.
+    label: str | None = None
+    files: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def generated(self) -> bool:
+        return self.label is None
+
+    def source(self, kind: str) -> str:
+        path = self.files.get(kind)
+        return f"{INPUTS_DIR}/{path.name}" if path else "the input generated from the schema"
+
+
+def load_input_sets(root: Path, info: SchemaInfo) -> tuple[list[InputSet], list[str]]:
+    """The input sets to run the suite with, and warnings about files that were ignored."""
+    warnings: list[str] = []
+    sets = _from_files(root / INPUTS_DIR)
+    if sets:
+        if (root / OVERRIDES_FILE).is_file():
+            warnings.append(f"{OVERRIDES_FILE} is ignored: it applies to generated inputs only")
+        return sets, warnings
+    overrides = _overrides(root / OVERRIDES_FILE, warnings)
+    return [_generated(info, overrides)], warnings
+
+
+def _from_files(folder: Path) -> list[InputSet]:
+    if not folder.is_dir():
+        return []
+    by_number: dict[int, dict[str, Path]] = {}
+    for path in sorted(folder.iterdir()):
+        match = _FILE.match(path.name)
+        if not match or not path.is_file():
+            continue
+        kind = _kind(match.group(2))
+        if kind is not None:
+            by_number.setdefault(int(match.group(1)), {})[kind] = path
+    sets: list[InputSet] = []
+    number = 1
+    while number in by_number:
+        files = by_number[number]
+        if "create" not in files:
+            found = ", ".join(path.name for path in files.values())
+            raise CfngenError(
+                f"{folder}: input set {number} has no inputs_{number}_create.json ({found})",
+                "every input set starts with a create input",
+            )
+        loaded = {kind: _read_model(path) for kind, path in files.items()}
+        sets.append(
+            InputSet(
+                create=loaded["create"],
+                update=loaded.get("update"),
+                invalid=loaded.get("invalid"),
+                label=f"inputs_{number}",
+                files=files,
+            )
+        )
+        number += 1
+    return sets
+
+
+def _kind(rest: str) -> str | None:
+    # The order of `cfn test`'s get_type; "pre_*" files belong to hooks.
+    if "pre_" in rest:
+        return None
+    for kind in ("create", "update", "invalid"):
+        if kind in rest:
+            return kind
+    return None
+
+
+def _read_json(path: Path) -> Any:
+    text = _jsonsource.read_text(path)
+    export = _EXPORT.search(text)
+    if export:
+        raise CfngenError(
+            f"{path}: uses the CloudFormation export {{{{{export.group(1).strip()}}}}}",
+            "cfngen test runs offline and cannot look exports up: write the value itself",
+        )
+    try:
+        return _jsonsource.loads(text).data
+    except _jsonsource.JsonSyntaxError as exc:
+        raise CfngenError(f"{path}: invalid JSON: {exc}", "fix the file") from None
+
+
+def _read_model(path: Path) -> dict[str, Any]:
+    data = _read_json(path)
+    if not isinstance(data, dict):
+        raise CfngenError(
+            f"{path}: expected a JSON object (the resource's properties)", "fix the file"
+        )
+    return data
+
+
+def _overrides(path: Path, warnings: list[str]) -> dict[str, dict[tuple[str, ...], Any]]:
+    if not path.is_file():
+        return {}
+    data = _read_json(path)
+    if (
+        not isinstance(data, dict)
+        or not data
+        or set(data) - {"CREATE", "UPDATE"}
+        or not all(isinstance(v, dict) for v in data.values())
+    ):
+        warnings.append(
+            f"{OVERRIDES_FILE} is ignored: it must be an object with CREATE and/or UPDATE, "
+            'each mapping JSON pointers to values, e.g. {"CREATE": {"/Name": "x"}}'
+        )
+        return {}
+    out: dict[str, dict[tuple[str, ...], Any]] = {}
+    for action, items in data.items():
+        out[action] = {}
+        for key, value in items.items():
+            if not key.startswith("/"):
+                warnings.append(f"{OVERRIDES_FILE}: {action} key {key!r} is not a JSON pointer")
+                continue
+            out[action][tuple(_jsonsource.pointer_tokens(key))] = value
+    return out
+
+
+def _apply(model: dict[str, Any], overrides: dict[tuple[str, ...], Any]) -> dict[str, Any]:
+    out = copy.deepcopy(model)
+    for path, value in overrides.items():
+        set_value(out, path, copy.deepcopy(value))
+    return out
+
+
+def _generated(info: SchemaInfo, overrides: dict[str, dict[tuple[str, ...], Any]]) -> InputSet:
+    from cfngen._instances import example_inputs
+
+    try:
+        examples = example_inputs(info.schema)
+    except NotImplementedError:
+        raise CfngenError(
+            "this project has no inputs/ folder, and this cfngen cannot generate example "
+            "inputs from the schema yet",
+            "write inputs/inputs_1_create.json, inputs_1_update.json and inputs_1_invalid.json "
+            "(the resource's properties, as `cfn test` reads them)",
+        ) from None
+    except CfngenError:
+        raise
+    except Exception as exc:
+        raise CfngenError(
+            f"cannot generate example inputs from the schema: {type(exc).__name__}: {exc}",
+            "write inputs/inputs_1_create.json, inputs_1_update.json and inputs_1_invalid.json",
+        ) from None
+    create_overrides = overrides.get("CREATE", {})
+    update_overrides = overrides.get("UPDATE", create_overrides)
+    return InputSet(
+        create=_apply(examples["create"], create_overrides),
+        update=_apply(examples["update"], update_overrides) if examples.get("update") else None,
+        invalid=_apply(examples["invalid"], create_overrides) if examples.get("invalid") else None,
+    )
+
+
+class InputProblem(Exception):
+    """The inputs themselves break a rule (not the handler)."""
+
+
+def update_request(info: SchemaInfo, inputs: InputSet, current: dict[str, Any]) -> dict[str, Any]:
+    """The UPDATE model for a resource whose current model is `current`, as `cfn test` builds it.
+
+    From files: the update input, with the identifiers of `current` and its top-level readOnly
+    properties. Generated: `current` with the generated update on top.
+    """
+    assert inputs.update is not None
+    update = copy.deepcopy(inputs.update)
+    if inputs.generated:
+        return {**copy.deepcopy(current), **update}
+    for path in info.primary:
+        if path not in info.create_only or len(path) != 1:
+            continue
+        key = path[0]
+        if key in update and key in current and update[key] != current[key]:
+            raise InputProblem(
+                f"{inputs.source('update')} changes the createOnly identifier {pointer(path)} "
+                f"({current[key]!r} -> {update[key]!r}); an update input must keep it"
+            )
+    update.update(identifiers_of(info, current))
+    read_only = {
+        key: copy.deepcopy(value) for key, value in current.items() if (key,) in info.read_only
+    }
+    return {**read_only, **update}

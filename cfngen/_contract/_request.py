@@ -1,0 +1,67 @@
+"""Request files for `cfngen invoke`: the same JSON that `cfn invoke` reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cfngen import _jsonsource
+from cfngen._contract._handlers import Request
+from cfngen._errors import CfngenError
+
+_OBJECT_FIELDS = {
+    "desiredResourceState": "desired",
+    "previousResourceState": "previous",
+    "typeConfiguration": "type_configuration",
+    "desiredResourceTags": "desired_tags",
+    "previousResourceTags": "previous_tags",
+    "systemTags": "system_tags",
+    "previousSystemTags": "previous_system_tags",
+}
+_STRING_FIELDS = {
+    "logicalResourceIdentifier": "logical_id",
+    "nextToken": "next_token",
+    "clientRequestToken": "client_request_token",
+}
+
+EXAMPLE = (
+    '{"desiredResourceState": {...}, "previousResourceState": null, '
+    '"logicalResourceIdentifier": "MyResource"}'
+)
+
+
+def load_request(path: Path) -> tuple[Request, list[str]]:
+    """The request in `path`, and warnings about keys cfngen does not read."""
+    text = _jsonsource.read_text(path)
+    try:
+        data = _jsonsource.loads(text).data
+    except _jsonsource.JsonSyntaxError as exc:
+        raise CfngenError(
+            f"{path}: invalid JSON: {exc}", f"a request file looks like {EXAMPLE}"
+        ) from None
+    if not isinstance(data, dict):
+        raise CfngenError(f"{path}: expected a JSON object", f"a request file looks like {EXAMPLE}")
+    request = Request()
+    warnings: list[str] = []
+    for key, value in data.items():
+        if key in _OBJECT_FIELDS:
+            if value is not None and not isinstance(value, dict):
+                raise CfngenError(
+                    f"{path}: {key} must be a JSON object or null, not {type(value).__name__}",
+                    f"a request file looks like {EXAMPLE}",
+                )
+            setattr(request, _OBJECT_FIELDS[key], value)
+        elif key in _STRING_FIELDS:
+            if value is None:
+                continue
+            if not isinstance(value, str):
+                raise CfngenError(
+                    f"{path}: {key} must be a string, not {type(value).__name__}",
+                    f"a request file looks like {EXAMPLE}",
+                )
+            setattr(request, _STRING_FIELDS[key], value)
+        else:
+            known = ", ".join(sorted([*_OBJECT_FIELDS, *_STRING_FIELDS]))
+            warnings.append(f"{path}: ignored unknown key {key!r} (cfngen reads {known})")
+    if "desiredResourceState" not in data:
+        warnings.append(f"{path}: no desiredResourceState; the handler gets an empty model")
+    return request, warnings

@@ -1,0 +1,326 @@
+"""The handler contract's rules about models, as pure functions over JSON data.
+
+Paths are a schema's JSON pointers without the leading `/properties` (`/properties/Tags/*/Key`
+becomes ("Tags", "*", "Key")); `*` stands for every item of an array.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cfngen._jsonsource import join_pointer, pointer_tokens
+
+Path = tuple[str, ...]
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "(missing)"
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass(frozen=True)
+class SchemaInfo:
+    """What the contract tests need to know about a resource schema."""
+
+    schema: dict[str, Any]
+    handlers: frozenset[str]
+    primary: tuple[Path, ...]
+    additional: tuple[tuple[Path, ...], ...]
+    read_only: tuple[Path, ...]
+    write_only: tuple[Path, ...]
+    create_only: tuple[Path, ...]
+
+    @classmethod
+    def from_schema(cls, schema: dict[str, Any]) -> SchemaInfo:
+        handlers = schema.get("handlers")
+        additional = schema.get("additionalIdentifiers")
+        return cls(
+            schema=schema,
+            handlers=frozenset(handlers) if isinstance(handlers, dict) else frozenset(),
+            primary=_paths(schema.get("primaryIdentifier")),
+            additional=tuple(
+                _paths(group) for group in additional or () if isinstance(group, list)
+            ),
+            read_only=_paths(schema.get("readOnlyProperties")),
+            write_only=_paths(schema.get("writeOnlyProperties")),
+            create_only=_paths(schema.get("createOnlyProperties")),
+        )
+
+    @property
+    def writable_identifiers(self) -> bool:
+        """Whether the user sets an identifier, so creating the same model twice must fail.
+
+        As `cfn test`: every primaryIdentifier property is createOnly. Also (which it misses):
+        an additionalIdentifier the user sets, no part of it readOnly.
+        """
+        if self.primary and all(path in self.create_only for path in self.primary):
+            return True
+        return any(
+            group and not any(path in self.read_only for path in group) for group in self.additional
+        )
+
+    @property
+    def tagging(self) -> dict[str, Any]:
+        tagging = self.schema.get("tagging")
+        return tagging if isinstance(tagging, dict) else {}
+
+    @property
+    def taggable(self) -> bool:
+        if "taggable" in self.tagging:
+            return bool(self.tagging["taggable"])
+        return bool(self.schema.get("taggable", True))
+
+    @property
+    def tag_updatable(self) -> bool:
+        if "tagUpdatable" in self.tagging:
+            return bool(self.tagging["tagUpdatable"])
+        return self.taggable
+
+    @property
+    def tag_property(self) -> str:
+        tag_property = self.tagging.get("tagProperty", "/properties/Tags")
+        return str(tag_property).rsplit("/", 1)[-1]
+
+
+def _paths(pointers: Any) -> tuple[Path, ...]:
+    if not isinstance(pointers, list):
+        return ()
+    out: list[Path] = []
+    for pointer in pointers:
+        if not isinstance(pointer, str):
+            continue
+        tokens = pointer_tokens(pointer)
+        if tokens[:1] == ["properties"] and len(tokens) > 1:
+            out.append(tuple(tokens[1:]))
+    return tuple(out)
+
+
+def pointer(path: Path) -> str:
+    return join_pointer("", *path)
+
+
+# --------------------------------------------------------------------------- paths in models
+
+
+def values_at(model: Any, path: Path, _done: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """Every (concrete path, value) that `path` reaches in `model`; `*` fans out over lists."""
+    if not path:
+        yield _done, model
+        return
+    head, rest = path[0], path[1:]
+    if head == "*":
+        if isinstance(model, list):
+            for index, item in enumerate(model):
+                yield from values_at(item, rest, (*_done, str(index)))
+        return
+    if isinstance(model, dict) and head in model:
+        yield from values_at(model[head], rest, (*_done, head))
+    elif isinstance(model, list) and head.isdigit() and int(head) < len(model):
+        yield from values_at(model[int(head)], rest, (*_done, head))
+
+
+def get(model: Any, path: Path) -> Any:
+    found = list(values_at(model, path))
+    return found[0][1] if found else MISSING
+
+
+def set_value(model: dict[str, Any], path: Path, value: Any) -> bool:
+    """Set the value at a concrete path whose parent exists; False when it does not."""
+    parent: Any = model
+    for token in path[:-1]:
+        if isinstance(parent, dict) and token in parent:
+            parent = parent[token]
+        elif isinstance(parent, list) and token.isdigit() and int(token) < len(parent):
+            parent = parent[int(token)]
+        else:
+            return False
+    if isinstance(parent, dict):
+        parent[path[-1]] = value
+        return True
+    if isinstance(parent, list) and path[-1].isdigit() and int(path[-1]) < len(parent):
+        parent[int(path[-1])] = value
+        return True
+    return False
+
+
+def pruned(model: dict[str, Any], paths: tuple[Path, ...]) -> dict[str, Any]:
+    """A copy of `model` without the properties at `paths`."""
+    out = copy.deepcopy(model)
+    for path in paths:
+        # Deepest and highest-numbered first, so earlier deletions move nothing still to do.
+        found = [concrete for concrete, _ in values_at(out, path)]
+        for concrete in sorted(found, key=_path_order, reverse=True):
+            _delete(out, concrete)
+    return out
+
+
+def _path_order(path: Path) -> tuple[tuple[int, str], ...]:
+    return tuple((int(t), "") if t.isdigit() else (-1, t) for t in path)
+
+
+def _delete(model: Any, path: Path) -> None:
+    parent: Any = model
+    for token in path[:-1]:
+        parent = parent[int(token)] if isinstance(parent, list) else parent[token]
+    if isinstance(parent, list):
+        del parent[int(path[-1])]
+    else:
+        del parent[path[-1]]
+
+
+def present(value: Any) -> bool:
+    return value is not MISSING and value is not None and value != ""
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def missing_identifiers(info: SchemaInfo, model: Any) -> list[str]:
+    """primaryIdentifier properties absent (or empty) from a model."""
+    if not isinstance(model, dict):
+        return [pointer(path) for path in info.primary]
+    return [pointer(path) for path in info.primary if not present(get(model, path))]
+
+
+def identifier(info: SchemaInfo, model: Any) -> tuple[str, ...] | None:
+    """The primaryIdentifier values of a model, comparable; None when one is missing."""
+    if not isinstance(model, dict) or missing_identifiers(info, model):
+        return None
+    return tuple(_canonical(get(model, path)) for path in info.primary)
+
+
+def same_identifier(info: SchemaInfo, a: Any, b: Any) -> bool:
+    mine = identifier(info, a)
+    return bool(info.primary) and mine is not None and mine == identifier(info, b)
+
+
+def write_only_returned(info: SchemaInfo, model: Any) -> list[str]:
+    return [
+        pointer(concrete)
+        for path in info.write_only
+        for concrete, value in values_at(model, path)
+        if value is not None
+    ]
+
+
+def identifiers_of(info: SchemaInfo, model: dict[str, Any]) -> dict[str, Any]:
+    """The top-level properties of `model` that are part of an identifier (as `cfn test`)."""
+    keys = {path[0] for path in info.primary}
+    keys.update(path[0] for group in info.additional for path in group)
+    return {key: value for key, value in model.items() if key in keys}
+
+
+def differences(
+    info: SchemaInfo, expected: dict[str, Any], actual: Any
+) -> list[tuple[str, Any, Any]]:
+    """Where a returned model does not carry what the request asked for.
+
+    As `cfn test`: readOnly and writeOnly properties of the input are not compared; the output
+    may hold more (readOnly values, defaults); arrays declared `insertionOrder: false` are
+    compared as multisets.
+    """
+    wanted = pruned(expected, info.read_only + info.write_only)
+    got = actual if isinstance(actual, dict) else {}
+    out: list[tuple[str, Any, Any]] = []
+    _compare(info.schema, wanted, got, (), out)
+    return out
+
+
+def _compare(
+    schema: dict[str, Any], wanted: Any, got: Any, path: Path, out: list[tuple[str, Any, Any]]
+) -> None:
+    if isinstance(wanted, dict):
+        if not isinstance(got, dict):
+            out.append((pointer(path), wanted, got))
+            return
+        for key, value in wanted.items():
+            _compare(schema, value, got.get(key, MISSING), (*path, key), out)
+        return
+    if isinstance(wanted, list):
+        if not isinstance(got, list) or len(got) != len(wanted):
+            out.append((pointer(path), wanted, got))
+            return
+        if _insertion_order(schema, path) is False:
+            if sorted(map(_canonical, wanted)) != sorted(map(_canonical, got)):
+                out.append((pointer(path), wanted, got))
+            return
+        for index, (a, b) in enumerate(zip(wanted, got, strict=True)):
+            _compare(schema, a, b, (*path, str(index)), out)
+        return
+    if _canonical(wanted) != _canonical(got):
+        out.append((pointer(path), wanted, got))
+
+
+def _canonical(value: Any) -> str:
+    if value is MISSING:
+        return "\0missing"
+    return json.dumps(value, sort_keys=True)
+
+
+def _insertion_order(schema: dict[str, Any], path: Path) -> Any:
+    node = subschema(schema, path)
+    return node.get("insertionOrder", True) if node is not None else True
+
+
+def subschema(schema: dict[str, Any], path: Path) -> dict[str, Any] | None:
+    """The schema of the property at a model path (following local $refs), if declared."""
+    node: Any = {"type": "object", "properties": schema.get("properties", {})}
+    for token in path:
+        node = _resolve(schema, node)
+        if not isinstance(node, dict):
+            return None
+        if "items" in node and (token == "*" or token.isdigit()):
+            node = node["items"]
+        elif isinstance(node.get("properties"), dict) and token in node["properties"]:
+            node = node["properties"][token]
+        elif isinstance(node.get("patternProperties"), dict) and node["patternProperties"]:
+            node = next(iter(node["patternProperties"].values()))
+        else:
+            return None
+    node = _resolve(schema, node)
+    return node if isinstance(node, dict) else None
+
+
+def _resolve(schema: dict[str, Any], node: Any) -> Any:
+    seen = 0
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and seen < 32:
+        ref = node["$ref"]
+        if not ref.startswith("#"):
+            return node
+        target: Any = schema
+        for token in pointer_tokens(ref[1:]):
+            if not isinstance(target, dict) or token not in target:
+                return None
+            target = target[token]
+        node = target
+        seen += 1
+    return node
+
+
+# --------------------------------------------------------------------------- conformance
+
+
+class Conformance:
+    """`cfngen._instances.model_errors`, remembered as unavailable if it is not built yet."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        self.unavailable: str | None = None
+
+    def errors(self, model: Any, *, partial: bool = True) -> list[tuple[str, str]]:
+        if self.unavailable is not None or not isinstance(model, dict):
+            return []
+        from cfngen._instances import model_errors
+
+        try:
+            return list(model_errors(self.schema, model, partial=partial))
+        except NotImplementedError as exc:
+            self.unavailable = str(exc) or "model_errors is not implemented"
+            return []

@@ -1,0 +1,257 @@
+"""The process state handlers run in: credentials, region, moto, output capture, sys.path.
+
+Everything here is process-wide (environment variables, sys.path, the logging tree), so it is
+set up once for a run and put back exactly as it was afterwards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cfngen._contract._capture import Capture
+from cfngen._errors import CfngenError
+
+#: moto's default account: ARNs the handlers build and the ones moto returns then agree.
+FAKE_ACCOUNT_ID = "123456789012"
+DEFAULT_REGION = "us-east-1"
+
+
+@dataclass(frozen=True)
+class Credentials:
+    access_key_id: str
+    secret_access_key: str
+    session_token: str
+
+    def as_request(self) -> dict[str, str]:
+        """As CloudFormation puts them in requestData.callerCredentials."""
+        return {
+            "accessKeyId": self.access_key_id,
+            "secretAccessKey": self.secret_access_key,
+            "sessionToken": self.session_token,
+        }
+
+
+FAKE_CREDENTIALS = Credentials(
+    "ASIACFNGENTESTKEY000", "cfngen-fake-secret-access-key", "cfngen-fake-session-token"
+)
+
+#: Removed while handlers run so that nothing reads the machine's real AWS configuration.
+_AWS_ENV = (
+    "AWS_PROFILE",
+    "AWS_DEFAULT_PROFILE",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_SECURITY_TOKEN",
+    "AWS_ROLE_ARN",
+    "AWS_WEB_IDENTITY_TOKEN_FILE",
+    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    "AWS_ENDPOINT_URL",
+)
+
+
+class Sandbox:
+    """A context manager: while it is open, handlers can be imported and called.
+
+    offline=True (the default): fake credentials, every AWS call served by moto's mock_aws,
+    the machine's AWS config files hidden. With a profile: that profile's real credentials and
+    real AWS; nothing is mocked.
+    """
+
+    def __init__(
+        self,
+        src_dir: Path,
+        *,
+        region: str | None = None,
+        profile: str | None = None,
+    ) -> None:
+        self.src_dir = src_dir
+        self.profile = profile
+        self.region = region or DEFAULT_REGION
+        self.offline = profile is None
+        self.credentials = FAKE_CREDENTIALS
+        self.account_id = FAKE_ACCOUNT_ID
+        self._stack = contextlib.ExitStack()
+        self._mock: Any = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def __enter__(self) -> Sandbox:
+        try:
+            self._enter()
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+
+    def _enter(self) -> None:
+        stack = self._stack
+        if self.profile is not None:
+            self._use_profile(self.profile)
+        stack.enter_context(_patched_environ(self._environment()))
+        stack.enter_context(_on_sys_path(self.src_dir))
+        stack.enter_context(_shared_botocore_loader())
+        if self.offline:
+            stack.enter_context(_one_session_per_credentials())
+            # Imported before the handlers: moto hooks every botocore client created after
+            # `import moto`, including module-level clients in handlers.py.
+            from moto import mock_aws
+
+            self._mock = mock_aws()
+            self._mock.start()
+            stack.callback(self._stop_mock)
+        stack.enter_context(Capture())
+
+    def _stop_mock(self) -> None:
+        if self._mock is not None:
+            self._mock.stop()
+            self._mock = None
+
+    def fresh_aws(self) -> None:
+        """Forget every resource moto holds, so one test never sees another's leftovers."""
+        if self._mock is not None:
+            self._mock.stop()
+            self._mock.start()
+
+    # ------------------------------------------------------------------ configuration
+
+    def _environment(self) -> dict[str, str | None]:
+        env: dict[str, str | None] = dict.fromkeys(_AWS_ENV)
+        env["AWS_DEFAULT_REGION"] = self.region
+        env["AWS_REGION"] = self.region
+        if self.offline:
+            creds = self.credentials
+            env["AWS_ACCESS_KEY_ID"] = creds.access_key_id
+            env["AWS_SECRET_ACCESS_KEY"] = creds.secret_access_key
+            env["AWS_SESSION_TOKEN"] = creds.session_token
+            # Hide ~/.aws: a credential_process or SSO profile there must never run.
+            env["AWS_CONFIG_FILE"] = os.devnull
+            env["AWS_SHARED_CREDENTIALS_FILE"] = os.devnull
+        else:
+            env["AWS_PROFILE"] = self.profile
+        return env
+
+    def _use_profile(self, profile: str) -> None:
+        import boto3
+        import botocore.exceptions
+
+        try:
+            session = boto3.session.Session(profile_name=profile)
+            frozen = session.get_credentials()
+            creds = frozen.get_frozen_credentials() if frozen is not None else None
+            account = session.client("sts", region_name=self.region).get_caller_identity()
+        except botocore.exceptions.ProfileNotFound:
+            raise CfngenError(
+                f"AWS profile {profile!r} not found",
+                "check ~/.aws/config, or leave out --profile to run offline against moto",
+            ) from None
+        except botocore.exceptions.BotoCoreError as exc:
+            raise CfngenError(
+                f"cannot use AWS profile {profile!r}: {exc}",
+                "refresh the profile's credentials, or leave out --profile to run offline",
+            ) from None
+        except botocore.exceptions.ClientError as exc:
+            raise CfngenError(
+                f"AWS profile {profile!r} was refused: {exc}",
+                "refresh the profile's credentials, or leave out --profile to run offline",
+            ) from None
+        if creds is None:
+            raise CfngenError(f"AWS profile {profile!r} has no credentials")
+        self.credentials = Credentials(creds.access_key, creds.secret_key, creds.token or "")
+        self.account_id = str(account["Account"])
+        if session.region_name and self.region == DEFAULT_REGION:
+            self.region = session.region_name
+
+
+@contextlib.contextmanager
+def _patched_environ(values: dict[str, str | None]) -> Any:
+    saved = {key: os.environ.get(key) for key in values}
+    try:
+        for key, value in values.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+@contextlib.contextmanager
+def _on_sys_path(directory: Path) -> Any:
+    entry = str(directory)
+    sys.path.insert(0, entry)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(entry)
+
+
+@contextlib.contextmanager
+def _one_session_per_credentials() -> Any:
+    """Give the runtime library's entrypoint one boto3 session per set of credentials.
+
+    It builds a new session for every call, ~25 ms each (botocore registers and inspects
+    ~130 event handlers per session): a third of a contract run. Offline, the credentials never
+    change, and a handler only ever makes clients from the session, so one per credentials is
+    indistinguishable to it. With --profile (real AWS) the library's behaviour is kept.
+    """
+    import cloudformation_cli_python_lib.resource as lib_resource
+
+    namespace = vars(lib_resource)
+    original = namespace["_get_boto_session"]
+    sessions: dict[tuple[Any, ...], Any] = {}
+
+    def get_session(credentials: Any, region: str | None = None) -> Any:
+        if credentials is None:
+            return None
+        key = (
+            credentials.accessKeyId,
+            credentials.secretAccessKey,
+            credentials.sessionToken,
+            region,
+        )
+        if key not in sessions:
+            sessions[key] = original(credentials, region)
+        return sessions[key]
+
+    namespace["_get_boto_session"] = get_session
+    try:
+        yield
+    finally:
+        namespace["_get_boto_session"] = original
+
+
+@contextlib.contextmanager
+def _shared_botocore_loader() -> Any:
+    """Let every botocore session share one loader of service models.
+
+    The runtime library makes a new boto3 session for every handler call, and a new session
+    parses the service's JSON model again: 0.1-0.3 s per client, most of a contract run. Shared,
+    a client takes ~10 ms. The parsed models are read-only, so sharing changes nothing else.
+    """
+    import botocore.loaders
+    import botocore.session
+
+    original = botocore.session.create_loader
+    cached = functools.lru_cache(maxsize=None)(botocore.loaders.create_loader)
+    botocore.session.create_loader = cached
+    try:
+        yield
+    finally:
+        botocore.session.create_loader = original

@@ -1,0 +1,533 @@
+"""`cfngen test`: the contract tests, run on real projects in tests/fixtures/contract/.
+
+- ssm_example: the example resource type (SSM parameters through the session, under moto);
+- store: a correct in-memory resource type; each test below plants one contract violation in
+  it by replacing one marked line of handlers.py, and checks that the right test catches it;
+- stub: handlers that raise NotImplementedError, as a project starts.
+All three use the official layout (`cfn generate` models, the runtime library's Resource).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cfngen._contract import TEST_NAMES, run_contract_tests
+from cfngen._errors import CfngenError
+
+FIXTURES = Path(__file__).parent / "fixtures" / "contract"
+STORE_HANDLERS = "src/example_test_store/handlers.py"
+SSM_HANDLERS = "src/example_ssm_parameter/handlers.py"
+
+
+def project(tmp_path: Path, name: str, replace: tuple[str, str] | None = None) -> Path:
+    """A copy of a fixture project, with one line of its handlers replaced."""
+    root = tmp_path / name
+    shutil.copytree(FIXTURES / name, root, ignore=shutil.ignore_patterns("__pycache__"))
+    if replace is not None:
+        handlers = root / (STORE_HANDLERS if name == "store" else SSM_HANDLERS)
+        text = handlers.read_text()
+        old, new = replace
+        assert text.count(old) == 1, f"the fixture no longer has exactly one {old!r}"
+        handlers.write_text(text.replace(old, new))
+    return root
+
+
+def outcomes(result) -> dict[str, str]:
+    return {test.name: test.outcome for test in result.tests}
+
+
+def failed(result) -> set[str]:
+    return {test.name for test in result.tests if test.outcome == "failed"}
+
+
+def message(result, name: str) -> str:
+    return next(test.message for test in result.tests if test.name == name) or ""
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cfngen", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+# --------------------------------------------------------------------------- correct projects
+
+
+def test_the_ssm_example_passes_every_test_offline(tmp_path):
+    result = run_contract_tests(project(tmp_path, "ssm_example"))
+    assert outcomes(result) == dict.fromkeys(TEST_NAMES, "passed"), [
+        (t.name, t.message) for t in result.tests if t.outcome != "passed"
+    ]
+
+
+def test_the_correct_store_passes_and_skips_only_tagging(tmp_path):
+    result = run_contract_tests(project(tmp_path, "store"))
+    assert failed(result) == set()
+    skipped = {t.name: t.message for t in result.tests if t.outcome == "skipped"}
+    assert skipped == {
+        "contract_create_taggable": "the schema has no tagging metadata",
+        "contract_update_tag_updatable": "the schema has no tagging metadata",
+    }
+
+
+def test_cli_json_report_has_exactly_the_documented_shape(tmp_path):
+    root = project(tmp_path, "store")
+    result = run_cli("test", "--format", "json", cwd=root)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert set(report) == {"tests", "passed", "failed", "skipped"}
+    assert (report["passed"], report["failed"], report["skipped"]) == (14, 0, 2)
+    assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
+    for test in report["tests"]:
+        assert set(test) == {"name", "outcome", "message", "seconds"}
+        assert test["outcome"] in ("passed", "failed", "skipped")
+        assert test["message"] is None or isinstance(test["message"], str)
+        assert isinstance(test["seconds"], float)
+    # Progress goes to stderr while the tests run; stdout holds only the JSON document.
+    assert "PASSED  contract_create_read" in result.stderr
+
+
+# --------------------------------------------------------------------------- planted violations
+
+VIOLATIONS = {
+    "identifier missing from the create result": (
+        (
+            "resourceModel=_model(model.Name))  # RESULT",
+            "resourceModel=ResourceModel._deserialize({'Kind': model.Kind}))",
+        ),
+        "contract_create_delete",
+        "has no primaryIdentifier (/Name)",
+        {
+            "contract_create_create",
+            "contract_create_read",
+            "contract_create_list",
+            "contract_create_delete",
+            "contract_update_read",
+            "contract_update_list",
+            "contract_update_not_updatable",
+            "contract_delete_create",
+            "contract_delete_read",
+            "contract_delete_list",
+            "contract_delete_update",
+            "contract_delete_delete",
+        },
+    ),
+    "a model returned by delete": (
+        (
+            "return ProgressEvent(status=OperationStatus.SUCCESS)  # DELETED",
+            "return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=model)",
+        ),
+        "contract_create_delete",
+        "DELETE returned SUCCESS with a model",
+        {
+            "contract_create_delete",
+            "contract_delete_create",
+            "contract_delete_read",
+            "contract_delete_list",
+            "contract_delete_update",
+            "contract_delete_delete",
+        },
+    ),
+    "a delete that deletes nothing": (
+        ("del STORE[model.Name]  # FORGET", "pass"),
+        "contract_delete_read",
+        "READ returned SUCCESS; expected FAILED (NotFound)",
+        {
+            "contract_delete_create",
+            "contract_delete_read",
+            "contract_delete_list",
+            "contract_delete_update",
+            "contract_delete_delete",
+        },
+    ),
+    "an update that creates": (
+        ("if model.Name not in STORE:  # MISSING", "if False:"),
+        "contract_update_without_create",
+        "UPDATE returned SUCCESS; expected FAILED (NotFound)",
+        {"contract_update_without_create", "contract_delete_update"},
+    ),
+    "a createOnly change accepted": (
+        ("for name in CREATE_ONLY:  # CREATE_ONLY", "for name in ():"),
+        "contract_update_not_updatable",
+        'createOnly /Kind from "small" to "large" was not refused with NotUpdatable',
+        {"contract_update_not_updatable"},
+    ),
+    "a duplicate create accepted": (
+        ("if model.Name in STORE:  # DUPLICATE", "if False:"),
+        "contract_create_create",
+        "CREATE succeeded twice with the same identifier",
+        {"contract_create_create"},
+    ),
+    "a LIST that repeats its token": (
+        ("start = int(request.nextToken or 0)  # PAGE", "start = 0"),
+        "contract_create_list",
+        "LIST returned nextToken '2' again on page 2 (first on page 1)",
+        {"contract_create_list", "contract_update_list", "contract_delete_list"},
+    ),
+    "a writeOnly property returned": (
+        (
+            'item = {k: v for k, v in STORE[name].items() if k != "Secret"}',
+            "item = dict(STORE[name])",
+        ),
+        "contract_create_read",
+        "returned the writeOnly properties /Secret",
+        {
+            "contract_create_create",
+            "contract_create_read",
+            "contract_create_list",
+            "contract_create_delete",
+            "contract_update_read",
+            "contract_update_list",
+            "contract_update_not_updatable",
+            "contract_delete_create",
+            "contract_delete_read",
+            "contract_delete_list",
+            "contract_delete_update",
+            "contract_delete_delete",
+        },
+    ),
+    "an invalid model accepted": (
+        ("    _check(model)\n    if model.Name in STORE:", "    if model.Name in STORE:"),
+        "contract_create_invalid",
+        "CREATE accepted inputs/inputs_1_invalid.json",
+        {"contract_create_invalid"},
+    ),
+    "a read that answers IN_PROGRESS": (
+        (
+            "model = request.desiredResourceState  # READ",
+            "return ProgressEvent(status=OperationStatus.IN_PROGRESS)",
+        ),
+        "contract_create_read",
+        "READ returned IN_PROGRESS",
+        {
+            "contract_create_read",
+            "contract_create_list",
+            "contract_update_read",
+            "contract_delete_read",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("violation", VIOLATIONS)
+def test_each_planted_violation_is_caught_by_the_right_test(tmp_path, violation):
+    replace, test_name, expected_message, expected_failures = VIOLATIONS[violation]
+    result = run_contract_tests(project(tmp_path, "store", replace))
+    assert expected_message in message(result, test_name)
+    assert "rule: " in message(result, test_name)
+    assert failed(result) == expected_failures
+
+
+def test_a_slow_read_fails_on_its_time_limit_without_waiting_for_it(tmp_path):
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "model = request.desiredResourceState  # READ",
+            "model = request.desiredResourceState; __import__('time').sleep(60)",
+        ),
+    )
+    started = time.perf_counter()
+    result = run_contract_tests(root, enforce_timeout=0.5)
+    elapsed = time.perf_counter() - started
+    assert "READ did not return within its 0.5 s limit" in message(result, "contract_create_read")
+    # A hung READ is called once: later tests fail at once instead of waiting again.
+    assert "READ was not called: it outlived its 0.5 s limit" in message(
+        result, "contract_delete_read"
+    )
+    assert failed(result) == {
+        "contract_create_read",
+        "contract_create_list",
+        "contract_update_read",
+        "contract_delete_read",
+    }
+    assert elapsed < 30, "the run waited for the sleeping handler"
+
+
+def test_endless_in_progress_is_stopped(tmp_path):
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=_model(model.Name))"
+            "  # RESULT",
+            "return ProgressEvent(status=OperationStatus.IN_PROGRESS, resourceModel=model, "
+            "callbackContext={'stored': True})",
+        ),
+    )
+    result = run_contract_tests(root, keyword="create_delete", max_reinvoke=5)
+    assert "CREATE was still IN_PROGRESS after 5 re-invocations" in message(
+        result, "contract_create_delete"
+    )
+    assert "rule: IN_PROGRESS must end" in message(result, "contract_create_delete")
+
+
+def test_a_handler_exception_is_shown_with_type_message_and_its_own_lines(tmp_path):
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "model = request.desiredResourceState  # READ",
+            "model = request.desiredResourceState; {}['boom']",
+        ),
+    )
+    result = run_contract_tests(root, keyword="create_read")
+    text = message(result, "contract_create_read")
+    assert "the READ handler raised KeyError: 'boom'" in text
+    assert f"{STORE_HANDLERS}:" in text and "in read_handler" in text
+    assert "{}['boom']" in text
+    # The runtime library's own traceback of the exception is not repeated.
+    assert "Traceback" not in text and "resource.py" not in text
+
+
+def test_a_model_that_differs_from_the_input_is_shown_side_by_side(tmp_path):
+    root = project(
+        tmp_path,
+        "store",
+        (
+            'item = {k: v for k, v in STORE[name].items() if k != "Secret"}',
+            'item = {k: v for k, v in STORE[name].items() if k != "Secret"}; '
+            'item["Size"] = item.get("Size", 0) + 1',
+        ),
+    )
+    result = run_contract_tests(root, keyword="create_read")
+    text = message(result, "contract_create_read")
+    assert "the model CREATE returned differs from its input" in text
+    table = [line.split() for line in text.splitlines() if line.strip().startswith("/Size")]
+    assert table == [["/Size", "3", "4"]]
+
+
+def test_the_ssm_example_under_moto_catches_a_delete_that_deletes_nothing(tmp_path):
+    root = project(tmp_path, "ssm_example", ("ssm.delete_parameter(Name=name)", "pass"))
+    result = run_contract_tests(root)
+    assert "READ returned SUCCESS; expected FAILED (NotFound)" in message(
+        result, "contract_delete_read"
+    )
+    assert "delete must fail with NotFound" in message(result, "contract_delete_delete")
+    assert failed(result) == {
+        "contract_delete_create",
+        "contract_delete_read",
+        "contract_delete_list",
+        "contract_delete_update",
+        "contract_delete_delete",
+    }
+
+
+# --------------------------------------------------------------------------- stubs
+
+
+def test_a_stub_project_fails_cleanly_with_not_implemented(tmp_path):
+    root = project(tmp_path, "stub")
+    result = run_cli("test", cwd=root)
+    assert result.returncode == 1
+    assert "internal error" not in result.stderr and "Traceback" not in result.stdout
+    report = run_contract_tests(root)
+    for test in report.tests:
+        if test.outcome == "failed":
+            assert "not implemented" in (test.message or ""), test.message
+            assert "src/example_test_stub/handlers.py:" in (test.message or "")
+    assert report.count("passed") == 0
+    assert "handler raised NotImplementedError: create_handler is not implemented yet" in (
+        result.stdout
+    )
+
+
+def test_an_official_cfn_init_project_runs_and_fails_cleanly(tmp_path):
+    """`cfn init`'s handlers return the request as the result: they break the contract, and
+    cfngen must say so without crashing (the official lib Resource and models, unmodified)."""
+    root = tmp_path / "official"
+    root.mkdir()
+    init = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "cfn"),
+            "init",
+            "-t",
+            "Acme::Test::Thing",
+            "-a",
+            "RESOURCE",
+            "python312",
+            "--no-docker",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if init.returncode != 0:
+        pytest.skip(f"cfn init failed here: {init.stderr[-300:]}")
+    (root / "inputs").mkdir()
+    (root / "inputs" / "inputs_1_create.json").write_text(
+        json.dumps({"Title": "A report of twenty chars or more", "TestCode": "NOT_STARTED"})
+    )
+    result = run_contract_tests(root)
+    assert result.count("failed") > 0
+    assert "has no primaryIdentifier (/TPSCode)" in message(result, "contract_create_delete")
+    assert all("internal error" not in (t.message or "") for t in result.tests)
+
+
+# --------------------------------------------------------------------------- inputs and selection
+
+
+def test_k_selects_tests_like_pytest(tmp_path):
+    result = run_contract_tests(project(tmp_path, "store"), keyword="delete and not (list or read)")
+    assert [t.name for t in result.tests] == [
+        "contract_create_delete",
+        "contract_delete_create",
+        "contract_delete_update",
+        "contract_delete_delete",
+    ]
+
+
+def test_k_that_selects_nothing_is_a_usage_error(tmp_path):
+    with pytest.raises(CfngenError, match="selects none of the tests"):
+        run_contract_tests(project(tmp_path, "store"), keyword="nothing_like_this")
+
+
+def test_every_input_set_runs_the_suite_and_is_named(tmp_path):
+    root = project(tmp_path, "store")
+    (root / "inputs" / "inputs_2_create.json").write_text(
+        json.dumps({"Name": "second", "Kind": "large", "Size": 9})
+    )
+    result = run_contract_tests(root, keyword="create_read")
+    assert outcomes(result) == {
+        "contract_create_read[inputs_1]": "passed",
+        "contract_create_read[inputs_2]": "passed",
+    }
+
+
+def test_a_missing_update_input_skips_the_update_tests(tmp_path):
+    root = project(tmp_path, "store")
+    (root / "inputs" / "inputs_1_update.json").unlink()
+    result = run_contract_tests(root, keyword="update")
+    assert {t.outcome for t in result.tests} == {"skipped"}
+    assert "inputs_1_update.json is missing" in message(result, "contract_update_read")
+
+
+def test_tests_for_handlers_the_schema_does_not_declare_are_skipped(tmp_path):
+    root = project(tmp_path, "store")
+    schema_path = root / "example-test-store.json"
+    schema = json.loads(schema_path.read_text())
+    del schema["handlers"]["list"]
+    schema_path.write_text(json.dumps(schema))
+    result = run_contract_tests(root, keyword="list")
+    assert {t.name: t.message for t in result.tests} == {
+        name: "the schema declares no list handler"
+        for name in ("contract_create_list", "contract_update_list", "contract_delete_list")
+    }
+
+
+def test_inputs_with_cloudformation_exports_are_refused(tmp_path):
+    root = project(tmp_path, "store")
+    (root / "inputs" / "inputs_1_create.json").write_text('{"Name": "{{SomeExport}}"}')
+    with pytest.raises(CfngenError, match=r"uses the CloudFormation export \{\{SomeExport\}\}"):
+        run_contract_tests(root)
+
+
+def test_generated_inputs_are_used_without_an_inputs_folder(tmp_path):
+    from cfngen._instances import example_inputs
+
+    root = project(tmp_path, "store")
+    shutil.rmtree(root / "inputs")
+    schema = json.loads((root / "example-test-store.json").read_text())
+    try:
+        example_inputs(schema)
+    except NotImplementedError:
+        with pytest.raises(CfngenError, match="cannot generate example inputs"):
+            run_contract_tests(root)
+        pytest.skip("cfngen._instances.example_inputs is still a stub: inputs/ files only")
+    result = run_contract_tests(root)
+    # The store cannot see properties its models drop, so a generated invalid input may pass it.
+    assert failed(result) <= {"contract_create_invalid"}, [
+        (t.name, t.message) for t in result.tests if t.outcome == "failed"
+    ]
+
+
+def test_not_a_project_is_a_usage_error(tmp_path):
+    result = run_cli("test", str(tmp_path))
+    assert result.returncode == 2
+    assert "not a project folder" in result.stderr
+
+
+def test_handler_prints_never_reach_the_json_document(tmp_path):
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "model = request.desiredResourceState  # READ",
+            "model = request.desiredResourceState; print('read says hi')",
+        ),
+    )
+    handlers = root / STORE_HANDLERS
+    handlers.write_text(handlers.read_text() + "\nprint('imported!')\n")
+    result = run_cli("test", "--format", "json", "-k", "create_read", cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["passed"] == 1
+    assert "hi" not in result.stdout and "imported!" not in result.stdout
+
+
+def test_returned_models_are_checked_against_the_schema(tmp_path, monkeypatch):
+    """Through cfngen._instances.model_errors (stubbed here by a checker of one rule)."""
+    import cfngen._instances
+
+    def model_errors(schema, model, partial=False):
+        size = model.get("Size")
+        if isinstance(size, int) and size > schema["properties"]["Size"]["maximum"]:
+            return [("/Size", f"{size} is greater than the maximum of 100")]
+        return []
+
+    monkeypatch.setattr(cfngen._instances, "model_errors", model_errors)
+    root = project(
+        tmp_path,
+        "store",
+        (
+            'item = {k: v for k, v in STORE[name].items() if k != "Secret"}',
+            'item = {k: v for k, v in STORE[name].items() if k != "Secret"}; item["Size"] = 500',
+        ),
+    )
+    result = run_contract_tests(root, keyword="create_read or invalid")
+    text = message(result, "contract_create_read")
+    assert "which does not match the schema" in text
+    assert "/Size: 500 is greater than the maximum of 100" in text
+    assert "rule: every model a handler returns must match the resource schema" in text
+    # The invalid input really is invalid for the checker, so the test is not skipped.
+    assert outcomes(result)["contract_create_invalid"] == "passed"
+
+
+def test_overrides_apply_to_generated_inputs_as_cfn_test_applies_them(tmp_path, monkeypatch):
+    import cfngen._instances
+    from cfngen._contract._inputs import load_input_sets
+    from cfngen._contract._rules import SchemaInfo
+
+    generated = {
+        "create": {"Name": "gen", "Kind": "small", "Size": 1},
+        "update": {"Name": "gen", "Kind": "small", "Size": 2},
+        "invalid": {"Name": "gen", "Kind": "huge"},
+    }
+    monkeypatch.setattr(cfngen._instances, "example_inputs", lambda schema: generated)
+    root = project(tmp_path, "store")
+    shutil.rmtree(root / "inputs")
+    (root / "overrides.json").write_text(
+        json.dumps({"CREATE": {"/Name": "fixed", "/Nope/Deep": 1}, "UPDATE": {"/Size": 7}})
+    )
+    [inputs], notes = load_input_sets(root, SchemaInfo.from_schema({}))
+    assert inputs.create == {"Name": "fixed", "Kind": "small", "Size": 1}
+    assert inputs.update == {"Name": "gen", "Kind": "small", "Size": 7}
+    assert inputs.invalid == {"Name": "fixed", "Kind": "huge"}
+    assert notes == []
+    (root / "overrides.json").write_text(json.dumps({"DELETE": {}}))
+    [inputs], notes = load_input_sets(root, SchemaInfo.from_schema({}))
+    assert inputs.create == generated["create"]
+    assert notes and "overrides.json is ignored" in notes[0]

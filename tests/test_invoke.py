@@ -1,0 +1,289 @@
+"""`cfngen invoke ACTION REQUEST_FILE`, run as a user runs it: a separate process in a project."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures" / "contract"
+STORE_HANDLERS = "src/example_test_store/handlers.py"
+
+
+def project(tmp_path: Path, name: str, replace: tuple[str, str] | None = None) -> Path:
+    """A copy of a fixture project, with one line of its handlers replaced."""
+    root = tmp_path / name
+    shutil.copytree(FIXTURES / name, root, ignore=shutil.ignore_patterns("__pycache__"))
+    if replace is not None:
+        handlers = root / STORE_HANDLERS
+        text = handlers.read_text()
+        assert text.count(replace[0]) == 1
+        handlers.write_text(text.replace(*replace))
+    return root
+
+
+def invoke(
+    root: Path, action: str, request: object, *flags: str, env: dict[str, str] | None = None
+):
+    path = root / "request.json"
+    path.write_text(request if isinstance(request, str) else json.dumps(request))
+    return subprocess.run(
+        [sys.executable, "-m", "cfngen", "invoke", action, str(path), *flags],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1", **(env or {})},
+    )
+
+
+def events(stdout: str) -> list[dict]:
+    """The progress events printed (each an indented JSON object after a header line)."""
+    found, block = [], []
+    for line in stdout.splitlines():
+        if line == "  {":
+            block = [line]
+        elif block:
+            block.append(line)
+            if line == "  }":
+                found.append(json.loads("\n".join(block)))
+                block = []
+    return found
+
+
+def test_create_on_a_hand_written_request_stabilises_and_succeeds(tmp_path):
+    root = project(tmp_path, "ssm_example")
+    request = {
+        "desiredResourceState": {"Name": "/demo/param", "Value": "v1", "Tags": {"team": "a"}},
+        "previousResourceState": None,
+        "logicalResourceIdentifier": "Param",
+    }
+    result = invoke(root, "CREATE", request, "--max-delay", "0.1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    statuses = [event["status"] for event in events(result.stdout)]
+    assert statuses == ["IN_PROGRESS", "SUCCESS"]
+    final = events(result.stdout)[-1]["resourceModel"]
+    assert final["Arn"] == "arn:aws:ssm:us-east-1:123456789012:parameter/demo/param"
+    assert final["Version"] == 1
+    # The handler's own log lines, and the capped wait between the two calls.
+    assert "| INFO example_ssm_parameter.handlers: creating parameter /demo/param" in result.stdout
+    assert "re-invoking in 0.1 s, capped from callbackDelaySeconds 2" in result.stdout
+    assert "CREATE succeeded" in result.stderr
+
+
+def test_a_failed_action_exits_1_with_its_error_code(tmp_path):
+    root = project(tmp_path, "store")
+    result = invoke(root, "READ", {"desiredResourceState": {"Name": "nope"}})
+    assert result.returncode == 1
+    assert events(result.stdout)[-1]["errorCode"] == "NotFound"
+    assert "READ failed: NotFound: Resource of type 'Example::Test::Store'" in result.stderr
+    # The runtime library prints a traceback for every handler error: not shown.
+    assert "Traceback" not in result.stdout
+
+
+def test_list_receives_the_next_token_through_the_runtime_librarys_entrypoint(tmp_path):
+    root = project(tmp_path, "store")
+    first = invoke(root, "LIST", {"desiredResourceState": {}})
+    second = invoke(root, "LIST", {"desiredResourceState": {}, "nextToken": "2"})
+    assert [m["Name"] for m in events(first.stdout)[-1]["resourceModels"]] == ["seed-0", "seed-1"]
+    assert events(first.stdout)[-1]["nextToken"] == "2"
+    assert [m["Name"] for m in events(second.stdout)[-1]["resourceModels"]] == ["seed-2"]
+
+
+def test_a_handler_exception_shows_type_message_and_the_handlers_own_lines(tmp_path):
+    root = project(tmp_path, "stub")
+    result = invoke(root, "CREATE", {"desiredResourceState": {"Name": "x"}})
+    assert result.returncode == 1
+    assert "handler raised NotImplementedError: create_handler is not implemented yet" in (
+        result.stdout
+    )
+    assert "src/example_test_stub/handlers.py:23 in create_handler" in result.stdout
+    assert 'raise NotImplementedError("create_handler is not implemented yet")' in result.stdout
+    assert "Traceback" not in result.stdout and "Traceback" not in result.stderr
+
+
+def test_a_hung_handler_is_stopped_at_its_time_limit(tmp_path):
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "model = request.desiredResourceState  # READ",
+            "model = request.desiredResourceState; __import__('time').sleep(120)",
+        ),
+    )
+    started = time.perf_counter()
+    result = invoke(
+        root, "READ", {"desiredResourceState": {"Name": "seed-0"}}, "--enforce-timeout", "0.5"
+    )
+    assert time.perf_counter() - started < 60
+    assert result.returncode == 1
+    assert "READ #1 -> no answer within 0.5 s" in result.stdout
+    assert "READ did not finish: READ did not return within its 0.5 s limit" in result.stderr
+
+
+def test_endless_in_progress_stops_at_max_reinvoke(tmp_path):
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=_model(model.Name))"
+            "  # RESULT",
+            "return ProgressEvent(status=OperationStatus.IN_PROGRESS, resourceModel=model, "
+            "callbackContext={'stored': True}, callbackDelaySeconds=30)",
+        ),
+    )
+    result = invoke(
+        root,
+        "CREATE",
+        {"desiredResourceState": {"Name": "n", "Kind": "small"}},
+        "--max-reinvoke",
+        "3",
+        "--max-delay",
+        "0",
+    )
+    assert result.returncode == 1
+    assert len(events(result.stdout)) == 4
+    assert "CREATE was still IN_PROGRESS after 3 re-invocations" in result.stderr
+
+
+def test_the_machines_aws_credentials_are_never_used(tmp_path):
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "model = request.desiredResourceState  # READ",
+            "model = request.desiredResourceState; LOG.info('keys %s %s', "
+            "session.session.get_credentials().access_key, "
+            "__import__('boto3').session.Session().get_credentials().access_key)",
+        ),
+    )
+    home = tmp_path / "home"
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text(
+        "[default]\naws_access_key_id = FILEKEY\naws_secret_access_key = FILESECRET\n"
+    )
+    result = invoke(
+        root,
+        "READ",
+        {"desiredResourceState": {"Name": "seed-0"}},
+        env={
+            "AWS_ACCESS_KEY_ID": "REALKEY",
+            "AWS_SECRET_ACCESS_KEY": "REALSECRET",
+            "AWS_PROFILE": "default",
+            "HOME": str(home),
+        },
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    log = next(line for line in result.stdout.splitlines() if "keys " in line)
+    assert "REALKEY" not in log and "FILEKEY" not in log
+    assert "REALKEY" not in result.stdout and "REALSECRET" not in result.stdout
+
+
+def test_an_official_cfn_init_project_can_be_invoked(tmp_path):
+    root = tmp_path / "official"
+    root.mkdir()
+    init = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "cfn"),
+            "init",
+            "-t",
+            "Acme::Test::Thing",
+            "-a",
+            "RESOURCE",
+            "python312",
+            "--no-docker",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if init.returncode != 0:
+        pytest.skip(f"cfn init failed here: {init.stderr[-300:]}")
+    result = invoke(
+        root, "CREATE", {"desiredResourceState": {"Title": "t", "TestCode": "CANCELLED"}}
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert events(result.stdout)[-1]["resourceModel"] == {"Title": "t", "TestCode": "CANCELLED"}
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("{not json", "invalid JSON"),
+        ("[]", "expected a JSON object"),
+        ('{"desiredResourceState": 5}', "desiredResourceState must be a JSON object or null"),
+        ('{"nextToken": 5}', "nextToken must be a string"),
+    ],
+)
+def test_a_bad_request_file_is_a_usage_error(tmp_path, request_text, expected):
+    result = invoke(project(tmp_path, "store"), "READ", request_text)
+    assert result.returncode == 2
+    assert expected in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_unknown_request_keys_are_warned_about(tmp_path):
+    result = invoke(
+        project(tmp_path, "store"),
+        "READ",
+        {"desiredResourceState": {"Name": "seed-1"}, "desiredResourcestate": {}},
+    )
+    assert result.returncode == 0
+    assert "ignored unknown key 'desiredResourcestate'" in result.stderr
+
+
+def test_an_unknown_action_is_a_usage_error(tmp_path):
+    result = invoke(project(tmp_path, "store"), "DESTROY", {})
+    assert result.returncode == 2
+    assert "invalid choice" in result.stderr
+
+
+def test_missing_models_say_what_to_do(tmp_path):
+    root = project(tmp_path, "store")
+    (root / "src" / "example_test_store" / "models.py").unlink()
+    result = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-1"}})
+    assert result.returncode == 2
+    assert "cannot import example_test_store.handlers" in result.stderr
+    assert "cfngen generate" in result.stderr
+
+
+def test_output_while_importing_the_handlers_is_shown(tmp_path):
+    root = project(tmp_path, "store")
+    handlers = root / STORE_HANDLERS
+    handlers.write_text(handlers.read_text() + "\nprint('loading the store')\n")
+    result = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-0"}})
+    assert result.returncode == 0
+    assert "output while importing the handlers:\n  | loading the store" in result.stdout
+
+
+def test_an_unknown_profile_is_a_usage_error_without_touching_aws(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    result = invoke(
+        project(tmp_path, "store"),
+        "READ",
+        {"desiredResourceState": {"Name": "seed-0"}},
+        "--profile",
+        "nosuchprofile",
+        env={"HOME": str(home)},
+    )
+    assert result.returncode == 2
+    assert "AWS profile 'nosuchprofile' not found" in result.stderr
+
+
+def test_a_handler_module_that_does_not_import_says_where(tmp_path):
+    root = project(tmp_path, "store")
+    handlers = root / STORE_HANDLERS
+    handlers.write_text(handlers.read_text() + "\ndef broken(:\n")
+    result = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-0"}})
+    assert result.returncode == 1
+    assert "importing example_test_store.handlers failed: SyntaxError" in result.stderr
+    assert "handlers.py:" in result.stderr and "def broken(:" in result.stderr
+    assert "importlib" not in result.stderr
