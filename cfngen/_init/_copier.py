@@ -1,0 +1,141 @@
+"""The only place cfngen calls copier: render, update and recopy, always unattended.
+
+copier never prompts here (cfngen asks the questions itself), never runs tasks, and ignores the
+user's copier settings file so the same answers always give the same project.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from cfngen._errors import CfngenError, ExitCode
+
+ANSWERS_FILE = ".copier-answers.yml"
+
+
+@contextlib.contextmanager
+def _copier_errors(action: str) -> Iterator[list[str]]:
+    """copier's errors as CfngenError; its warnings and chatter collected, not printed."""
+    from copier.errors import CopierError, UserMessageError
+
+    collected: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            yield collected
+        except UserMessageError as exc:
+            raise CfngenError(f"{action} failed: {exc}", None, exit_code=ExitCode.FAILED) from None
+        except CopierError as exc:
+            raise CfngenError(
+                f"{action} failed: {type(exc).__name__}: {exc}", None, exit_code=ExitCode.FAILED
+            ) from None
+        finally:
+            collected.extend(str(w.message) for w in caught)
+
+
+def _settings() -> Any:
+    import copier
+
+    # An empty Settings: the user's copier settings (default answers, trusted prefixes) must
+    # not change what cfngen renders.
+    return copier.Settings()
+
+
+def render(src: str, dest: Path, data: dict[str, Any], ref: str | None) -> list[str]:
+    """Render the template at `src` (a git repository, or a plain folder) into `dest`."""
+    import copier
+
+    with _copier_errors("rendering the project template") as notes:
+        copier.run_copy(
+            src,
+            dest,
+            data=data,
+            vcs_ref=ref,
+            defaults=True,
+            overwrite=True,
+            quiet=True,
+            unsafe=False,
+            skip_tasks=True,
+            settings=_settings(),
+        )
+    return notes
+
+
+def update(root: Path, ref: str) -> list[str]:
+    """copier update with a real three-way merge: conflict markers only where both sides
+    changed ("rej" would drop user edits that merely share a hunk with a template change)."""
+    import copier
+
+    with _copier_errors("updating the project from its template") as notes:
+        copier.run_update(
+            root,
+            vcs_ref=ref,
+            defaults=True,
+            overwrite=True,
+            quiet=True,
+            conflict="inline",
+            unsafe=False,
+            skip_tasks=True,
+            skip_answered=True,
+            settings=_settings(),
+        )
+    return notes
+
+
+def recopy(root: Path, ref: str) -> list[str]:
+    import copier
+
+    with _copier_errors("re-rendering the project template") as notes:
+        copier.run_recopy(
+            root,
+            vcs_ref=ref,
+            defaults=True,
+            overwrite=True,
+            quiet=True,
+            unsafe=False,
+            skip_tasks=True,
+            skip_answered=True,
+            settings=_settings(),
+        )
+    return notes
+
+
+def read_answers(root: Path) -> dict[str, Any] | None:
+    """The project's answers file, or None when it has none."""
+    import yaml
+
+    path = root / ANSWERS_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise CfngenError(
+            f"{path}: cannot read it: {exc}",
+            f"restore it from git (`git checkout -- {ANSWERS_FILE}`)",
+        ) from None
+    if not isinstance(data, dict):
+        raise CfngenError(
+            f"{path}: expected a mapping of answers",
+            f"restore it from git (`git checkout -- {ANSWERS_FILE}`)",
+        )
+    return data
+
+
+def pin_template(root: Path, src: str, version: str) -> None:
+    """Record `src` at `version` as where a project rendered from a plain folder came from.
+
+    Only used when git is missing: the folder rendered is byte-for-byte the cache's `version`
+    tag, so once git is there, upgrades work as if it had been rendered from the cache.
+    """
+    from cfngen._fsutil import write_atomic
+
+    path = root / ANSWERS_FILE
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^_src_path: .*$", f"_commit: {version}\n_src_path: {src}", text, count=1)
+    write_atomic(path, text)
