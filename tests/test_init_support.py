@@ -171,9 +171,9 @@ def run_cfngen(
     )
 
 
-def git(cwd: Path, *args: str) -> str:
+def git(cwd: Path, *args: str, check: bool = True) -> str:
     return subprocess.run(
-        ["git", *args], cwd=cwd, capture_output=True, text=True, check=True
+        ["git", *args], cwd=cwd, capture_output=True, text=True, check=check
     ).stdout
 
 
