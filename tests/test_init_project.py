@@ -107,9 +107,9 @@ def test_the_official_submit_dry_run_packages_it(project, tmp_path):
 
 
 def test_rpdk_config_matches_what_cfn_init_writes(project, tmp_path):
+    official_init = ["init", "-t", "Acme::Svc::Widget", "-a", "RESOURCE", "python312"]
     subprocess.run(
-        [BIN / "cfn", "init", "-t", "Acme::Svc::Widget", "-a", "RESOURCE", "python312"]
-        + ["--no-docker"],
+        [BIN / "cfn", *official_init, "--no-docker"],
         cwd=tmp_path,
         capture_output=True,
         check=True,
@@ -182,9 +182,7 @@ def check_rendered(root: Path, caplog) -> None:
     every Python file compiles and is exactly what black would make of it."""
     for path in root.rglob("*.json"):
         json.loads(path.read_text())
-    (schema_path,) = [
-        p for p in root.glob("*.json") if p.name not in ("callback-context.json",)
-    ]
+    (schema_path,) = [p for p in root.glob("*.json") if p.name not in ("callback-context.json",)]
     assert official_warnings(schema_path, caplog) == []
     for path in root.rglob("*.py"):
         text = path.read_text()
