@@ -16,9 +16,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pytest
+if TYPE_CHECKING:
+    import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -119,7 +120,16 @@ STUB_REASON = (
     "cfngen generate is a stub in this branch: this test needs the real derived files "
     "(it runs once generate is merged)"
 )
-needs_real_generate = pytest.mark.skipif(generate_is_stub(), reason=STUB_REASON)
+
+
+def __getattr__(name: str) -> Any:
+    # `needs_real_generate` is made on first use so that the benchmark can import the fake
+    # without importing pytest.
+    if name == "needs_real_generate":
+        import pytest
+
+        return pytest.mark.skipif(generate_is_stub(), reason=STUB_REASON)
+    raise AttributeError(name)
 
 
 def use_generate(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -214,3 +214,19 @@ def test_template_files_skip_interpreter_and_editor_droppings(tmp_path):
 
 def test_paths_under_home_keep_the_tilde_on_any_platform(home):
     assert not Path(_templates.src_path("resource")).is_absolute()
+
+
+@pytest.mark.parametrize("template", _templates.packaged_versions("resource"), ids=str)
+def test_init_renders_exactly_what_copier_renders_from_the_cache(home, tmp_path, template):
+    """init renders the packaged folder and records the cache's tag: the result must be the
+    very bytes copier makes from that tag (answers file included)."""
+    from cfngen._init import _copier
+    from cfngen._init._answers import check_type_name, resolve
+    from tests.test_init_support import project_files
+
+    data = resolve({"type_name": check_type_name("Acme::Svc::Widget")}).copier_data()
+    synced = _templates.sync("resource")
+    _copier.render(synced.src_path, tmp_path / "cache", data, template.tag)
+    _copier.render(str(template.path), tmp_path / "folder", data, None)
+    _copier.pin_template(tmp_path / "folder", synced.src_path, template.tag)
+    assert project_files(tmp_path / "folder") == project_files(tmp_path / "cache")

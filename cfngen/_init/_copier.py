@@ -128,14 +128,19 @@ def read_answers(root: Path) -> dict[str, Any] | None:
 
 
 def pin_template(root: Path, src: str, version: str) -> None:
-    """Record `src` at `version` as where a project rendered from a plain folder came from.
+    """Record the cache at `src`, tag `version`, as the template a project was rendered from.
 
-    Only used when git is missing: the folder rendered is byte-for-byte the cache's `version`
-    tag, so once git is there, upgrades work as if it had been rendered from the cache.
+    `cfngen init` renders the packaged folder of that version, whose files are exactly that
+    tag's (and without git there is no cache at all); with this, the answers file is the one
+    copier writes when it renders the tag itself, so `copier update` works the same.
     """
     from cfngen._fsutil import write_atomic
 
     path = root / ANSWERS_FILE
     text = path.read_text(encoding="utf-8")
-    text = re.sub(r"(?m)^_src_path: .*$", f"_commit: {version}\n_src_path: {src}", text, count=1)
+    text, count = re.subn(
+        r"(?m)^_src_path: .*$", f"_commit: {version}\n_src_path: {src}", text, count=1
+    )
+    if count != 1:
+        raise CfngenError(f"{path}: copier wrote no _src_path", "this is a bug in the template")
     write_atomic(path, text)

@@ -96,11 +96,10 @@ def init_project(
     moved = False
     try:
         project = stage / "project"
-        if have_git:
-            _copier.render(src, project, answers.copier_data(), version)
-        else:
-            _copier.render(str(versions[version].path), project, answers.copier_data(), None)
-            _copier.pin_template(project, src, version)
+        # The packaged folder is byte for byte the cache's tag (sync just made sure), and
+        # rendering it skips copier's clone and checkout of the cache: ~0.3 s of every init.
+        _copier.render(str(versions[version].path), project, answers.copier_data(), None)
+        _copier.pin_template(project, src, version)
         result.generated = generate_project(project)
         result.files = sorted(
             p.relative_to(project).as_posix()
