@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -145,6 +146,16 @@ def test_an_empty_existing_folder_and_the_current_folder_are_fine(home, tmp_path
     assert not [p for p in dest.iterdir() if p.name.startswith(".cfngen-init-")]
 
 
+def test_a_fresh_clone_of_an_empty_repository_counts_as_empty(home, tmp_path, capsys):
+    dest = tmp_path / "widget"
+    dest.mkdir()
+    git(dest, "init", "-q")
+    assert init("-t", "Acme::Svc::Widget", str(dest)) == ExitCode.OK
+    assert "commit the new files there" in capsys.readouterr().err
+    assert git(dest, "rev-list", "--all").strip() == ""  # the user's repository: not committed
+    assert (dest / ".copier-answers.yml").is_file()
+
+
 def test_a_file_in_the_way(home, tmp_path, capsys):
     (tmp_path / "widget").write_text("")
     assert init("-t", "Acme::Svc::Widget", str(tmp_path / "widget")) == ExitCode.USAGE
@@ -228,13 +239,22 @@ def test_an_earlier_template_version(home, tmp_path):
     assert not (dest / "pyproject.toml").exists()
 
 
-def test_awkward_type_name_gives_an_importable_package(home, tmp_path):
+def test_awkward_type_name_gives_an_importable_package(home, tmp_path, capsys):
     dest = tmp_path / "odd"
     assert init("-t", "1Org::2Svc::3Res", str(dest)) == ExitCode.OK
+    assert "`cfn submit` looks for the handlers in src/1org_2svc_3res/" in capsys.readouterr().err
     assert (dest / "1org-2svc-3res.json").is_file()
     assert (dest / "src" / "ext_1org_2svc_3res" / "handlers.py").is_file()
     config = json.loads((dest / ".rpdk-config").read_text())
     assert config["entrypoint"] == "ext_1org_2svc_3res.handlers.resource"
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=dest,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert tests.returncode == 0, tests.stdout + tests.stderr
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,11 @@ def project(tmp_path_factory):
 
 def tool_env() -> dict[str, str]:
     # The official tool runs `pip` from PATH; give it this environment's.
-    return {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return {
+        **os.environ,
+        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PIP_NO_COMPILE": "1",  # the Lambda zip needs no .pyc files; compiling botocore is slow
+    }
 
 
 def test_the_project_is_black_clean(project):

@@ -50,7 +50,8 @@ def check_destination(dest: Path, *, force: bool) -> None:
     """Refuse a destination we must not write into; called before any question is asked."""
     if dest.exists() and not dest.is_dir():
         raise CfngenError(f"{dest} exists and is not a folder", "choose another destination")
-    if dest.is_dir() and any(dest.iterdir()) and not force:
+    # A fresh clone of an empty repository holds only .git: that is an empty project folder.
+    if dest.is_dir() and any(p.name != ".git" for p in dest.iterdir()) and not force:
         raise CfngenError(
             f"{dest} is not empty",
             "choose an empty or new folder, or pass --force to write the project into it "
@@ -81,6 +82,14 @@ def init_project(
             f"use one of {', '.join(versions)}",
         )
     result = InitResult(root=dest, answers=answers, template_version=version)
+    official = "_".join(part.lower() for part in answers.type_name.parts)
+    if answers.package_name != official:
+        # The official Python plugin derives the folder from the type name, not from
+        # .rpdk-config's entrypoint (rpdk/python/codegen.py, _init_from_project).
+        result.notes.append(
+            f"the official `cfn submit` looks for the handlers in src/{official}/, not "
+            f"src/{answers.package_name}/, so it cannot package this project"
+        )
     have_git = git_available()
     src = _templates.src_path(kind)
     if have_git:
