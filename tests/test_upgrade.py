@@ -249,7 +249,7 @@ def test_a_failed_or_interrupted_merge_is_rolled_back(home, tmp_path, monkeypatc
     root = make(tmp_path / "widget")
     before = project_files(root)
 
-    def half_done(project: Path, ref: str) -> list[str]:
+    def half_done(project: Path, ref: str) -> None:
         (project / HANDLERS).write_text("half written")
         (project / "new-file.txt").write_text("x")
         (project / "README.md").unlink()

@@ -19,23 +19,21 @@ ANSWERS_FILE = ".copier-answers.yml"
 
 
 @contextlib.contextmanager
-def _copier_errors(action: str) -> Iterator[list[str]]:
-    """copier's errors as CfngenError; its warnings and chatter collected, not printed."""
+def _copier_errors(action: str) -> Iterator[None]:
+    """copier's errors as CfngenError. Its warnings (about dirty local templates, old copier
+    versions) concern template authors, not cfngen users: they are not shown."""
     from copier.errors import CopierError, UserMessageError
 
-    collected: list[str] = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         try:
-            yield collected
+            yield
         except UserMessageError as exc:
             raise CfngenError(f"{action} failed: {exc}", None, exit_code=ExitCode.FAILED) from None
         except CopierError as exc:
             raise CfngenError(
                 f"{action} failed: {type(exc).__name__}: {exc}", None, exit_code=ExitCode.FAILED
             ) from None
-        finally:
-            collected.extend(str(w.message) for w in caught)
 
 
 def _settings() -> Any:
@@ -46,11 +44,11 @@ def _settings() -> Any:
     return copier.Settings()
 
 
-def render(src: str, dest: Path, data: dict[str, Any], ref: str | None) -> list[str]:
+def render(src: str, dest: Path, data: dict[str, Any], ref: str | None) -> None:
     """Render the template at `src` (a git repository, or a plain folder) into `dest`."""
     import copier
 
-    with _copier_errors("rendering the project template") as notes:
+    with _copier_errors("rendering the project template"):
         copier.run_copy(
             src,
             dest,
@@ -63,15 +61,14 @@ def render(src: str, dest: Path, data: dict[str, Any], ref: str | None) -> list[
             skip_tasks=True,
             settings=_settings(),
         )
-    return notes
 
 
-def update(root: Path, ref: str) -> list[str]:
+def update(root: Path, ref: str) -> None:
     """copier update with a real three-way merge: conflict markers only where both sides
     changed ("rej" would drop user edits that merely share a hunk with a template change)."""
     import copier
 
-    with _copier_errors("updating the project from its template") as notes:
+    with _copier_errors("updating the project from its template"):
         copier.run_update(
             root,
             vcs_ref=ref,
@@ -84,13 +81,12 @@ def update(root: Path, ref: str) -> list[str]:
             skip_answered=True,
             settings=_settings(),
         )
-    return notes
 
 
-def recopy(root: Path, ref: str) -> list[str]:
+def recopy(root: Path, ref: str) -> None:
     import copier
 
-    with _copier_errors("re-rendering the project template") as notes:
+    with _copier_errors("re-rendering the project template"):
         copier.run_recopy(
             root,
             vcs_ref=ref,
@@ -102,7 +98,6 @@ def recopy(root: Path, ref: str) -> list[str]:
             skip_answered=True,
             settings=_settings(),
         )
-    return notes
 
 
 def read_answers(root: Path) -> dict[str, Any] | None:
