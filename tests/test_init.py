@@ -313,6 +313,18 @@ def test_without_a_terminal_and_without_no_input_it_fails_at_once(tmp_path):
     assert not (tmp_path / "widget").exists()
 
 
+def test_an_unwritable_template_cache_does_not_stop_init(home, tmp_path, monkeypatch, capsys):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("CFNGEN_HOME", str(blocked))
+    dest = tmp_path / "widget"
+    assert init("-t", "Acme::Svc::Widget", str(dest)) == ExitCode.OK
+    err = capsys.readouterr().err
+    assert "cannot create the template cache" in err
+    assert "cfngen template sync" in err
+    assert answers_of(dest)["_src_path"] == (blocked / "templates" / "resource").as_posix()
+
+
 def test_init_help_lists_every_prompt_flag():
     result = subprocess.run(
         [*cfngen_argv(), "init", "--help"], capture_output=True, text=True, check=True

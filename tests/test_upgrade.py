@@ -209,6 +209,11 @@ def test_refusals_come_first_in_one_sentence_and_change_nothing(home, tmp_path, 
     assert (head(root), git(root, "status", "--porcelain"), project_files(root)) == before
 
 
+def test_refuses_a_missing_folder(home, tmp_path, capsys):
+    assert main(["upgrade", str(tmp_path / "nope")]) == ExitCode.USAGE
+    assert "no such folder" in capsys.readouterr().err
+
+
 def test_refuses_a_project_outside_git(home, tmp_path, capsys):
     root = make(tmp_path / "widget", OLD, "--no-git")
     assert main(["upgrade", str(root)]) == ExitCode.USAGE

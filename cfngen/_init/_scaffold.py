@@ -93,7 +93,14 @@ def init_project(
     have_git = git_available()
     src = _templates.src_path(kind)
     if have_git:
-        _templates.sync(kind)
+        try:
+            _templates.sync(kind)
+        except CfngenError as exc:
+            # The project does not need the cache; only its later upgrades do.
+            result.notes.append(
+                f"{exc.message}; `cfngen upgrade` will need it: fix that, then run "
+                "`cfngen template sync`"
+            )
 
     existed = dest.exists()
     created_parents = _missing_parents(dest)

@@ -151,7 +151,13 @@ def sync(kind: str) -> SyncResult:
     """Make the cache hold every template version this cfngen ships. Idempotent, cheap when
     nothing changed, and safe when several processes run it at once."""
     require_git("cfngen keeps its project templates in a local git repository")
-    repo = _ensure_repo(cache_path(kind))
+    try:
+        repo = _ensure_repo(cache_path(kind))
+    except OSError as exc:
+        raise CfngenError(
+            f"cannot create the template cache at {cache_path(kind)}: {exc.strerror or exc}",
+            "set CFNGEN_HOME to a folder you can write to",
+        ) from None
     result = SyncResult(kind, repo, src_path(kind))
     existing = _tags(repo)
     for template in packaged_versions(kind):

@@ -50,6 +50,8 @@ def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
     from cfngen._generate import generate_project
 
     root = root.absolute()
+    if not root.is_dir():
+        raise CfngenError(f"{root}: no such folder", "run it in a project folder, or pass one")
     answers = _copier.read_answers(root)
     if answers is None:
         raise CfngenError(
