@@ -107,8 +107,16 @@ def init_project(
     # Stage beside the destination (or inside it when it exists) so the final move is a
     # rename on one file system.
     stage_parent = dest if existed else dest.parent
-    stage_parent.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=".cfngen-init-", dir=stage_parent))
+    try:
+        stage_parent.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=".cfngen-init-", dir=stage_parent))
+    except OSError as exc:
+        for folder in created_parents:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise CfngenError(
+            f"cannot write to {stage_parent}: {exc.strerror or exc}", "choose another folder"
+        ) from None
     moved = False
     try:
         project = stage / "project"
