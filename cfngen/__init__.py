@@ -4,7 +4,7 @@ The command line is the product; the Python API is deliberately small. Everythin
 starts with an underscore is internal and may change in any release.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 from cfngen._errors import CfngenError, ExitCode
 

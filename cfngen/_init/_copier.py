@@ -1,0 +1,141 @@
+"""The only place cfngen calls copier: render, update and recopy, always unattended.
+
+copier never prompts here (cfngen asks the questions itself), never runs tasks, and ignores the
+user's copier settings file so the same answers always give the same project.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from cfngen._errors import CfngenError, ExitCode
+
+ANSWERS_FILE = ".copier-answers.yml"
+
+
+@contextlib.contextmanager
+def _copier_errors(action: str) -> Iterator[None]:
+    """copier's errors as CfngenError. Its warnings (about dirty local templates, old copier
+    versions) concern template authors, not cfngen users: they are not shown."""
+    from copier.errors import CopierError, UserMessageError
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            yield
+        except UserMessageError as exc:
+            raise CfngenError(f"{action} failed: {exc}", None, exit_code=ExitCode.FAILED) from None
+        except CopierError as exc:
+            raise CfngenError(
+                f"{action} failed: {type(exc).__name__}: {exc}", None, exit_code=ExitCode.FAILED
+            ) from None
+
+
+def _settings() -> Any:
+    import copier
+
+    # An empty Settings: the user's copier settings (default answers, trusted prefixes) must
+    # not change what cfngen renders.
+    return copier.Settings()
+
+
+def render(src: str, dest: Path, data: dict[str, Any], ref: str | None) -> None:
+    """Render the template at `src` (a git repository, or a plain folder) into `dest`."""
+    import copier
+
+    with _copier_errors("rendering the project template"):
+        copier.run_copy(
+            src,
+            dest,
+            data=data,
+            vcs_ref=ref,
+            defaults=True,
+            overwrite=True,
+            quiet=True,
+            unsafe=False,
+            skip_tasks=True,
+            settings=_settings(),
+        )
+
+
+def update(root: Path, ref: str) -> None:
+    """copier update with a real three-way merge: conflict markers only where both sides
+    changed ("rej" would drop user edits that merely share a hunk with a template change)."""
+    import copier
+
+    with _copier_errors("updating the project from its template"):
+        copier.run_update(
+            root,
+            vcs_ref=ref,
+            defaults=True,
+            overwrite=True,
+            quiet=True,
+            conflict="inline",
+            unsafe=False,
+            skip_tasks=True,
+            skip_answered=True,
+            settings=_settings(),
+        )
+
+
+def recopy(root: Path, ref: str) -> None:
+    import copier
+
+    with _copier_errors("re-rendering the project template"):
+        copier.run_recopy(
+            root,
+            vcs_ref=ref,
+            defaults=True,
+            overwrite=True,
+            quiet=True,
+            unsafe=False,
+            skip_tasks=True,
+            skip_answered=True,
+            settings=_settings(),
+        )
+
+
+def read_answers(root: Path) -> dict[str, Any] | None:
+    """The project's answers file, or None when it has none."""
+    import yaml
+
+    path = root / ANSWERS_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise CfngenError(
+            f"{path}: cannot read it: {exc}",
+            f"restore it from git (`git checkout -- {ANSWERS_FILE}`)",
+        ) from None
+    if not isinstance(data, dict):
+        raise CfngenError(
+            f"{path}: expected a mapping of answers",
+            f"restore it from git (`git checkout -- {ANSWERS_FILE}`)",
+        )
+    return data
+
+
+def pin_template(root: Path, src: str, version: str) -> None:
+    """Record the cache at `src`, tag `version`, as the template a project was rendered from.
+
+    `cfngen init` renders the packaged folder of that version, whose files are exactly that
+    tag's (and without git there is no cache at all); with this, the answers file is the one
+    copier writes when it renders the tag itself, so `copier update` works the same.
+    """
+    from cfngen._fsutil import write_atomic
+
+    path = root / ANSWERS_FILE
+    text = path.read_text(encoding="utf-8")
+    text, count = re.subn(
+        r"(?m)^_src_path: .*$", f"_commit: {version}\n_src_path: {src}", text, count=1
+    )
+    if count != 1:
+        raise CfngenError(f"{path}: copier wrote no _src_path", "this is a bug in the template")
+    write_atomic(path, text)

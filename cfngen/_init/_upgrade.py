@@ -1,0 +1,193 @@
+"""`cfngen upgrade`: move a project to this cfngen's template with a three-way merge.
+
+Everything copier would refuse is checked first and refused in one sentence that says what to
+do. The merge runs on a clean git tree and is rolled back if it fails, so the project is either
+upgraded or exactly as it was; the result is left uncommitted for the user to review.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from packaging.version import InvalidVersion, Version
+
+from cfngen._errors import CfngenError
+from cfngen._init import _copier, _templates
+from cfngen._init._copier import ANSWERS_FILE
+from cfngen._init._git import git, require_git, status_porcelain, work_tree_root
+
+if TYPE_CHECKING:
+    from cfngen._generate import GenerateResult
+
+CONFLICT_MARKERS = (b"<<<<<<< before updating", b">>>>>>> after updating")
+
+
+@dataclass
+class UpgradeResult:
+    root: Path
+    from_version: str | None
+    to_version: str
+    up_to_date: bool = False
+    recopied: bool = False
+    #: Files the upgrade changed, added or deleted (relative to root, sorted).
+    changed: list[str] = field(default_factory=list)
+    #: Files left with conflict markers: both the user and the template changed those lines.
+    conflicts: list[str] = field(default_factory=list)
+    #: Files the new template no longer has, deleted although the user had edited them
+    #: (their last content is in git: `git checkout HEAD -- FILE`).
+    deleted_edited: list[str] = field(default_factory=list)
+    generated: GenerateResult | None = None
+    #: Why `cfngen generate` failed after the upgrade, when it did.
+    generate_error: str | None = None
+
+
+def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
+    from cfngen._generate import generate_project
+
+    root = root.absolute()
+    if not root.is_dir():
+        raise CfngenError(f"{root}: no such folder", "run it in a project folder, or pass one")
+    answers = _copier.read_answers(root)
+    if answers is None:
+        raise CfngenError(
+            f"{root} has no {ANSWERS_FILE}, so cfngen does not know which template made it",
+            "run `cfngen upgrade` in a project made by `cfngen init`, or restore "
+            f"{ANSWERS_FILE} from git history",
+        )
+    require_git("`cfngen upgrade` merges through git")
+    if work_tree_root(root) is None:
+        raise CfngenError(
+            f"{root} is not in a git repository",
+            "commit the project first (`git init && git add -A && git commit -m 'Before "
+            "upgrade'`) so the upgrade can be reviewed and undone",
+        )
+    dirty = status_porcelain(root)
+    if dirty:
+        raise CfngenError(
+            f"the git working tree has uncommitted changes ({len(dirty)} path(s))",
+            "commit or stash them first, so the upgrade's changes can be reviewed on their own",
+        )
+    kind = str(answers.get("artifact_type", "RESOURCE")).lower()
+    if kind not in _templates.KINDS:
+        raise CfngenError(f"{ANSWERS_FILE}: cfngen has no template for {kind!r}")
+    live = _templates.live_version(kind)
+    current = _recorded_version(answers, required=not recopy)
+    if current is not None and current > live.version:
+        raise CfngenError(
+            f"the project uses template {current}, newer than this cfngen's {live.tag}",
+            "upgrade cfngen (`python -m pip install --upgrade cfngen`) and retry",
+        )
+    synced = _templates.sync(kind)
+    recorded_src = answers.get("_src_path")
+    if not isinstance(recorded_src, str) or _expand(recorded_src) != _expand(synced.src_path):
+        raise CfngenError(
+            f"{ANSWERS_FILE} says the template is at {recorded_src!r}, but this cfngen keeps "
+            f"it at {synced.src_path!r}",
+            f"set CFNGEN_HOME so they match, or set _src_path to {synced.src_path} and commit",
+        )
+    if current is not None and str(current) not in synced.versions:
+        raise CfngenError(
+            f"template {current} is unknown on this machine",
+            "run `cfngen template sync` once with the cfngen that made the project (or any "
+            "cfngen that ships that template), or use `cfngen upgrade --recopy`",
+        )
+    result = UpgradeResult(
+        root, str(current) if current is not None else None, live.tag, recopied=recopy
+    )
+    if current == live.version and not recopy:
+        result.up_to_date = True
+        return result
+
+    edited = set() if recopy else _edited_files(root, synced.src_path, answers, str(current))
+    try:
+        if recopy:
+            _copier.recopy(root, live.tag)
+        else:
+            _copier.update(root, live.tag)
+    except BaseException:
+        _restore(root)
+        raise
+    result.changed = _changed_files(root)
+    result.conflicts = _conflicted_files(root, result.changed)
+    result.deleted_edited = sorted(f for f in edited if not (root / f).exists())
+    try:
+        result.generated = generate_project(root)
+    except CfngenError as exc:
+        result.generate_error = exc.message
+    return result
+
+
+def _recorded_version(answers: dict[str, Any], *, required: bool) -> Version | None:
+    commit = answers.get("_commit")
+    if commit is None:
+        if not required:
+            return None
+        raise CfngenError(
+            f"{ANSWERS_FILE} does not record which template version made the project (no _commit)",
+            "restore the file from git history, or use `cfngen upgrade --recopy`",
+        )
+    try:
+        return Version(str(commit))
+    except InvalidVersion:
+        if not required:
+            return None
+        raise CfngenError(
+            f"{ANSWERS_FILE}: _commit {commit!r} is not a cfngen template version",
+            "restore the file from git history, or use `cfngen upgrade --recopy`",
+        ) from None
+
+
+def _expand(path: str) -> str:
+    return os.path.normpath(os.path.expanduser(path))
+
+
+def _edited_files(root: Path, src: str, answers: dict[str, Any], version: str) -> set[str]:
+    """Template files the user changed since the project's template version rendered them:
+    the old version, rendered again with the same answers, compared byte for byte."""
+    data = {k: v for k, v in answers.items() if not k.startswith("_")}
+    scratch = Path(tempfile.mkdtemp(prefix="cfngen-upgrade-"))
+    try:
+        old = scratch / "old"
+        _copier.render(src, old, data, version)
+        edited = set()
+        for path in old.rglob("*"):
+            rel = path.relative_to(old).as_posix()
+            if not path.is_file() or rel == ANSWERS_FILE:
+                continue
+            mine = root / rel
+            if mine.is_file() and mine.read_bytes() != path.read_bytes():
+                edited.add(rel)
+        return edited
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _changed_files(root: Path) -> list[str]:
+    tracked = git(["diff", "--name-only", "--relative", "HEAD", "--", "."], root).stdout
+    untracked = git(["ls-files", "--others", "--exclude-standard", "--", "."], root).stdout
+    return sorted(set(tracked.splitlines()) | set(untracked.splitlines()))
+
+
+def _conflicted_files(root: Path, changed: list[str]) -> list[str]:
+    unmerged = git(["ls-files", "--unmerged", "--", "."], root).stdout
+    found = {line.split("\t", 1)[1] for line in unmerged.splitlines() if "\t" in line}
+    for rel in changed:
+        path = root / rel
+        if path.is_file():
+            with path.open("rb") as handle:
+                if any(line.rstrip() in CONFLICT_MARKERS for line in handle):
+                    found.add(rel)
+    return sorted(found)
+
+
+def _restore(root: Path) -> None:
+    """Put the project back to HEAD after a failed or interrupted merge. Safe because the
+    tree was checked clean before the merge began: everything different is the merge's."""
+    git(["reset", "--quiet", "--", "."], root, check=False)
+    git(["checkout", "--quiet", "HEAD", "--", "."], root, check=False)
+    git(["clean", "-fdq", "--", "."], root, check=False)

@@ -1,0 +1,23 @@
+"""The handlers CloudFormation calls to manage Acme::Svc::Widget resources.
+
+This file is yours: `cfngen init` wrote it once and `cfngen upgrade` merges template changes
+into it. models.py and cfngen_runtime.py beside it are derived from the schema by
+`cfngen generate`; do not edit them.
+
+The schema declares no handlers yet. Add one to its "handlers" section, then register it here
+with `@resource.handler(Action.CREATE)` (see the cloudformation-cli-python-lib documentation).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from .cfngen_runtime import Resource
+from .models import ResourceModel, TypeConfigurationModel
+
+# Log through this logger: CloudFormation sends its output to CloudWatch Logs.
+LOG = logging.getLogger(__name__)
+TYPE_NAME = "Acme::Svc::Widget"
+
+resource = Resource(TYPE_NAME, ResourceModel, TypeConfigurationModel)
+test_entrypoint = resource.test_entrypoint

@@ -1,0 +1,146 @@
+"""The handlers CloudFormation calls to manage Acme::Svc::Widget resources.
+
+This file is yours: `cfngen init` wrote it once and `cfngen upgrade` merges template changes
+into it. models.py and cfngen_runtime.py beside it are derived from the schema by
+`cfngen generate`; do not edit them.
+
+Each stub already returns what the handler contract requires: create and update return the
+whole model with its primary identifier, delete returns no model, read and list never return
+IN_PROGRESS, and a Widget that does not exist is NotFound. Replace the TODOs with
+calls to the service's API.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import MutableMapping
+from typing import Any
+
+from cloudformation_cli_python_lib import (
+    Action,
+    HandlerErrorCode,
+    OperationStatus,
+    ProgressEvent,
+    SessionProxy,
+    identifier_utils,
+)
+
+from .cfngen_runtime import Resource
+from .models import ResourceHandlerRequest, ResourceModel, TypeConfigurationModel
+
+# Log through this logger: CloudFormation sends its output to CloudWatch Logs.
+LOG = logging.getLogger(__name__)
+TYPE_NAME = "Acme::Svc::Widget"
+
+resource = Resource(TYPE_NAME, ResourceModel, TypeConfigurationModel)
+test_entrypoint = resource.test_entrypoint
+
+
+def _not_found(model: ResourceModel | None) -> ProgressEvent:
+    identifier = model.Id if model is not None else None
+    return ProgressEvent.failed(
+        HandlerErrorCode.NotFound, f"{TYPE_NAME} {identifier} was not found"
+    )
+
+
+@resource.handler(Action.CREATE)
+def create_handler(
+    session: SessionProxy | None,
+    request: ResourceHandlerRequest,
+    callback_context: MutableMapping[str, Any],
+) -> ProgressEvent:
+    """Create the Widget; return it with its identifier and readOnly values."""
+    model = request.desiredResourceState
+    if model is None:
+        return ProgressEvent.failed(
+            HandlerErrorCode.InvalidRequest, "the request has no resource properties"
+        )
+    # TODO: create it through the service's API, for example with
+    #     client = session.client("svc")  # session is None only in unit tests
+    # Return HandlerErrorCode.AlreadyExists when it exists already. When it takes a while
+    # to become ready, return OperationStatus.IN_PROGRESS with callbackContext=
+    # CallbackContext(...)._serialize() (see callback-context.json) and callbackDelaySeconds,
+    # and check on it when CloudFormation calls back with that context.
+    model.Id = identifier_utils.generate_resource_identifier(
+        stack_id_or_name=request.stackId,
+        logical_resource_id=request.logicalResourceIdentifier,
+        client_request_token=request.clientRequestToken,
+        max_length=255,
+    )
+    model.Arn = _arn(request, model.Id)
+    return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=model)
+
+
+def _arn(request: ResourceHandlerRequest, identifier: str) -> str:
+    # TODO: use the ARN the service reports, if it has one.
+    partition = request.awsPartition or "aws"
+    location = f"{request.region}:{request.awsAccountId}"
+    return f"arn:{partition}:svc:{location}:widget/{identifier}"
+
+
+@resource.handler(Action.READ)
+def read_handler(
+    session: SessionProxy | None,
+    request: ResourceHandlerRequest,
+    callback_context: MutableMapping[str, Any],
+) -> ProgressEvent:
+    """Return the Widget as it is now, readOnly values included."""
+    model = request.desiredResourceState
+    if model is None or not model.Id:
+        return _not_found(model)
+    # TODO: describe it through the service's API by model.Id; return _not_found(model)
+    # when it does not exist, otherwise copy every property it reports onto the model.
+    return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=model)
+
+
+@resource.handler(Action.UPDATE)
+def update_handler(
+    session: SessionProxy | None,
+    request: ResourceHandlerRequest,
+    callback_context: MutableMapping[str, Any],
+) -> ProgressEvent:
+    """Change the Widget in place; return it as it is afterwards."""
+    model = request.desiredResourceState
+    previous = request.previousResourceState
+    if model is None or not model.Id:
+        return _not_found(model)
+    # createOnly properties never change in place: CloudFormation replaces the resource.
+    if previous is not None and previous.Name != model.Name:
+        return ProgressEvent.failed(
+            HandlerErrorCode.NotUpdatable, "Name cannot be changed after creation"
+        )
+    # TODO: return _not_found(model) when it does not exist (update never creates it), then
+    # apply the changed properties through the service's API and copy readOnly values
+    # (Arn, ...) onto the model.
+    return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=model)
+
+
+@resource.handler(Action.DELETE)
+def delete_handler(
+    session: SessionProxy | None,
+    request: ResourceHandlerRequest,
+    callback_context: MutableMapping[str, Any],
+) -> ProgressEvent:
+    """Delete the Widget; a successful delete returns no model."""
+    model = request.desiredResourceState
+    if model is None or not model.Id:
+        return _not_found(model)
+    # TODO: delete it through the service's API by model.Id; return _not_found(model)
+    # when it is already gone.
+    return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=None)
+
+
+@resource.handler(Action.LIST)
+def list_handler(
+    session: SessionProxy | None,
+    request: ResourceHandlerRequest,
+    callback_context: MutableMapping[str, Any],
+) -> ProgressEvent:
+    """Return one page of Widget models (at least their identifiers)."""
+    # TODO: list one page through the service's API starting at request.nextToken, and
+    # return the service's token for the next page (None after the last page).
+    models: list[ResourceModel] = []
+    next_token: str | None = None
+    return ProgressEvent(
+        status=OperationStatus.SUCCESS, resourceModels=models, nextToken=next_token
+    )

@@ -1,0 +1,345 @@
+"""`cfngen init`: answers from flags, the destination rules, git, and leaving nothing behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cfngen._cli import main
+from cfngen._errors import CfngenError, ExitCode
+from cfngen._init import _templates
+from tests.test_init_support import cfngen_argv, git, project_files, run_cfngen, use_generate
+
+LIVE = _templates.live_version("resource").tag
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A machine of its own: HOME (so ~/.cfngen and ~/.gitconfig are the test's), no system
+    git config, and generate available (the interface fake while it is a stub)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name in ("CFNGEN_HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    use_generate(monkeypatch)
+    return home
+
+
+def init(*args: str) -> int:
+    return main(["init", "--no-input", *args])
+
+
+def answers_of(root: Path) -> dict:
+    return yaml.safe_load((root / ".copier-answers.yml").read_text())
+
+
+def test_no_input_makes_a_project_with_one_commit(home, tmp_path, capsys):
+    dest = tmp_path / "widget"
+    assert init("--type-name", "Acme::Svc::Widget", str(dest)) == ExitCode.OK
+    out = capsys.readouterr().out
+    assert f"Created Acme::Svc::Widget in {dest}" in out
+    assert "git: one commit" in out
+    assert git(dest, "rev-list", "--count", "HEAD").strip() == "1"
+    assert git(dest, "status", "--porcelain", "--untracked-files=all") == ""
+    committed = set(git(dest, "ls-files").split())
+    assert committed == set(project_files(dest))
+    assert {
+        ".copier-answers.yml",
+        ".gitignore",
+        ".rpdk-config",
+        "README.md",
+        "acme-svc-widget.json",
+        "callback-context.json",
+        "inputs/inputs_1_create.json",
+        "inputs/inputs_1_update.json",
+        "inputs/inputs_1_invalid.json",
+        "requirements.txt",
+        "src/acme_svc_widget/__init__.py",
+        "src/acme_svc_widget/handlers.py",
+        "src/acme_svc_widget/models.py",
+        "tests/test_handlers.py",
+    } <= committed
+    assert answers_of(dest) == {
+        "_commit": LIVE,
+        "_src_path": "~/.cfngen/templates/resource",
+        "artifact_type": "RESOURCE",
+        "type_name": "Acme::Svc::Widget",
+        "package_name": "acme_svc_widget",
+        "runtime": "python3.12",
+        "tagging": True,
+        "type_configuration": False,
+        "handlers": ["create", "read", "update", "delete", "list"],
+    }
+    # git had no identity on this machine: the commit is cfngen's, and nothing is configured.
+    assert git(dest, "log", "-1", "--format=%an").strip() == "cfngen"
+    assert git(dest, "config", "--local", "--get-regexp", "user", check=False) == ""
+
+
+def test_the_commit_is_the_users_when_git_knows_them(home, tmp_path):
+    (home / ".gitconfig").write_text("[user]\n\tname = Ada\n\temail = ada@example.com\n")
+    dest = tmp_path / "widget"
+    assert init("-t", "Acme::Svc::Widget", str(dest)) == ExitCode.OK
+    assert git(dest, "log", "-1", "--format=%an <%ae>").strip() == "Ada <ada@example.com>"
+
+
+def test_no_git(home, tmp_path):
+    dest = tmp_path / "widget"
+    assert init("-t", "Acme::Svc::Widget", "--no-git", str(dest)) == ExitCode.OK
+    assert not (dest / ".git").exists()
+    assert (dest / "src" / "acme_svc_widget" / "handlers.py").is_file()
+
+
+def test_inside_a_repository_no_second_repository_is_made(home, tmp_path, capsys):
+    outer = tmp_path / "monorepo"
+    outer.mkdir()
+    git(outer, "init", "-q")
+    dest = outer / "types" / "widget"
+    assert init("-t", "Acme::Svc::Widget", str(dest)) == ExitCode.OK
+    assert not (dest / ".git").exists()
+    assert f"inside the git repository at {outer}" in capsys.readouterr().err
+
+
+def test_a_non_empty_folder_needs_force(home, tmp_path, capsys):
+    dest = tmp_path / "widget"
+    dest.mkdir()
+    (dest / "notes.txt").write_text("mine")
+    assert init("-t", "Acme::Svc::Widget", str(dest)) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert "is not empty" in err
+    assert "--force" in err
+    assert sorted(p.name for p in dest.iterdir()) == ["notes.txt"]
+
+    assert init("-t", "Acme::Svc::Widget", "--force", str(dest)) == ExitCode.OK
+    assert (dest / "notes.txt").read_text() == "mine"
+    assert (dest / "acme-svc-widget.json").is_file()
+    # The commit holds what init wrote; the user's own file stays untracked.
+    assert "notes.txt" not in git(dest, "ls-files").split()
+    assert git(dest, "status", "--porcelain").strip() == "?? notes.txt"
+
+
+def test_force_replaces_files_of_the_same_name(home, tmp_path):
+    dest = tmp_path / "widget"
+    (dest / "src").mkdir(parents=True)
+    (dest / "README.md").write_text("old")
+    (dest / "src" / "keep.py").write_text("")
+    assert init("-t", "Acme::Svc::Widget", "--force", str(dest)) == ExitCode.OK
+    assert (dest / "README.md").read_text().startswith("# Acme::Svc::Widget")
+    assert (dest / "src" / "keep.py").is_file()
+    assert (dest / "src" / "acme_svc_widget" / "handlers.py").is_file()
+
+
+def test_an_empty_existing_folder_and_the_current_folder_are_fine(home, tmp_path, monkeypatch):
+    dest = tmp_path / "widget"
+    dest.mkdir()
+    monkeypatch.chdir(dest)
+    assert init("-t", "Acme::Svc::Widget") == ExitCode.OK
+    assert (dest / ".rpdk-config").is_file()
+    assert git(dest, "rev-list", "--count", "HEAD").strip() == "1"
+    assert not [p for p in dest.iterdir() if p.name.startswith(".cfngen-init-")]
+
+
+def test_a_fresh_clone_of_an_empty_repository_counts_as_empty(home, tmp_path, capsys):
+    dest = tmp_path / "widget"
+    dest.mkdir()
+    git(dest, "init", "-q")
+    assert init("-t", "Acme::Svc::Widget", str(dest)) == ExitCode.OK
+    assert "commit the new files there" in capsys.readouterr().err
+    assert git(dest, "rev-list", "--all").strip() == ""  # the user's repository: not committed
+    assert (dest / ".copier-answers.yml").is_file()
+
+
+def test_a_file_in_the_way(home, tmp_path, capsys):
+    (tmp_path / "widget").write_text("")
+    assert init("-t", "Acme::Svc::Widget", str(tmp_path / "widget")) == ExitCode.USAGE
+    assert "is not a folder" in capsys.readouterr().err
+
+
+def test_no_input_without_a_type_name(home, tmp_path, capsys):
+    assert init(str(tmp_path / "widget")) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert "--no-input needs the type name" in err
+    assert "--type-name" in err
+    assert not (tmp_path / "widget").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-t", "AWS::S3::Thing"], "the AWS namespace is reserved"),
+        (["-t", "Acme::Svc"], "exactly three"),
+        (["-t", "Acme::Svc::Widget", "--artifact-type", "hook"], "cannot make a hook yet"),
+        (["-t", "Acme::Svc::Widget", "--runtime", "python2.7"], "unknown runtime"),
+        (["-t", "Acme::Svc::Widget", "--package-name", "1abc"], "invalid package name"),
+        (["-t", "Acme::Svc::Widget", "--handlers", "create,destroy"], "unknown handler"),
+        (["-t", "Acme::Svc::Widget", "--data", "colour=red"], "unknown key 'colour'"),
+        (["-t", "Acme::Svc::Widget", "--template-version", "0.0.1"], "no resource template"),
+        (["-t", "Acme::Svc::Widget", "--data", "type_name=Acme::Svc::Other"], "given twice"),
+    ],
+)
+def test_bad_answers_are_one_message_and_nothing_is_written(home, tmp_path, capsys, args, message):
+    dest = tmp_path / "widget"
+    assert init(*args, str(dest)) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.startswith("cfngen: error: ")
+    assert "Traceback" not in err
+    assert not dest.exists()
+
+
+def test_data_and_flags_reach_the_project(home, tmp_path):
+    dest = tmp_path / "widget"
+    code = init(
+        "-t",
+        "Acme::Svc::Widget",
+        "--package-name",
+        "widgets",
+        "--runtime",
+        "python3.11",
+        "--data",
+        "tagging=false",
+        "--data",
+        "handlers=create,read,delete",
+        "--type-configuration",
+        str(dest),
+    )
+    assert code == ExitCode.OK
+    answers = answers_of(dest)
+    assert answers["package_name"] == "widgets"
+    assert answers["runtime"] == "python3.11"
+    assert answers["tagging"] is False
+    assert answers["type_configuration"] is True
+    assert answers["handlers"] == ["create", "read", "delete"]
+    config = json.loads((dest / ".rpdk-config").read_text())
+    assert (config["runtime"], config["language"]) == ("python3.11", "python311")
+    assert config["entrypoint"] == "widgets.handlers.resource"
+    schema = json.loads((dest / "acme-svc-widget.json").read_text())
+    assert "Tags" not in schema["properties"]
+    assert schema["tagging"] == {"taggable": False}
+    assert sorted(schema["handlers"]) == ["create", "delete", "read"]
+    assert "ApiEndpoint" in schema["typeConfiguration"]["properties"]
+    handlers = (dest / "src" / "widgets" / "handlers.py").read_text()
+    assert "def create_handler(" in handlers
+    assert "def update_handler(" not in handlers
+    assert "def list_handler(" not in handlers
+
+
+def test_an_earlier_template_version(home, tmp_path):
+    dest = tmp_path / "widget"
+    assert init("-t", "Acme::Svc::Widget", "--template-version", "0.1.0", str(dest)) == 0
+    assert answers_of(dest)["_commit"] == "0.1.0"
+    assert (dest / "pytest.ini").is_file()
+    assert not (dest / "pyproject.toml").exists()
+
+
+def test_awkward_type_name_gives_an_importable_package(home, tmp_path, capsys):
+    dest = tmp_path / "odd"
+    assert init("-t", "1Org::2Svc::3Res", str(dest)) == ExitCode.OK
+    assert "`cfn submit` looks for the handlers in src/1org_2svc_3res/" in capsys.readouterr().err
+    assert (dest / "1org-2svc-3res.json").is_file()
+    assert (dest / "src" / "ext_1org_2svc_3res" / "handlers.py").is_file()
+    config = json.loads((dest / ".rpdk-config").read_text())
+    assert config["entrypoint"] == "ext_1org_2svc_3res.handlers.resource"
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=dest,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+
+
+@pytest.mark.parametrize(
+    "failure", [KeyboardInterrupt(), CfngenError("schema broke", exit_code=ExitCode.FAILED)]
+)
+@pytest.mark.parametrize("existing", [False, True])
+def test_an_interrupted_or_failed_init_leaves_nothing_behind(
+    home, tmp_path, monkeypatch, failure, existing
+):
+    import cfngen._generate
+
+    def boom(*_args, **_kwargs):
+        raise failure
+
+    monkeypatch.setattr(cfngen._generate, "generate_project", boom)
+    work = tmp_path / "work"
+    work.mkdir()
+    dest = work / "widget" if existing else work / "new" / "deeper" / "widget"
+    if existing:
+        dest.mkdir()
+    code = init("-t", "Acme::Svc::Widget", str(dest))
+    expected = ExitCode.INTERRUPTED if isinstance(failure, KeyboardInterrupt) else ExitCode.FAILED
+    assert code == expected
+    assert [p.relative_to(work).as_posix() for p in work.rglob("*")] == (
+        ["widget"] if existing else []
+    )
+
+
+def test_without_git_the_project_is_made_and_can_be_upgraded_once_git_is_there(
+    home, tmp_path, monkeypatch, capsys
+):
+    path = os.environ["PATH"]
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    dest = tmp_path / "widget"
+    assert init("-t", "Acme::Svc::Widget", str(dest)) == ExitCode.OK
+    assert "git is not installed" in capsys.readouterr().err
+    assert not (dest / ".git").exists()
+    answers = answers_of(dest)
+    assert (answers["_commit"], answers["_src_path"]) == (LIVE, "~/.cfngen/templates/resource")
+
+    monkeypatch.setenv("PATH", path)
+    git(dest, "init", "-q")
+    git(dest, "add", "-A")
+    git(dest, "-c", "user.name=T", "-c", "user.email=t@e", "commit", "-qm", "first")
+    assert main(["upgrade", str(dest)]) == ExitCode.OK
+    assert "Already on template" in capsys.readouterr().out
+
+
+def test_without_a_terminal_and_without_no_input_it_fails_at_once(tmp_path):
+    result = run_cfngen("init", "-t", "Acme::Svc::Widget", "widget", cwd=tmp_path, home=tmp_path)
+    assert result.returncode == ExitCode.USAGE
+    assert "this is not one" in result.stderr
+    assert "--no-input" in result.stderr
+    assert not (tmp_path / "widget").exists()
+
+
+def test_an_unwritable_template_cache_does_not_stop_init(home, tmp_path, monkeypatch, capsys):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("CFNGEN_HOME", str(blocked))
+    dest = tmp_path / "widget"
+    assert init("-t", "Acme::Svc::Widget", str(dest)) == ExitCode.OK
+    err = capsys.readouterr().err
+    assert "cannot create the template cache" in err
+    assert "cfngen template sync" in err
+    assert answers_of(dest)["_src_path"] == (blocked / "templates" / "resource").as_posix()
+
+
+def test_init_help_lists_every_prompt_flag():
+    result = subprocess.run(
+        [*cfngen_argv(), "init", "--help"], capture_output=True, text=True, check=True
+    )
+    for flag in (
+        "--artifact-type",
+        "--type-name",
+        "--package-name",
+        "--runtime",
+        "--tags",
+        "--type-configuration",
+        "--handlers",
+        "--data",
+        "--no-input",
+        "--force",
+        "--no-git",
+    ):
+        assert flag in result.stdout

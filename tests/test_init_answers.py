@@ -1,0 +1,190 @@
+"""The answers `cfngen init` accepts, checked the same way from the wizard, flags and --data."""
+
+from __future__ import annotations
+
+import pytest
+
+from cfngen._errors import CfngenError
+from cfngen._init import _answers
+from cfngen._init._answers import HANDLERS, Answers
+from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("Acme::Svc::Widget", None),
+        ("1Org::2Svc::3Res", None),
+        ("A1::B2::C3", None),
+        ("Acme::Svc", "2 part(s)"),
+        ("Acme::Svc::Widget::MODULE", "4 part(s)"),
+        ("Acme::S::Widget", "2 to 64"),
+        ("Acme::Svc-X::Widget", "letters and digits"),
+        ("Acme:Svc:Widget", "1 part(s)"),
+        ("", "empty"),
+        ("AWS::S3::Thing", "AWS namespace is reserved"),
+        ("aws::S3::Thing", "AWS namespace is reserved"),
+        ("Alexa::Skill::Thing", "reserved"),
+        ("Custom::Svc::Thing", "reserved"),
+        ("AMZN::Svc::Thing", "reserved"),
+    ],
+)
+def test_type_names(value, problem):
+    found = _answers.type_name_error(value)
+    if problem is None:
+        assert found is None
+        assert _answers.check_type_name(value) == value
+    else:
+        assert problem in found
+        with pytest.raises(CfngenError, match="invalid type name"):
+            _answers.check_type_name(value)
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [
+        ("acme_svc_widget", True),
+        ("ext_1org_2svc_3res", True),
+        ("_private", True),
+        ("1org_svc", False),
+        ("acme-svc", False),
+        ("class", False),
+        ("None", False),
+        ("acme.svc", False),
+        ("", False),
+        ("wídget", False),
+    ],
+)
+def test_package_names(value, ok):
+    assert (_answers.package_name_error(value) is None) == ok
+
+
+@pytest.mark.parametrize(
+    "type_name", ["1Org::2Svc::3Res", "Import::As::If", "Class::Def::None", "Acme::Svc::Widget"]
+)
+def test_default_package_name_is_always_valid(type_name):
+    answers = _answers.resolve({"type_name": _answers.check_type_name(type_name)})
+    assert _answers.package_name_error(answers.package_name) is None
+
+
+def test_defaults_are_the_newest_supported_runtime_tags_and_every_handler():
+    answers = _answers.resolve({"type_name": _answers.check_type_name("Acme::Svc::Widget")})
+    assert answers == Answers(
+        type_name=answers.type_name,
+        package_name="acme_svc_widget",
+        runtime=DEFAULT_RUNTIME.name,
+        artifact_type="RESOURCE",
+        tagging=True,
+        type_configuration=False,
+        handlers=HANDLERS,
+    )
+    supported = [r for r in RUNTIMES if r.status == "supported"]
+    assert DEFAULT_RUNTIME.name in _answers.supported_runtimes()
+    assert max(r.python_version for r in supported) == DEFAULT_RUNTIME.python_version
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("python3.12", "python3.12"), ("python312", "python3.12"), ("python3.10", "python3.10")],
+)
+def test_runtimes(value, expected):
+    assert _answers.check_runtime(value) == expected
+
+
+def test_unknown_runtime_lists_the_choices():
+    with pytest.raises(CfngenError) as info:
+        _answers.check_runtime("python2.7")
+    assert "python3.12" in info.value.hint
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("resource", "RESOURCE"), ("RESOURCE", "RESOURCE"), ("Resource", "RESOURCE")],
+)
+def test_artifact_types(value, expected):
+    assert _answers.check_artifact_type(value) == expected
+
+
+@pytest.mark.parametrize("value", ["module", "hook", "custom-resource", "CUSTOM_RESOURCE"])
+def test_artifact_types_that_are_not_available_yet(value):
+    with pytest.raises(CfngenError, match=r"cannot make a .* yet"):
+        _answers.check_artifact_type(value)
+
+
+def test_unknown_artifact_type():
+    with pytest.raises(CfngenError, match="unknown artifact type"):
+        _answers.check_artifact_type("lambda")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("create,read", ("create", "read")),
+        ("list, create ,READ", ("create", "read", "list")),
+        (["delete", "create"], ("create", "delete")),
+        ("none", ()),
+        ("", ()),
+        ([], ()),
+        ("create,create", ("create",)),
+    ],
+)
+def test_handlers(value, expected):
+    assert _answers.parse_handlers(value) == expected
+
+
+def test_unknown_handler():
+    with pytest.raises(CfngenError, match=r"unknown handler.*: destroy"):
+        _answers.parse_handlers("create,destroy")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("true", True), ("Yes", True), ("1", True), ("off", False), ("n", False), (False, False)],
+)
+def test_yes_no(value, expected):
+    assert _answers.parse_bool("tagging", value) is expected
+
+
+def test_yes_no_rejects_anything_else():
+    with pytest.raises(CfngenError, match="not a yes/no value"):
+        _answers.parse_bool("tagging", "maybe")
+
+
+def test_data_items():
+    assert _answers.parse_data(["tagging=false", "handlers=create,read", "runtime=a=b"]) == {
+        "tagging": "false",
+        "handlers": "create,read",
+        "runtime": "a=b",
+    }
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [("tagging", "not KEY=VALUE"), ("=x", "not KEY=VALUE"), ("colour=red", "unknown key")],
+)
+def test_bad_data_items(item, message):
+    with pytest.raises(CfngenError, match=message):
+        _answers.parse_data([item])
+
+
+def test_collect_checks_flags_and_data_and_refuses_contradictions():
+    given = _answers.collect(
+        {"type_name": "Acme::Svc::Widget", "runtime": None, "tagging": False},
+        {"handlers": "read", "tagging": "no"},
+    )
+    assert given == {"type_name": "Acme::Svc::Widget", "tagging": False, "handlers": ("read",)}
+    with pytest.raises(CfngenError, match="given twice"):
+        _answers.collect({"tagging": True}, {"tagging": "false"})
+    with pytest.raises(CfngenError, match="reserved"):
+        _answers.collect({}, {"type_name": "AWS::Svc::Thing"})
+
+
+def test_a_type_name_is_required():
+    with pytest.raises(CfngenError, match="no type name"):
+        _answers.resolve({})
+
+
+def test_copier_data_holds_exactly_the_template_questions():
+    answers = _answers.resolve({"type_name": _answers.check_type_name("Acme::Svc::Widget")})
+    assert set(answers.copier_data()) == set(_answers.KEYS)
+    assert answers.kind == "resource"

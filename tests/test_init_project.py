@@ -1,0 +1,289 @@
+"""The project `cfngen init --no-input` makes works: black-clean, its own tests pass, and the
+official toolchain (cfn validate, cfn submit --dry-run, cfn-lint) accepts it."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import black
+import copier
+import jsonschema
+import pytest
+
+from cfngen._init import _templates
+from cfngen._typename import TypeName
+from tests.test_init_support import needs_real_generate, run_cfngen
+
+BIN = Path(sys.executable).parent
+DERIVED = ("models.py", "cfngen_runtime.py", "resource-role.yaml", "template.yml")
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """The quick-start project, made once through the real command line."""
+    base = tmp_path_factory.mktemp("quickstart")
+    result = run_cfngen(
+        "init", "--no-input", "--type-name", "Acme::Svc::Widget", "widget", cwd=base, home=base
+    )
+    assert result.returncode == 0, result.stderr
+    return base / "widget"
+
+
+def tool_env() -> dict[str, str]:
+    # The official tool runs `pip` from PATH; give it this environment's.
+    return {
+        **os.environ,
+        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PIP_NO_COMPILE": "1",  # the Lambda zip needs no .pyc files; compiling botocore is slow
+    }
+
+
+def test_the_project_is_black_clean(project):
+    result = subprocess.run(
+        [sys.executable, "-m", "black", "--check", "."],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_projects_own_tests_pass(project):
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert " passed" in result.stdout
+
+
+def test_cfngen_validate_finds_nothing(project):
+    from cfngen._validate import validate_paths
+
+    (report,) = validate_paths([project], strict=True)
+    assert report.diagnostics == []
+
+
+def test_the_official_validator_accepts_it_without_a_warning(project):
+    result = subprocess.run(
+        [BIN / "cfn", "validate"], cwd=project, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = (result.stdout + result.stderr).strip().splitlines()
+    assert lines == ["Resource schema is valid."]
+
+
+def test_the_official_submit_dry_run_packages_it(project, tmp_path):
+    work = tmp_path / "copy"
+    subprocess.run(["git", "clone", "-q", str(project), str(work)], check=True)
+    result = subprocess.run(
+        [BIN / "cfn", "submit", "--dry-run"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=tool_env(),
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    with zipfile.ZipFile(work / "acme-svc-widget.zip") as archive:
+        names = set(archive.namelist())
+    assert {
+        ".rpdk-config",
+        "schema.json",
+        "ResourceProvider.zip",
+        "src/acme_svc_widget/handlers.py",
+        "inputs/inputs_1_create.json",
+        "inputs/inputs_1_update.json",
+        "inputs/inputs_1_invalid.json",
+    } <= names
+
+
+def test_rpdk_config_matches_what_cfn_init_writes(project, tmp_path):
+    official_init = ["init", "-t", "Acme::Svc::Widget", "-a", "RESOURCE", "python312"]
+    subprocess.run(
+        [BIN / "cfn", *official_init, "--no-docker"],
+        cwd=tmp_path,
+        capture_output=True,
+        check=True,
+    )
+    official = json.loads((tmp_path / ".rpdk-config").read_text())
+    ours = json.loads((project / ".rpdk-config").read_text())
+    for key in ("artifact_type", "typeName", "language", "runtime", "entrypoint", "testEntrypoint"):
+        assert ours[key] == official[key], key
+    for key in ("use_docker", "no_docker", "protocolVersion"):
+        assert ours["settings"][key] == official["settings"][key], key
+    assert (tmp_path / "acme-svc-widget.json").is_file()
+    assert (project / TypeName("Acme::Svc::Widget").schema_filename).is_file()
+
+
+@needs_real_generate
+def test_cfn_lint_finds_no_errors_in_the_templates(project):
+    result = subprocess.run(
+        [BIN / "cfn-lint", "template.yml", "resource-role.yaml"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    # cfn-lint's exit code is a bit mask: 2 = errors (4 warnings, 8 informational).
+    assert result.returncode & 2 == 0, result.stdout
+
+
+@needs_real_generate
+def test_generate_check_finds_no_drift_right_after_init(project):
+    from cfngen._generate import generate_project
+
+    assert generate_project(project, check=True).written == []
+
+
+def test_derived_files_are_generated_not_templated(tmp_path):
+    rendered = render(tmp_path, {})
+    names = {p.name for p in rendered.rglob("*")}
+    assert not set(DERIVED) & names
+    assert not (rendered / "docs").exists()
+    assert not (rendered / "example_inputs").exists()
+
+
+# --------------------------------------------------------------------------- every variant
+
+
+def render(dest: Path, data: dict, template: Path | None = None) -> Path:
+    """The live template rendered straight from its folder (no cache, no generate)."""
+    copier.run_copy(
+        str(template or _templates.live_version("resource").path),
+        dest,
+        data={"type_name": "Acme::Svc::Widget", **data},
+        defaults=True,
+        quiet=True,
+        settings=copier.Settings(),
+    )
+    return dest
+
+
+def official_warnings(schema_path: Path, caplog) -> list[str]:
+    from rpdk.core.data_loaders import load_resource_spec
+
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="rpdk"), schema_path.open() as handle:
+        load_resource_spec(handle)
+    return [r.getMessage() for r in caplog.records if r.name.startswith("rpdk")]
+
+
+def check_rendered(root: Path, caplog) -> None:
+    """Every JSON file parses, the schema passes the official validator without a warning,
+    every Python file compiles and is exactly what black would make of it."""
+    for path in root.rglob("*.json"):
+        json.loads(path.read_text())
+    (schema_path,) = [p for p in root.glob("*.json") if p.name not in ("callback-context.json",)]
+    assert official_warnings(schema_path, caplog) == []
+    for path in root.rglob("*.py"):
+        text = path.read_text()
+        compile(text, str(path), "exec")
+        assert black.format_str(text, mode=black.Mode()) == text, path
+
+
+HANDLER_SETS = [
+    "create,read,update,delete,list",
+    "none",
+    "create",
+    "list",
+    "read,list",
+    "create,read,delete",
+]
+TEMPLATES = {t.tag: t.path for t in _templates.packaged_versions("resource")}
+
+
+@pytest.mark.parametrize("version", TEMPLATES)
+@pytest.mark.parametrize(
+    "variant",
+    list(itertools.product([True, False], [True, False], HANDLER_SETS)),
+    ids=lambda v: f"tags={v[0]}-config={v[1]}-{v[2]}",
+)
+def test_every_variant_renders_valid_json_and_black_clean_python(
+    tmp_path, caplog, version, variant
+):
+    tagging, type_configuration, handlers = variant
+    data = {"tagging": tagging, "type_configuration": type_configuration}
+    data["handlers"] = [] if handlers == "none" else handlers.split(",")
+    root = render(tmp_path / "p", data, TEMPLATES[version])
+    check_rendered(root, caplog)
+    schema = json.loads((root / "acme-svc-widget.json").read_text())
+    assert sorted(schema.get("handlers", {})) == sorted(data["handlers"])
+    assert ("Tags" in schema["properties"]) is tagging
+    assert schema["tagging"]["taggable"] is tagging
+    assert ("typeConfiguration" in schema) is type_configuration
+
+
+def package_of_length(n: int) -> str:
+    """A type name whose package name is n characters long."""
+    org = "A" * (n - len("_svc_res"))
+    return f"{org}::Svc::Res"
+
+
+@pytest.mark.parametrize(
+    "type_name",
+    [
+        "1Org::2Svc::3Res",
+        "Import::As::If",
+        "A1::B2::C3",
+        "::".join(["A" * 64, "B" * 64, "C" * 64]),
+        package_of_length(67),  # the longest package that keeps `from x import handlers` short
+        package_of_length(68),
+    ],
+)
+def test_awkward_type_names_render_black_clean(tmp_path, caplog, type_name):
+    package = TypeName(type_name).package_name
+    root = render(tmp_path / "p", {"type_name": type_name, "package_name": package})
+    check_rendered(root, caplog)
+    assert (root / "src" / package / "handlers.py").is_file()
+
+
+def test_contract_inputs_fit_the_schema(tmp_path):
+    root = render(tmp_path / "p", {})
+    schema = json.loads((root / "acme-svc-widget.json").read_text())
+    validator = jsonschema.Draft7Validator(schema)
+    inputs = {
+        kind: json.loads((root / "inputs" / f"inputs_1_{kind}.json").read_text())
+        for kind in ("create", "update", "invalid")
+    }
+    assert list(validator.iter_errors(inputs["create"])) == []
+    assert list(validator.iter_errors(inputs["update"])) == []
+    assert list(validator.iter_errors(inputs["invalid"])) != []
+    read_only = {p.rsplit("/", 1)[1] for p in schema["readOnlyProperties"]}
+    create_only = {p.rsplit("/", 1)[1] for p in schema["createOnlyProperties"]}
+    for kind in ("create", "update"):
+        assert not read_only & set(inputs[kind])
+    assert {k: inputs["create"][k] for k in create_only} == {
+        k: inputs["update"][k] for k in create_only
+    }
+    assert inputs["create"] != inputs["update"]
+
+
+def test_starter_schema_has_the_promised_parts(tmp_path):
+    schema = json.loads((render(tmp_path / "p", {}) / "acme-svc-widget.json").read_text())
+    assert schema["primaryIdentifier"] == ["/properties/Id"]
+    assert "/properties/Id" in schema["readOnlyProperties"]
+    assert schema["tagging"]["tagProperty"] == "/properties/Tags"
+    assert schema["tagging"]["permissions"]
+    assert all(h["permissions"] for h in schema["handlers"].values())
+    assert schema["properties"]["Tags"]["insertionOrder"] is False
+
+
+def test_the_schema_is_never_overwritten_by_an_upgrade():
+    import yaml
+
+    for template in _templates.packaged_versions("resource"):
+        config = yaml.safe_load((template.path / "copier.yml").read_text())
+        assert "{{ schema_file }}" in config["_skip_if_exists"]

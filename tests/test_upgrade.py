@@ -1,0 +1,315 @@
+"""`cfngen upgrade` across two real template versions (0.1.0 -> the live one), its refusals,
+--recopy, rollback, and plain `copier update --defaults` on a fresh machine."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cfngen._cli import main
+from cfngen._errors import CfngenError, ExitCode
+from cfngen._init import _copier, _templates
+from tests.test_init_support import commit_all, git, project_files, run_cfngen, use_generate
+
+LIVE = _templates.live_version("resource").tag
+OLD = "0.1.0"
+HANDLERS = "src/acme_svc_widget/handlers.py"
+SCHEMA = "acme-svc-widget.json"
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name in ("CFNGEN_HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    use_generate(monkeypatch)
+    return home
+
+
+def make(dest: Path, version: str = OLD, *extra: str) -> Path:
+    args = ["init", "--no-input", "-t", "Acme::Svc::Widget", "--template-version", version]
+    assert main([*args, *extra, str(dest)]) == ExitCode.OK
+    return dest
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def head(root: Path) -> str:
+    return git(root, "rev-parse", "HEAD").strip()
+
+
+def user_edits(root: Path) -> None:
+    """What a user does to a fresh 0.1.0 project before upgrading."""
+    handlers = root / HANDLERS
+    # In create: a region the next template leaves alone.
+    edit(
+        handlers,
+        "    # TODO: create it through the service's API, for example with\n",
+        "    widgets_created = 1  # USER CREATE CODE\n"
+        "    LOG.info('created %s', widgets_created)\n"
+        "    # TODO: create it through the service's API, for example with\n",
+    )
+    # In update: exactly the lines the next template rewrites.
+    edit(
+        handlers,
+        "    # TODO: return _not_found(model) when it does not exist (update never creates it), "
+        "then\n    # apply the changed properties through the service's API.\n",
+        "    LOG.info('USER UPDATE CODE for %s', model.Id)\n",
+    )
+    edit(
+        root / SCHEMA,
+        '        "Description": {',
+        '        "Color": {\n            "description": "USER PROPERTY",\n'
+        '            "type": "string"\n        },\n        "Description": {',
+    )
+    edit(root / "README.md", "# Acme::Svc::Widget\n", "# Acme::Svc::Widget (ours)\n")
+    (root / "pytest.ini").write_text((root / "pytest.ini").read_text() + "addopts = -q\n")
+    commit_all(root, "our work")
+
+
+def test_upgrade_keeps_user_edits_and_conflicts_only_where_both_sides_changed(
+    home, tmp_path, capsys
+):
+    root = make(tmp_path / "widget")
+    user_edits(root)
+    before = head(root)
+    schema_before = (root / SCHEMA).read_bytes()
+
+    assert main(["upgrade", str(root)]) == ExitCode.FAILED  # a conflict is left to resolve
+    out, err = capsys.readouterr()
+    assert f"Upgraded from template {OLD} to template {LIVE}" in out
+    assert f"{HANDLERS}: conflict where both you and the template changed" in err
+    assert "pytest.ini: the new template has no such file" in err
+
+    handlers = (root / HANDLERS).read_text()
+    blocks = re.findall(
+        r"<<<<<<< before updating\n(.*?)=======\n(.*?)>>>>>>> after updating\n", handlers, re.S
+    )
+    assert len(blocks) == 1, handlers
+    ours, theirs = blocks[0]
+    assert "USER UPDATE CODE" in ours
+    assert "HandlerErrorCode.NotUpdatable" in theirs
+    # The user's create code is merged cleanly, outside any conflict.
+    conflict = r"<<<<<<< before updating\n.*?>>>>>>> after updating\n"
+    outside = re.sub(conflict, "", handlers, flags=re.S)
+    assert "USER CREATE CODE" in outside
+    assert "previous = request.previousResourceState" in outside  # the template's clean change
+
+    # The schema is the user's: never touched.
+    assert (root / SCHEMA).read_bytes() == schema_before
+    readme = (root / "README.md").read_text()
+    assert readme.startswith("# Acme::Svc::Widget (ours)\n")
+    assert "## Upgrade" in readme
+    assert "<<<<<<<" not in readme
+    assert (
+        "def test_update_of_a_create_only_property_is_not_updatable"
+        in (root / "tests" / "test_handlers.py").read_text()
+    )
+    assert (root / "pyproject.toml").is_file()
+    assert not (root / "pytest.ini").exists()
+    assert yaml.safe_load((root / ".copier-answers.yml").read_text())["_commit"] == LIVE
+    # generate ran again, after the merge: the derived model knows the user's property.
+    assert "Color" in (root / "src" / "acme_svc_widget" / "models.py").read_text()
+    # Nothing committed: the user reviews.
+    assert head(root) == before
+    assert git(root, "status", "--porcelain").strip()
+
+
+def test_upgrade_of_an_unedited_project_equals_a_fresh_init(home, tmp_path, capsys):
+    root = make(tmp_path / "old")
+    assert main(["upgrade", str(root)]) == ExitCode.OK
+    assert "conflict" not in capsys.readouterr().err
+    fresh = make(tmp_path / "fresh", LIVE)
+    assert project_files(root) == project_files(fresh)
+
+
+def test_an_up_to_date_project_is_left_alone(home, tmp_path, capsys):
+    root = make(tmp_path / "widget", LIVE)
+    assert main(["upgrade", str(root)]) == ExitCode.OK
+    assert f"Already on template {LIVE}" in capsys.readouterr().out
+    assert git(root, "status", "--porcelain") == ""
+
+
+def _rewrite_answers(root: Path, pattern: str, replacement: str) -> None:
+    path = root / ".copier-answers.yml"
+    text, count = re.subn(pattern, replacement, path.read_text(), flags=re.M)
+    assert count == 1
+    path.write_text(text)
+    commit_all(root, "answers changed")
+
+
+REFUSALS = {
+    "no answers file": (
+        lambda root: (git(root, "rm", "-q", ".copier-answers.yml"), commit_all(root, "rm")),
+        "has no .copier-answers.yml",
+        "made by `cfngen init`",
+    ),
+    "dirty tree": (
+        lambda root: (root / HANDLERS).write_text("# changed\n"),
+        "uncommitted changes",
+        "commit or stash",
+    ),
+    "untracked file": (
+        lambda root: (root / "notes.txt").write_text("x"),
+        "uncommitted changes",
+        "commit or stash",
+    ),
+    "no _commit": (
+        lambda root: _rewrite_answers(root, r"^_commit: .*\n", ""),
+        "no _commit",
+        "--recopy",
+    ),
+    "not a version": (
+        lambda root: _rewrite_answers(root, r"^_commit: .*$", "_commit: main"),
+        "is not a cfngen template version",
+        "--recopy",
+    ),
+    "newer project": (
+        lambda root: _rewrite_answers(root, r"^_commit: .*$", "_commit: 9.0.0"),
+        f"newer than this cfngen's {LIVE}",
+        "pip install --upgrade cfngen",
+    ),
+    "template elsewhere": (
+        lambda root: _rewrite_answers(root, r"^_src_path: .*$", "_src_path: /srv/templates/x"),
+        "but this cfngen keeps it at '~/.cfngen/templates/resource'",
+        "CFNGEN_HOME",
+    ),
+    "unknown version": (
+        lambda root: _rewrite_answers(root, r"^_commit: .*$", "_commit: 0.1.5"),
+        "template 0.1.5 is unknown on this machine",
+        "cfngen template sync",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_refusals_come_first_in_one_sentence_and_change_nothing(home, tmp_path, capsys, case):
+    root = make(tmp_path / "widget")
+    spoil, message, hint = REFUSALS[case]
+    spoil(root)
+    before = (head(root), git(root, "status", "--porcelain"), project_files(root))
+    assert main(["upgrade", str(root)]) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert err.startswith("cfngen: error: ")
+    assert message in err
+    assert hint in err.split("hint:", 1)[1]
+    assert "Traceback" not in err
+    assert (head(root), git(root, "status", "--porcelain"), project_files(root)) == before
+
+
+def test_refuses_a_missing_folder(home, tmp_path, capsys):
+    assert main(["upgrade", str(tmp_path / "nope")]) == ExitCode.USAGE
+    assert "no such folder" in capsys.readouterr().err
+
+
+def test_refuses_a_project_outside_git(home, tmp_path, capsys):
+    root = make(tmp_path / "widget", OLD, "--no-git")
+    assert main(["upgrade", str(root)]) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert "is not in a git repository" in err
+    assert "git init" in err
+
+
+def test_refuses_without_git(home, tmp_path, monkeypatch, capsys):
+    root = make(tmp_path / "widget")
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    assert main(["upgrade", str(root)]) == ExitCode.USAGE
+    assert "git is not installed" in capsys.readouterr().err
+
+
+def test_recopy_is_the_last_resort_and_keeps_the_schema(home, tmp_path, capsys):
+    root = make(tmp_path / "widget")
+    user_edits(root)
+    _rewrite_answers(root, r"^_commit: .*\n", "")  # the history is lost
+    schema = (root / SCHEMA).read_bytes()
+    assert main(["upgrade", "--recopy", str(root)]) == ExitCode.OK
+    out, err = capsys.readouterr()
+    assert "--recopy renders the template afresh" in err
+    assert f"Re-rendered to template {LIVE}" in out
+    fresh = make(tmp_path / "fresh", LIVE)
+    assert (root / HANDLERS).read_text() == (fresh / HANDLERS).read_text()
+    assert (root / SCHEMA).read_bytes() == schema
+    assert yaml.safe_load((root / ".copier-answers.yml").read_text())["_commit"] == LIVE
+
+
+@pytest.mark.parametrize(
+    ("failure", "code"),
+    [(CfngenError("copier broke", exit_code=ExitCode.FAILED), 1), (KeyboardInterrupt(), 130)],
+)
+def test_a_failed_or_interrupted_merge_is_rolled_back(home, tmp_path, monkeypatch, failure, code):
+    root = make(tmp_path / "widget")
+    before = project_files(root)
+
+    def half_done(project: Path, ref: str) -> None:
+        (project / HANDLERS).write_text("half written")
+        (project / "new-file.txt").write_text("x")
+        (project / "README.md").unlink()
+        raise failure
+
+    monkeypatch.setattr(_copier, "update", half_done)
+    assert main(["upgrade", str(root)]) == code
+    assert project_files(root) == before
+    assert git(root, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+def test_a_failing_generate_after_the_merge_is_reported(home, tmp_path, monkeypatch, capsys):
+    import cfngen._generate
+
+    root = make(tmp_path / "widget")
+
+    def broken(*_args, **_kwargs):
+        raise CfngenError("the schema is invalid", exit_code=ExitCode.FAILED)
+
+    monkeypatch.setattr(cfngen._generate, "generate_project", broken)
+    assert main(["upgrade", str(root)]) == ExitCode.FAILED
+    err = capsys.readouterr().err
+    assert "the upgrade is done, but cfngen generate failed: the schema is invalid" in err
+    assert (root / "pyproject.toml").is_file()
+
+
+def test_plain_copier_update_works_after_template_sync_on_a_fresh_machine(tmp_path):
+    first, second = tmp_path / "machine-a", tmp_path / "machine-b"
+    first.mkdir()
+    second.mkdir()
+    made = run_cfngen(
+        "init", "--no-input", "-t", "Acme::Svc::Widget", "--template-version", OLD, "w",
+        cwd=first, home=first,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(first / "w"), str(clone)], check=True)
+    user_edits(clone)
+    copier = [sys.executable, "-m", "copier", "update", "--defaults"]
+
+    def copier_update() -> subprocess.CompletedProcess[str]:
+        from tests.test_init_support import cfngen_env
+
+        return subprocess.run(
+            copier, cwd=clone, env=cfngen_env(second), capture_output=True, text=True, check=False
+        )
+
+    assert copier_update().returncode != 0, "machine b has no template cache yet"
+    assert git(clone, "status", "--porcelain") == ""
+    synced = run_cfngen("template", "sync", cwd=second, home=second)
+    assert synced.returncode == 0, synced.stderr
+    updated = copier_update()
+    assert updated.returncode == 0, updated.stderr
+    assert yaml.safe_load((clone / ".copier-answers.yml").read_text())["_commit"] == LIVE
+    assert (clone / "pyproject.toml").is_file()
+    handlers = (clone / HANDLERS).read_text()
+    assert "USER CREATE CODE" in handlers
+    assert handlers.count("<<<<<<< before updating") == 1

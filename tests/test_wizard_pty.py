@@ -1,0 +1,123 @@
+"""The real `cfngen init` wizard, typed into through a pseudo-terminal (not mocked prompts)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cfngen._errors import ExitCode
+from tests.test_init_support import cfngen_argv, cfngen_env, git
+
+pexpect = pytest.importorskip("pexpect")
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+
+DOWN = "\x1b[B"
+CTRL_U = "\x15"
+CTRL_C = "\x03"
+
+
+def spawn(tmp_path: Path, *args: str):
+    argv = cfngen_argv()
+    child = pexpect.spawn(
+        argv[0],
+        [*argv[1:], "init", *args],
+        cwd=str(tmp_path),
+        # A terminal answers cursor-position requests; pexpect does not, so do not ask.
+        env=cfngen_env(tmp_path, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1"),
+        encoding="utf-8",
+        dimensions=(40, 120),
+        timeout=60,
+    )
+    return child
+
+
+def finish(child) -> int:
+    child.expect(pexpect.EOF, timeout=180)
+    child.close()
+    return child.exitstatus
+
+
+def test_answering_every_prompt_makes_the_project(tmp_path):
+    child = spawn(tmp_path, "widget")
+    child.expect("What do you want to build")
+    child.expect("not yet available")  # hooks, modules, custom resources are listed, disabled
+    child.send("\r")
+    child.expect("Type name")
+    child.send("AWS::S3::Thing")  # refused as typed
+    child.expect("reserved by AWS")
+    child.send(CTRL_U + "Acme::Svc::Widget\r")
+    child.expect("Python package name")
+    child.expect("acme_svc_widget")  # the derived default
+    child.send("\r")
+    child.expect("Lambda runtime")
+    child.send(DOWN + "\r")  # the second newest
+    child.expect("Tags property")
+    child.send("n")
+    child.expect("typeConfiguration")
+    child.send("y")
+    child.expect("Handlers to scaffold")
+    child.send(DOWN * 4 + " " + "\r")  # everything but list
+    child.expect("handlers +create, read, update, delete\r")
+    child.expect("Create this project")
+    child.send("y")
+    child.expect("Created Acme::Svc::Widget in widget")
+    assert finish(child) == ExitCode.OK
+
+    root = tmp_path / "widget"
+    answers = yaml.safe_load((root / ".copier-answers.yml").read_text())
+    assert answers["type_name"] == "Acme::Svc::Widget"
+    assert answers["package_name"] == "acme_svc_widget"
+    assert answers["runtime"] != "python3.12"
+    assert answers["tagging"] is False
+    assert answers["type_configuration"] is True
+    assert answers["handlers"] == ["create", "read", "update", "delete"]
+    schema = json.loads((root / "acme-svc-widget.json").read_text())
+    assert sorted(schema["handlers"]) == ["create", "delete", "read", "update"]
+    assert git(root, "rev-list", "--count", "HEAD").strip() == "1"
+
+
+def test_flags_skip_their_prompts(tmp_path):
+    child = spawn(
+        tmp_path, "-t", "Acme::Svc::Widget", "--runtime", "python3.12", "--no-tags", "widget"
+    )
+    child.expect("What do you want to build")
+    child.send("\r")
+    child.expect("Python package name")  # no type name question
+    child.send(CTRL_U + "widgets\r")
+    child.expect("typeConfiguration")  # no runtime or tags question
+    child.send("n")
+    child.expect("Handlers to scaffold")
+    child.send("\r")
+    child.expect("Create this project")
+    child.send("y")
+    assert finish(child) == ExitCode.OK
+    assert (tmp_path / "widget" / "src" / "widgets" / "handlers.py").is_file()
+
+
+def test_declining_at_the_summary_writes_nothing(tmp_path):
+    child = spawn(tmp_path, "-t", "Acme::Svc::Widget", "widget")
+    child.expect("What do you want to build")
+    child.send("\r")
+    for _ in range(5):  # package, runtime, tags, type configuration, handlers
+        child.expect(r"\? ")
+        child.send("\r")
+    child.expect("Create this project")
+    child.send("n")
+    child.expect("Nothing was created")
+    assert finish(child) == ExitCode.FAILED
+    assert not (tmp_path / "widget").exists()
+
+
+def test_ctrl_c_leaves_nothing_behind(tmp_path):
+    child = spawn(tmp_path, "widget")
+    child.expect("What do you want to build")
+    child.send("\r")
+    child.expect("Type name")
+    child.send("Acme::Sv" + CTRL_C)
+    child.expect("interrupted")
+    assert finish(child) == ExitCode.INTERRUPTED
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
