@@ -40,6 +40,8 @@ _LIST_INPUTS = {
     "paginationtoken",
 }
 _HARDCODED_PARTITION = re.compile(r"arn:aws:")
+#: A branch of allOf/anyOf/oneOf adds to the object around it; it is not an object of its own.
+_BRANCH = re.compile(r"/(?:allOf|anyOf|oneOf)/[0-9]+$")
 
 
 @dataclass(frozen=True)
@@ -351,8 +353,8 @@ def _nodes(schema: dict[str, Any]) -> Iterator[Problem]:
             )
         if (
             ("properties" in node or "patternProperties" in node)
-            and node.get("additionalProperties") is not False
             and ptr not in exempt_objects
+            and not _BRANCH.search(ptr)
             and "additionalProperties" not in node
         ):
             yield Problem(
