@@ -74,7 +74,21 @@ def _read(path: Path) -> str | Diagnostic:
     except CfngenError as exc:
         if exc.exit_code != ExitCode.FAILED:
             raise
-        return Diagnostic("error", "", f"invalid JSON: {exc.message}", exc.hint, 1, 1)
+        raw = path.read_bytes()
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            line = raw.count(b"\n", 0, bad.start) + 1
+            column = bad.start - (raw.rfind(b"\n", 0, bad.start) + 1) + 1
+            return Diagnostic(
+                "error",
+                "",
+                f"invalid JSON: byte {raw[bad.start]:#04x} is not UTF-8",
+                "save the file as UTF-8",
+                line,
+                column,
+            )
+        raise
 
 
 def validate_file(path: Path, *, strict: bool = False, display: str | None = None) -> FileReport:

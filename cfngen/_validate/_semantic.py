@@ -223,7 +223,7 @@ def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:
     required = schema.get("required")
     if isinstance(required, list):
         for i, name in _strings(required):
-            if f"/properties/{name}" in read_only:
+            if f"/properties/{name}" in read_only and name not in required[:i]:
                 yield Problem(
                     "warning",
                     f"/required/{i}",

@@ -45,6 +45,7 @@ _FORBIDDEN_HINTS = {
     "nullable": 'this is OpenAPI, not JSON Schema: use "type": ["string", "null"]',
     "remote": '"remote" is reserved for CloudFormation; remove it',
     "patternProperties": "the top level declares named properties only; put the map in a property",
+    "definitions": "definitions belong at the top level of the schema",
 }
 
 _TYPE_NAMES = {
@@ -106,13 +107,17 @@ class RawProblem:
 def check(schema: Any) -> list[RawProblem]:
     """Every structural problem in `schema`, unsorted, without duplicates."""
     seen: set[tuple[str, str]] = set()
-    out = []
+    problems = []
+    mistyped: set[str] = set()
     for error in _validator().iter_errors(schema):
+        if error.validator == "type":
+            mistyped.add(_pointer(error))
         for problem in _translate(error):
             if (problem.pointer, problem.message) not in seen:
                 seen.add((problem.pointer, problem.message))
-                out.append(problem)
-    return out
+                problems.append((error.validator, problem))
+    # A value of the wrong type breaks every other rule about it too: say only the first thing.
+    return [p for keyword, p in problems if keyword == "type" or p.pointer not in mistyped]
 
 
 def _pointer(error: Any) -> str:
@@ -186,6 +191,8 @@ def _translate(error: Any) -> Iterator[RawProblem]:
     if message is not None:
         yield RawProblem(pointer, message.format(instance=instance), hint)
         return
+    if keyword == "const" and pointer.endswith("/additionalProperties") and instance is not True:
+        hint = 'to describe a map, use "patternProperties", e.g. {".*": {"type": "string"}}'
     message, default_hint = _message(keyword, pointer, instance, value)
     yield RawProblem(pointer, message, hint or default_hint)
 

@@ -102,7 +102,8 @@ class SchemaIndex:
         document = self._load(path)
         if document is None:
             return RefOutcome(
-                problem=f"$ref {ref!r} does not resolve: there is no readable JSON file {path}",
+                problem=f"$ref {ref!r} does not resolve: there is no readable JSON file "
+                f"{unquote(parts.path)!r} beside the schema",
                 hint="point at a definition in this file, e.g. #/definitions/Name",
             )
         outcome = self._in_document(document, fragment, ref)
