@@ -43,13 +43,6 @@ DEFECTS = {
     "AWS::CodeArtifact::Domain": "/properties/EncryptionKey is both readOnly and createOnly",
     "AWS::CodeArtifact::Repository": "/properties/DomainOwner is both readOnly and createOnly",
     "AWS::Signer::SigningProfile": "/properties/ProfileName is both readOnly and createOnly",
-    # tagging.tagProperty points at a property that does not exist.
-    "AWS::ApiGatewayV2::Deployment": "'/properties/Tags' does not resolve",
-    "AWS::IAM::InstanceProfile": "'/properties/Tags' does not resolve",
-    "AWS::MSK::Topic": "'/properties/Tags' does not resolve",
-    "AWS::SecurityHub::DelegatedAdmin": "'/properties/Tags' does not resolve",
-    "AWS::SecurityHub::ProductSubscription": "'/properties/Tags' does not resolve",
-    "AWS::SecurityHub::Standard": "'/properties/Tags' does not resolve",
     # propertyTransform keys that name no property (typos of the real names), or no pointer.
     "AWS::GameLiftStreams::StreamGroup": "'/properties/LocationConfiguration/MaximumCapacity'",
     "AWS::RDS::Integration": "'/properties/KmsKeyId' does not resolve",

@@ -14,7 +14,7 @@ from typing import Any
 
 from cfngen import _patterns
 from cfngen._diagnostics import Severity
-from cfngen._jsonsource import join_pointer
+from cfngen._jsonsource import join_pointer, pointer_tokens
 from cfngen._typename import reserved_namespace
 from cfngen._validate._walk import SchemaIndex, schema_nodes
 
@@ -173,13 +173,14 @@ def _pointer_list(
 
 
 def _definition_problem(schema: dict[str, Any], ptr: str) -> tuple[str, str | None] | None:
-    definitions = schema.get("definitions")
-    parts = ptr.split("/")
-    if len(parts) == 3 and parts[0] == "" and parts[1] == "definitions":
-        if isinstance(definitions, dict) and parts[2] in definitions:
-            return None
-        return (f"{ptr!r} does not resolve: there is no definition {parts[2]!r}", None)
-    return (f"{ptr!r} does not point at a definition", "write /definitions/Name")
+    if not ptr.startswith("/definitions/"):
+        return (f"{ptr!r} does not point at a definition", "write /definitions/Name")
+    node: Any = schema
+    for token in pointer_tokens(ptr):
+        if not isinstance(node, dict) or token not in node:
+            return (f"{ptr!r} does not resolve: there is no {token!r} there", None)
+        node = node[token]
+    return None
 
 
 def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:
@@ -297,7 +298,7 @@ def _tagging(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
             + ("" if tagging is None else ' and remove "taggable"'),
             key=True,
         )
-    if tagging is None:
+    if tagging is None and "taggable" not in schema:
         yield Problem(
             "warning",
             "",
@@ -312,7 +313,9 @@ def _tagging(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
     if isinstance(tag_property, str):
         found = index.property_problem(tag_property)
         if found:
-            yield Problem("error", "/tagging/tagProperty", found[0], found[1])
+            # Nothing reads tagProperty while the resource is not taggable.
+            severity: Severity = "warning" if tagging.get("taggable") is False else "error"
+            yield Problem(severity, "/tagging/tagProperty", found[0], found[1])
     elif tagging.get("taggable") is True and index.property_problem("/properties/Tags"):
         yield Problem(
             "warning",

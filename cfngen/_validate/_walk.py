@@ -188,8 +188,9 @@ class SchemaIndex:
     def property_problem(self, pointer: str, root: Any = None) -> tuple[str, str | None] | None:
         """Why `pointer` (`/properties/A/B/*/C`) names no declared property, or None.
 
-        Nested pointers name properties directly (`/properties/A/B`, not
-        `/properties/A/properties/B`) and `*` stands for the items of an array, as AWS writes them.
+        Nested pointers name properties directly (`/properties/A/B`) and `*` stands for the items
+        of an array, as AWS writes them; the schema-document spelling (`/properties/A/properties/B`,
+        `/properties/L/items/B`) is read the same way.
         Where the schema leaves a shape open (a map, a free-form object, an array without
         `items`), everything below it is accepted.
         """
@@ -209,8 +210,19 @@ class SchemaIndex:
             )
         candidates = self.expand(root)
         path = "/properties"
-        for token in tokens[1:]:
-            if token in ("*",) or (token.isdigit() and _any_array(candidates)):
+        rest = tokens[1:]
+        for position, token in enumerate(rest):
+            declared = any(
+                isinstance(c.get("properties"), dict) and token in c["properties"]
+                for c in candidates
+            )
+            if token == "properties" and not declared and position > 0 and position + 1 < len(rest):
+                # The schema-document spelling (/properties/A/properties/B), which AWS's own
+                # nonPublicProperties examples use, means the same as /properties/A/B.
+                continue
+            if token == "*" or (
+                (token.isdigit() or (token == "items" and not declared)) and _any_array(candidates)
+            ):
                 items = [c["items"] for c in candidates if isinstance(c.get("items"), dict)]
                 if items:
                     candidates = [n for item in items for n in self.expand(item)]
@@ -242,8 +254,6 @@ class SchemaIndex:
             close = _close(token, names)
             if close:
                 hint = f"did you mean {join_pointer(path, close)!r}?"
-            elif token == "properties" and path != "/properties":
-                hint = f"nested pointers name properties directly, e.g. {path}/Name"
             elif _any_array(candidates):
                 hint = f"{path} is an array: write {path}/*/{token} for a property of its items"
             return (f"{pointer!r} does not resolve: {where} declares no property {token!r}", hint)
