@@ -312,6 +312,11 @@ def required_twice(s):
     return Expect("/required", "more than once")
 
 
+def required_but_undeclared(s):
+    s["required"] = [*s.get("required", []), "DoesNotExist"]
+    return Expect(f"/required/{len(s['required']) - 1}", "is required but not declared")
+
+
 def top_level_type_object(s):
     s["type"] = "object"
     return Expect("/type", 'must be "RESOURCE"')
@@ -388,6 +393,7 @@ RULES: dict[Mutation, bool] = {
     array_type_on_a_string: True,
     empty_nested_properties: True,
     required_twice: True,
+    required_but_undeclared: False,
     top_level_type_object: True,
     misspelled_top_level_key: True,
     wildcard_permission: False,

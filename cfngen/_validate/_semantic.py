@@ -65,6 +65,7 @@ def check(schema: dict[str, Any], index: SchemaIndex) -> list[Problem]:
     out.extend(_namespace(schema))
     out.extend(_pointers(schema, index))
     out.extend(_overlaps(schema))
+    out.extend(_required(schema, index))
     out.extend(_refs(schema, index))
     out.extend(_handlers(schema))
     out.extend(_tagging(schema, index))
@@ -181,6 +182,38 @@ def _definition_problem(schema: dict[str, Any], ptr: str) -> tuple[str, str | No
             return (f"{ptr!r} does not resolve: there is no {token!r} there", None)
         node = node[token]
     return None
+
+
+def _required(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+    """Required names must be declared: both top-level objects forbid every other key."""
+    for where, node in (("", schema), ("/typeConfiguration", schema.get("typeConfiguration"))):
+        if not isinstance(node, dict):
+            continue
+        declared = {
+            name
+            for candidate in index.expand(node)
+            if isinstance(candidate.get("properties"), dict)
+            for name in candidate["properties"]
+        }
+        for i, name in _strings(node.get("required")):
+            if name not in declared:
+                close = _close_name(name, declared)
+                yield Problem(
+                    "error",
+                    f"{where}/required/{i}",
+                    f"{name!r} is required but not declared in properties",
+                    f"did you mean {close!r}?" if close else "declare it, or remove it from required",
+                )
+
+
+def _close_name(name: str, options: set[str]) -> str | None:
+    import difflib
+
+    by_lower = {o.lower(): o for o in options}
+    if name.lower() in by_lower:
+        return by_lower[name.lower()]
+    found = difflib.get_close_matches(name, sorted(options), n=1, cutoff=0.7)
+    return found[0] if found else None
 
 
 def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:

@@ -152,17 +152,6 @@ class SchemaIndex:
             )
         return RefOutcome(target=node)
 
-    def deref(self, node: Any) -> Any:
-        """The schema `node` stands for when it is only a local `$ref` (following chains)."""
-        seen: set[int] = set()
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str) and id(node) not in seen:
-            seen.add(id(node))
-            target = self.resolve_ref(node["$ref"]).target
-            if target is None:
-                return node
-            node = target
-        return node
-
     def expand(self, node: Any) -> list[dict[str, Any]]:
         """`node`, the schemas its `$ref` points at and its allOf/anyOf/oneOf branches."""
         out: list[dict[str, Any]] = []
@@ -293,5 +282,5 @@ def _close(word: str, options: list[str]) -> str | None:
     by_lower = {o.lower(): o for o in options}
     if word.lower() in by_lower:
         return by_lower[word.lower()]
-    found = difflib.get_close_matches(word, options, n=1, cutoff=0.8)
+    found = difflib.get_close_matches(word, options, n=1, cutoff=0.7)
     return found[0] if found else None
