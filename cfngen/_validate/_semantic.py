@@ -202,7 +202,7 @@ def _required(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
                     "error",
                     f"{where}/required/{i}",
                     f"{name!r} is required but not declared in properties",
-                    f"did you mean {close!r}?" if close else "declare it, or remove it from required",
+                    f"did you mean {close!r}?" if close else "declare it, or remove it",
                 )
 
 
