@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cfngen._errors import ExitCode
 from cfngen._validate import EXAMPLE_SCHEMA, validate_file, validate_paths, validate_text
@@ -257,3 +259,52 @@ def test_official_cannot_read_what_we_report_as_not_utf8():
     raw = (INVALID / "not-utf8.json").read_bytes()
     with pytest.raises(Exception):  # noqa: B017 - any failure is a rejection
         load_resource_spec(io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------- robustness
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                ["type", "properties", "items", "$ref", "required", "permissions", "x", "Tags"]
+            ),
+            children,
+            max_size=3,
+        )
+    ),
+    max_leaves=8,
+)
+
+
+def _all_pointers(value, pointer=""):
+    yield pointer
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _all_pointers(v, f"{pointer}/{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _all_pointers(v, f"{pointer}/{i}")
+
+
+EXAMPLE = json.loads(EXAMPLE_SCHEMA.read_text())
+EXAMPLE_POINTERS = [p for p in _all_pointers(EXAMPLE) if p]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(EXAMPLE_POINTERS), json_values)
+def test_any_value_anywhere_gives_diagnostics_never_a_crash(pointer, value):
+    schema = json.loads(json.dumps(EXAMPLE))
+    *parents, last = pointer.lstrip("/").split("/")
+    node = schema
+    for token in parents:
+        node = node[int(token)] if isinstance(node, list) else node[token]
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+    report = validate_text(json.dumps(schema, indent=2))
+    for d in report.diagnostics:
+        assert d.message and d.line and d.column

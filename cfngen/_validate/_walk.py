@@ -79,6 +79,12 @@ class SchemaIndex:
     # ------------------------------------------------------------------ $ref
 
     def resolve_ref(self, ref: str) -> RefOutcome:
+        try:
+            return self._resolve(ref)
+        except ValueError:  # urllib rejects some malformed URIs, e.g. "http://[::1"
+            return RefOutcome(problem=f"$ref {ref!r} is not a valid URI reference")
+
+    def _resolve(self, ref: str) -> RefOutcome:
         base_id = self.schema.get("$id")
         address, fragment = urldefrag(ref)
         if address == SELF_DOCUMENT:
