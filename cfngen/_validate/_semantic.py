@@ -16,7 +16,7 @@ from cfngen import _patterns
 from cfngen._diagnostics import Severity
 from cfngen._jsonsource import join_pointer, pointer_tokens
 from cfngen._typename import reserved_namespace
-from cfngen._validate._walk import SchemaIndex, schema_nodes
+from cfngen._validate._walk import SchemaIndex, close_match, schema_nodes
 
 POINTER_LISTS = (
     "primaryIdentifier",
@@ -27,7 +27,6 @@ POINTER_LISTS = (
     "deprecatedProperties",
     "nonPublicProperties",
 )
-HANDLERS = ("create", "read", "update", "delete", "list")
 #: Inputs of a LIST API call, which are never properties of the resource.
 _LIST_INPUTS = {
     "maxresults",
@@ -197,23 +196,13 @@ def _required(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
         }
         for i, name in _strings(node.get("required")):
             if name not in declared:
-                close = _close_name(name, declared)
+                close = close_match(name, sorted(declared))
                 yield Problem(
                     "error",
                     f"{where}/required/{i}",
                     f"{name!r} is required but not declared in properties",
                     f"did you mean {close!r}?" if close else "declare it, or remove it",
                 )
-
-
-def _close_name(name: str, options: set[str]) -> str | None:
-    import difflib
-
-    by_lower = {o.lower(): o for o in options}
-    if name.lower() in by_lower:
-        return by_lower[name.lower()]
-    found = difflib.get_close_matches(name, sorted(options), n=1, cutoff=0.7)
-    return found[0] if found else None
 
 
 def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:

@@ -8,7 +8,6 @@ where the keyword sits; everything else is worded per keyword here.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
@@ -218,11 +217,14 @@ def _unknown_keys(
 
 
 def _did_you_mean(key: str, allowed: dict[str, Any]) -> str | None:
-    by_lower = {name.lower(): name for name in allowed}
-    if key.lower() in by_lower:
-        return f"did you mean {by_lower[key.lower()]!r}? keys are case-sensitive"
-    close = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.75)
-    return f"did you mean {close[0]!r}?" if close else None
+    from cfngen._validate._walk import close_match
+
+    close = close_match(key, list(allowed))
+    if close is None:
+        return None
+    if close.lower() == key.lower():
+        return f"did you mean {close!r}? keys are case-sensitive"
+    return f"did you mean {close!r}?"
 
 
 def _message(keyword: str, pointer: str, instance: Any, value: Any) -> tuple[str, str | None]:

@@ -144,7 +144,7 @@ class SchemaIndex:
                 where = f"#{walked}" if walked else "the document"
                 hint = None
                 if isinstance(node, dict):
-                    close = _close(token, list(node))
+                    close = close_match(token, list(node))
                     hint = f"did you mean #{join_pointer(walked, close)}?" if close else None
                 return RefOutcome(
                     problem=f"$ref {ref!r} does not resolve: {where} has no {token!r}",
@@ -246,7 +246,7 @@ class SchemaIndex:
             ]
             where = "the schema" if path == "/properties" else path
             hint = None
-            close = _close(token, names)
+            close = close_match(token, names)
             if close:
                 hint = f"did you mean {join_pointer(path, close)!r}?"
             elif _any_array(candidates):
@@ -284,7 +284,8 @@ def _is_open(candidates: list[dict[str, Any]]) -> bool:
     return not shaped
 
 
-def _close(word: str, options: list[str]) -> str | None:
+def close_match(word: str, options: list[str]) -> str | None:
+    """The option `word` was probably meant to be: same letters in another case, or close."""
     by_lower = {o.lower(): o for o in options}
     if word.lower() in by_lower:
         return by_lower[word.lower()]
