@@ -79,17 +79,33 @@ def _add_validate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="text (default) or one JSON document on stdout",
     )
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    p.add_argument(
+        "--example",
+        action="store_true",
+        help="also validate the example resource schema that ships with cfngen",
+    )
     p.set_defaults(run=_run_validate)
 
 
 def _run_validate(args: argparse.Namespace) -> int:
-    from cfngen._validate import render_json, render_text, validate_paths
+    from cfngen._validate import (
+        EXAMPLE_SCHEMA,
+        render_json,
+        render_summary,
+        render_text,
+        validate_paths,
+    )
 
-    reports = validate_paths(args.paths or [Path.cwd()], strict=args.strict)
+    paths = list(args.paths)
+    if args.example:
+        paths.append(EXAMPLE_SCHEMA)
+    reports = validate_paths(paths or [Path.cwd()], strict=args.strict)
     if args.format == "json":
         sys.stdout.write(render_json(reports))
     else:
         sys.stdout.write(render_text(reports, colour=use_colour(sys.stdout)))
+        sys.stdout.flush()
+        sys.stderr.write(render_summary(reports))
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FAILED
 
 

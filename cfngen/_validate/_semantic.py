@@ -1,0 +1,447 @@
+"""Semantic checks and lint: what a meta-schema cannot say.
+
+Errors are mistakes that make the schema wrong whatever the tool (a pointer to nothing, a
+`$ref` that does not resolve, a property both readOnly and writeOnly). Warnings are habits
+that cause trouble later (wildcard permissions, hard-coded partitions, no tagging).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cfngen import _patterns
+from cfngen._diagnostics import Severity
+from cfngen._jsonsource import join_pointer, pointer_tokens
+from cfngen._typename import reserved_namespace
+from cfngen._validate._walk import SchemaIndex, close_match, schema_nodes
+
+POINTER_LISTS = (
+    "primaryIdentifier",
+    "readOnlyProperties",
+    "writeOnlyProperties",
+    "createOnlyProperties",
+    "conditionalCreateOnlyProperties",
+    "deprecatedProperties",
+    "nonPublicProperties",
+)
+#: Inputs of a LIST API call, which are never properties of the resource.
+_LIST_INPUTS = {
+    "maxresults",
+    "maxrecords",
+    "maxitems",
+    "nexttoken",
+    "nextmarker",
+    "nextpagetoken",
+    "pagetoken",
+    "paginationtoken",
+}
+_HARDCODED_PARTITION = re.compile(r"arn:aws:")
+#: A branch of allOf/anyOf/oneOf adds to the object around it; it is not an object of its own.
+_BRANCH = re.compile(r"/(?:allOf|anyOf|oneOf)/[0-9]+$")
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: Severity
+    pointer: str
+    message: str
+    hint: str | None = None
+    #: The problem is a member's name: report the key's position.
+    key: bool = False
+
+
+def _strings(value: Any) -> list[tuple[int, str]]:
+    if not isinstance(value, list):
+        return []
+    return [(i, v) for i, v in enumerate(value) if isinstance(v, str)]
+
+
+def check(schema: dict[str, Any], index: SchemaIndex) -> list[Problem]:
+    out: list[Problem] = []
+    out.extend(_namespace(schema))
+    out.extend(_pointers(schema, index))
+    out.extend(_overlaps(schema))
+    out.extend(_required(schema, index))
+    out.extend(_refs(schema, index))
+    out.extend(_handlers(schema))
+    out.extend(_tagging(schema, index))
+    out.extend(_nodes(schema))
+    out.extend(_list_inputs(schema))
+    return out
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def _namespace(schema: dict[str, Any]) -> Iterator[Problem]:
+    name = schema.get("typeName")
+    if not isinstance(name, str) or "::" not in name:
+        return
+    reserved = reserved_namespace(name.split("::")[0])
+    if reserved:
+        yield Problem(
+            "warning",
+            "/typeName",
+            f"the namespace {name.split('::')[0]!r} is reserved by AWS: a private type cannot "
+            "be registered under it",
+            "use your organization's name as the first part, e.g. Acme::Service::Resource",
+        )
+
+
+def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+    for key in POINTER_LISTS:
+        yield from _pointer_list(index, schema.get(key), f"/{key}")
+    extra = schema.get("additionalIdentifiers")
+    if isinstance(extra, list):
+        for i, identifier in enumerate(extra):
+            yield from _pointer_list(index, identifier, f"/additionalIdentifiers/{i}")
+    for i, ptr in _strings(schema.get("nonPublicDefinitions")):
+        problem = _definition_problem(schema, ptr)
+        if problem:
+            yield Problem("error", f"/nonPublicDefinitions/{i}", problem[0], problem[1])
+    transforms = schema.get("propertyTransform")
+    if isinstance(transforms, dict):
+        for ptr in transforms:
+            here = join_pointer("/propertyTransform", ptr)
+            if not ptr.startswith("/") and ptr in (schema.get("properties") or {}):
+                yield Problem(
+                    "warning",
+                    here,
+                    f"propertyTransform key {ptr!r} is a property name, not a JSON pointer",
+                    f"write '/properties/{ptr}'",
+                    key=True,
+                )
+                continue
+            found = index.property_problem(ptr)
+            if found:
+                yield Problem("error", here, found[0], found[1], key=True)
+    config = schema.get("typeConfiguration")
+    if isinstance(config, dict):
+        yield from _pointer_list(
+            index,
+            config.get("deprecatedProperties"),
+            "/typeConfiguration/deprecatedProperties",
+            config,
+        )
+    link = schema.get("resourceLink")
+    if isinstance(link, dict) and isinstance(link.get("mappings"), dict):
+        for name, ptr in link["mappings"].items():
+            if not isinstance(ptr, str):
+                continue
+            here = join_pointer("/resourceLink/mappings", name)
+            # Warnings: how the console reads mappings is not documented precisely.
+            if not ptr.startswith("/"):
+                yield Problem(
+                    "warning",
+                    here,
+                    f"{ptr!r} is not a JSON pointer: it must start with '/'",
+                    f"write '/{ptr}'",
+                )
+                continue
+            found = index.property_problem("/properties" + ptr)
+            if found:
+                yield Problem(
+                    "warning",
+                    here,
+                    f"{ptr!r} does not name a property of the resource",
+                    "mappings point into the resource model, e.g. /BucketName for "
+                    "/properties/BucketName",
+                )
+
+
+def _pointer_list(
+    index: SchemaIndex, value: Any, where: str, root: Any = None
+) -> Iterator[Problem]:
+    seen: dict[str, int] = {}
+    for i, ptr in _strings(value):
+        here = f"{where}/{i}"
+        if ptr in seen:
+            yield Problem(
+                "warning",
+                here,
+                f"{ptr!r} is listed twice (first at {where}/{seen[ptr]})",
+                "remove the repeat",
+            )
+            continue
+        seen[ptr] = i
+        found = index.property_problem(ptr, root)
+        if found:
+            yield Problem("error", here, found[0], found[1])
+
+
+def _definition_problem(schema: dict[str, Any], ptr: str) -> tuple[str, str | None] | None:
+    if not ptr.startswith("/definitions/"):
+        return (f"{ptr!r} does not point at a definition", "write /definitions/Name")
+    node: Any = schema
+    for token in pointer_tokens(ptr):
+        if not isinstance(node, dict) or token not in node:
+            return (f"{ptr!r} does not resolve: there is no {token!r} there", None)
+        node = node[token]
+    return None
+
+
+def _required(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+    """Required names must be declared: both top-level objects forbid every other key."""
+    for where, node in (("", schema), ("/typeConfiguration", schema.get("typeConfiguration"))):
+        if not isinstance(node, dict):
+            continue
+        declared = {
+            name
+            for candidate in index.expand(node)
+            if isinstance(candidate.get("properties"), dict)
+            for name in candidate["properties"]
+        }
+        for i, name in _strings(node.get("required")):
+            if name not in declared:
+                close = close_match(name, sorted(declared))
+                yield Problem(
+                    "error",
+                    f"{where}/required/{i}",
+                    f"{name!r} is required but not declared in properties",
+                    f"did you mean {close!r}?" if close else "declare it, or remove it",
+                )
+
+
+def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:
+    def entries(key: str) -> list[tuple[int, str]]:
+        return _strings(schema.get(key))
+
+    read_only = {p for _, p in entries("readOnlyProperties")}
+    create_only = {p for _, p in entries("createOnlyProperties")}
+    rules = [
+        (
+            "writeOnlyProperties",
+            read_only,
+            "readOnly and writeOnly",
+            "readOnly properties are only returned, writeOnly ones are never returned; "
+            "remove it from one list",
+        ),
+        (
+            "createOnlyProperties",
+            read_only,
+            "readOnly and createOnly",
+            "users cannot set a readOnly property, so it cannot be createOnly; "
+            "remove it from one list",
+        ),
+        (
+            "conditionalCreateOnlyProperties",
+            create_only,
+            "createOnly and conditionalCreateOnly",
+            "remove it from one list",
+        ),
+        (
+            "conditionalCreateOnlyProperties",
+            read_only,
+            "readOnly and conditionalCreateOnly",
+            "remove it from one list",
+        ),
+    ]
+    for key, against, both, hint in rules:
+        for i, ptr in entries(key):
+            if ptr in against:
+                yield Problem("error", f"/{key}/{i}", f"{ptr} is both {both}", hint)
+    required = schema.get("required")
+    if isinstance(required, list):
+        for i, name in _strings(required):
+            if f"/properties/{name}" in read_only and name not in required[:i]:
+                yield Problem(
+                    "warning",
+                    f"/required/{i}",
+                    f"{name!r} is required but readOnly: users cannot set it",
+                    "remove it from required or from readOnlyProperties",
+                )
+    settable = read_only | create_only
+    for i, ptr in entries("primaryIdentifier"):
+        if ptr not in settable:
+            yield Problem(
+                "warning",
+                f"/primaryIdentifier/{i}",
+                f"the identifier {ptr} is neither readOnly nor createOnly",
+                "an identifier cannot change after creation: list it in readOnlyProperties "
+                "(set by the service) or createOnlyProperties (set by the user)",
+            )
+
+
+def _refs(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+    for ptr, node in schema_nodes(schema):
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        outcome = index.resolve_ref(ref)
+        here = join_pointer(ptr, "$ref")
+        if outcome.problem:
+            yield Problem("error", here, outcome.problem, outcome.hint)
+        elif outcome.unchecked:
+            yield Problem(
+                "warning",
+                here,
+                f"$ref {ref!r} points outside this file and was not checked",
+                "cfngen checks references within the schema file and to files beside it",
+            )
+
+
+def _handlers(schema: dict[str, Any]) -> Iterator[Problem]:
+    handlers = schema.get("handlers")
+    if not isinstance(handlers, dict):
+        return
+    for name, handler in handlers.items():
+        if not isinstance(handler, dict):
+            continue
+        permissions = handler.get("permissions")
+        here = f"/handlers/{name}/permissions"
+        if permissions == []:
+            yield Problem(
+                "error",
+                here,
+                f"the {name} handler lists no permissions",
+                'list the IAM actions the handler calls, e.g. "s3:GetObject"',
+            )
+        for i, permission in _strings(permissions):
+            if "*" in permission:
+                yield Problem(
+                    "warning",
+                    f"{here}/{i}",
+                    f"wildcard permission {permission!r}",
+                    "list the specific actions the handler calls",
+                )
+
+
+def _tagging(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+    tagging = schema.get("tagging")
+    if "taggable" in schema:
+        yield Problem(
+            "warning",
+            "/taggable",
+            '"taggable" is deprecated',
+            'use "tagging": {"taggable": ...} instead'
+            + ("" if tagging is None else ' and remove "taggable"'),
+            key=True,
+        )
+    if tagging is None and "taggable" not in schema:
+        yield Problem(
+            "warning",
+            "",
+            "the schema does not say whether the resource supports tags",
+            'add "tagging": {"taggable": false}, or describe its tags: '
+            '{"taggable": true, "tagProperty": "/properties/Tags", ...}',
+        )
+        return
+    if not isinstance(tagging, dict):
+        return
+    tag_property = tagging.get("tagProperty")
+    if isinstance(tag_property, str):
+        found = index.property_problem(tag_property)
+        if found:
+            # Nothing reads tagProperty while the resource is not taggable.
+            severity: Severity = "warning" if tagging.get("taggable") is False else "error"
+            yield Problem(severity, "/tagging/tagProperty", found[0], found[1])
+    elif tagging.get("taggable") is True and index.property_problem("/properties/Tags"):
+        yield Problem(
+            "warning",
+            "/tagging",
+            "the resource is taggable but has no Tags property and no tagProperty",
+            'add "tagProperty": the pointer to the property that holds the tags',
+        )
+    if tagging.get("permissions") == []:
+        yield Problem(
+            "warning",
+            "/tagging/permissions",
+            "lists no permissions",
+            "list the IAM actions tagging needs, or remove the key",
+        )
+
+
+def _nodes(schema: dict[str, Any]) -> Iterator[Problem]:
+    """Rules that apply to every subschema."""
+    exempt_objects = {"", "/typeConfiguration", "/handlers/list/handlerSchema"}
+    for ptr, node in schema_nodes(schema):
+        kind = node.get("type")
+        if "arrayType" in node and kind is not None and kind != "array":
+            yield Problem(
+                "error",
+                join_pointer(ptr, "arrayType"),
+                "arrayType only applies to arrays",
+                'remove it, or make the type exactly "array"',
+            )
+        if (kind == "array" or (isinstance(kind, list) and "array" in kind)) and (
+            "insertionOrder" not in node
+        ):
+            yield Problem(
+                "warning",
+                ptr,
+                "array without an explicit insertionOrder",
+                'add "insertionOrder": false if the order of items does not matter, '
+                "true if it does (the default, which makes reordering a change)",
+            )
+        if (
+            ("properties" in node or "patternProperties" in node)
+            and ptr not in exempt_objects
+            and not _BRANCH.search(ptr)
+            and "additionalProperties" not in node
+        ):
+            yield Problem(
+                "warning",
+                ptr,
+                'object without "additionalProperties": false',
+                "add it: CloudFormation will require it, and without it any key is accepted",
+            )
+        pattern = node.get("pattern")
+        if isinstance(pattern, str):
+            yield from _pattern(pattern, join_pointer(ptr, "pattern"), key=False)
+        keys = node.get("patternProperties")
+        if isinstance(keys, dict):
+            for key in keys:
+                yield from _pattern(key, join_pointer(ptr, "patternProperties", key), key=True)
+
+
+def _pattern(pattern: str, ptr: str, *, key: bool) -> Iterator[Problem]:
+    java = _patterns.java_only_constructs(pattern)
+    try:
+        _patterns.compile_pattern(pattern)
+        broken = None
+    except _patterns.PatternError as exc:
+        broken = str(exc)
+    if java:
+        yield Problem(
+            "warning",
+            ptr,
+            f"the pattern uses Java-only regex syntax {', '.join(java)}",
+            "CloudFormation understands it, but Python and most JSON Schema tools do not"
+            + (f" (Python says: {broken})" if broken else "")
+            + "; prefer a plain character class",
+            key=key,
+        )
+    elif broken:
+        yield Problem(
+            "warning",
+            ptr,
+            f"the pattern cannot be compiled: {broken}",
+            "cfngen cannot check values against it; fix the regular expression",
+            key=key,
+        )
+    if _HARDCODED_PARTITION.search(pattern):
+        yield Problem(
+            "warning",
+            ptr,
+            "the pattern hard-codes the aws partition in an ARN",
+            "match every partition (aws-cn, aws-us-gov) with arn:aws[A-Za-z-]*:",
+            key=key,
+        )
+
+
+def _list_inputs(schema: dict[str, Any]) -> Iterator[Problem]:
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return
+    for name in properties:
+        if isinstance(name, str) and name.lower() in _LIST_INPUTS:
+            yield Problem(
+                "warning",
+                join_pointer("/properties", name),
+                f"{name!r} looks like an input of a LIST call, not a property of the resource",
+                "pagination belongs to the list handler, not to the resource model",
+                key=True,
+            )

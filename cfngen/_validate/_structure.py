@@ -1,0 +1,303 @@
+"""Structural rules: cfngen's meta-schema, and its errors turned into sentences.
+
+The meta-schema (`metaschema.json`, beside this file) is plain draft-07 JSON Schema checked by
+jsonschema; each failing keyword becomes one Diagnostic with the pointer of the offending value.
+Subschemas may carry `x-message` / `x-hint` maps (keyword -> text) for wording that depends on
+where the keyword sits; everything else is worded per keyword here.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from cfngen._jsonsource import join_pointer
+from cfngen._typename import type_name_problem
+
+METASCHEMA_PATH = Path(__file__).with_name("metaschema.json")
+
+#: What to do instead of a keyword that resource schemas do not allow.
+_FORBIDDEN_HINTS = {
+    "if": "if/then/else are not allowed in resource schemas; express alternatives with oneOf",
+    "then": "if/then/else are not allowed in resource schemas; express alternatives with oneOf",
+    "else": "if/then/else are not allowed in resource schemas; express alternatives with oneOf",
+    "not": '"not" is not allowed in resource schemas; express alternatives with oneOf',
+    "propertyNames": "describe the allowed keys of a map with patternProperties instead",
+    "additionalItems": '"items" is a single schema here, so additionalItems means nothing; '
+    "remove it",
+    "readOnly": "list the property's pointer in the top-level readOnlyProperties instead",
+    "writeOnly": "list the property's pointer in the top-level writeOnlyProperties instead",
+    "$id": '"$id" is only allowed at the top of the schema',
+    "$schema": '"$schema" is only allowed at the top of the schema',
+    "$defs": 'resource schemas are draft-07: use "definitions"',
+    "dependentRequired": 'resource schemas are draft-07: use "dependencies" with a list of names',
+    "dependentSchemas": 'resource schemas are draft-07: use "dependencies" with a schema',
+    "unevaluatedProperties": 'resource schemas are draft-07: use "additionalProperties": false',
+    "unevaluatedItems": "resource schemas are draft-07; remove it",
+    "prefixItems": '"items" must be a single schema; tuples are not allowed',
+    "minContains": "resource schemas are draft-07; remove it",
+    "maxContains": "resource schemas are draft-07; remove it",
+    "nullable": 'this is OpenAPI, not JSON Schema: use "type": ["string", "null"]',
+    "remote": '"remote" is reserved for CloudFormation; remove it',
+    "patternProperties": "the top level declares named properties only; put the map in a property",
+    "definitions": "definitions belong at the top level of the schema",
+}
+
+_TYPE_NAMES = {
+    "object": "an object",
+    "array": "an array",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+@functools.cache
+def metaschema() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(METASCHEMA_PATH.read_text(encoding="utf-8"))
+    return data
+
+
+@functools.cache
+def _validator() -> Any:
+    # Built once per process. Non-recursive references are inlined first: jsonschema looks a
+    # `$ref` up again every time it meets it, which was most of the time spent on real schemas.
+    from jsonschema import Draft7Validator
+
+    schema = metaschema()
+    return Draft7Validator(_inline(schema, schema["definitions"], recursive={"property"}))
+
+
+def _inline(node: Any, definitions: dict[str, Any], recursive: set[str]) -> Any:
+    if isinstance(node, list):
+        return [_inline(v, definitions, recursive) for v in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    prefix = "#/definitions/"
+    if isinstance(ref, str) and ref.startswith(prefix) and ref[len(prefix) :] not in recursive:
+        target = _inline(definitions[ref[len(prefix) :]], definitions, recursive)
+        # Draft-07 ignores the siblings of $ref; keep the ones we read (description).
+        merged = {k: v for k, v in node.items() if k != "$ref"}
+        merged.update(target)
+        return merged
+    return {k: _inline(v, definitions, recursive) for k, v in node.items()}
+
+
+class RawProblem:
+    """A structural problem before positions are attached."""
+
+    __slots__ = ("hint", "key", "message", "pointer")
+
+    def __init__(self, pointer: str, message: str, hint: str | None, *, key: bool = False):
+        self.pointer = pointer
+        self.message = message
+        self.hint = hint
+        #: The problem is the member's name (report the key's position, not its value's).
+        self.key = key
+
+
+def check(schema: Any) -> list[RawProblem]:
+    """Every structural problem in `schema`, unsorted, without duplicates."""
+    seen: set[tuple[str, str]] = set()
+    problems = []
+    mistyped: set[str] = set()
+    for error in _validator().iter_errors(schema):
+        if error.validator == "type":
+            mistyped.add(_pointer(error))
+        for problem in _translate(error):
+            if (problem.pointer, problem.message) not in seen:
+                seen.add((problem.pointer, problem.message))
+                problems.append((error.validator, problem))
+    # A value of the wrong type breaks every other rule about it too: say only the first thing.
+    return [p for keyword, p in problems if keyword == "type" or p.pointer not in mistyped]
+
+
+def _pointer(error: Any) -> str:
+    return join_pointer("", *error.absolute_path)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _custom(error: Any, field: str) -> str | None:
+    table = error.schema.get(field) if isinstance(error.schema, dict) else None
+    if isinstance(table, dict):
+        text = table.get(error.validator)
+        if isinstance(text, str):
+            return text
+    return None
+
+
+def _translate(error: Any) -> Iterator[RawProblem]:
+    keyword = error.validator
+    pointer = _pointer(error)
+    instance = error.instance
+    value = error.validator_value
+    hint = _custom(error, "x-hint")
+    message = _custom(error, "x-message")
+
+    if keyword in ("anyOf", "oneOf") and error.context:
+        # Only reachable through "contains" (plain draft-07): explain the closest branch.
+        from jsonschema.exceptions import best_match
+
+        best = best_match(error.context)
+        if best is not None:
+            yield from _translate(best)
+            return
+
+    if keyword == "additionalProperties" and isinstance(instance, dict):
+        yield from _unknown_keys(error, pointer, message, hint)
+        return
+
+    if keyword == "required" and isinstance(instance, dict):
+        props = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        for name in value:
+            if name in instance:
+                continue
+            what = props.get(name, {}).get("description") if isinstance(props, dict) else None
+            yield RawProblem(
+                pointer,
+                message or f"missing required key {name!r}",
+                hint or (f'add "{name}": {what}' if what else None),
+            )
+        return
+
+    if message is not None:
+        yield RawProblem(pointer, message.format(instance=instance), hint)
+        return
+    if keyword == "const" and pointer.endswith("/additionalProperties") and instance is not True:
+        hint = 'to describe a map, use "patternProperties", e.g. {".*": {"type": "string"}}'
+    message, default_hint = _message(keyword, pointer, instance, value)
+    yield RawProblem(pointer, message, hint or default_hint)
+
+
+def _unknown_keys(
+    error: Any, pointer: str, message: str | None, hint: str | None
+) -> Iterator[RawProblem]:
+    schema = error.schema
+    declared = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    for key in error.instance:
+        if key in declared or any(re.search(p, key) for p in patterns):
+            continue
+        if message is not None:
+            yield RawProblem(join_pointer(pointer, key), message.format(key=key), hint, key=True)
+            continue
+        yield RawProblem(
+            join_pointer(pointer, key),
+            f"unknown key {key!r}",
+            _FORBIDDEN_HINTS.get(key) or _did_you_mean(key, declared) or hint,
+            key=True,
+        )
+
+
+def _did_you_mean(key: str, allowed: dict[str, Any]) -> str | None:
+    from cfngen._validate._walk import close_match
+
+    close = close_match(key, list(allowed))
+    if close is None:
+        return None
+    if close.lower() == key.lower():
+        return f"did you mean {close!r}? keys are case-sensitive"
+    return f"did you mean {close!r}?"
+
+
+def _message(keyword: str, pointer: str, instance: Any, value: Any) -> tuple[str, str | None]:
+    """The sentence and default hint for a failing keyword."""
+    if keyword == "type":
+        wanted = [value] if isinstance(value, str) else list(value)
+        names = " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
+        hint = None
+        if pointer.endswith("/items") and isinstance(instance, list):
+            hint = '"items" must be a single schema; tuples of schemas are not allowed'
+        elif pointer.endswith("/additionalProperties") and isinstance(instance, dict):
+            hint = 'describe a map with "patternProperties", e.g. {".*": {"type": "string"}}'
+        return f"must be {names}, not {_kind(instance)}", hint
+    if keyword == "enum":
+        options = ", ".join(_short(v) for v in value)
+        return f"{_short(instance)} is not allowed", f"use one of {options}"
+    if keyword == "const":
+        return f"must be {_short(value)}, not {_short(instance)}", None
+    if keyword == "pattern":
+        if pointer.endswith("/typeName") and isinstance(instance, str):
+            problem = type_name_problem(instance)
+            return (
+                f"{_short(instance)} is not a valid type name: {problem}",
+                "use three parts separated by '::', each 2 to 64 letters or digits, "
+                "e.g. Acme::Storage::Bucket",
+            )
+        return f"{_short(instance)} does not match {value}", None
+    if keyword == "minItems":
+        if value == 1:
+            return "must not be empty", None
+        return f"must have at least {value} items", None
+    if keyword == "maxItems":
+        return f"must have at most {value} items", None
+    if keyword == "uniqueItems":
+        dupes = _duplicates(instance)
+        return f"lists {', '.join(_short(d) for d in dupes)} more than once", "remove the repeats"
+    if keyword == "minProperties":
+        if value == 1:
+            return "must not be empty", None
+        return f"must have at least {value} keys", None
+    if keyword == "maxProperties":
+        return f"must have at most {value} keys", None
+    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        relation = {
+            "minimum": "at least",
+            "maximum": "at most",
+            "exclusiveMinimum": "greater than",
+            "exclusiveMaximum": "less than",
+        }[keyword]
+        return f"must be {relation} {value}, not {_short(instance)}", None
+    if keyword == "minLength":
+        return f"must be at least {value} characters long", None
+    if keyword == "maxLength":
+        return f"must be at most {value} characters long", None
+    if keyword == "multipleOf":
+        return f"must be a multiple of {value}", None
+    if keyword == "not":
+        return "is not allowed here", None
+    return f"breaks the {keyword!r} rule", None
+
+
+def _duplicates(items: Any) -> list[Any]:
+    seen: list[Any] = []
+    dupes: list[Any] = []
+    for item in items if isinstance(items, list) else []:
+        if any(_same(item, s) for s in seen):
+            if not any(_same(item, d) for d in dupes):
+                dupes.append(item)
+        else:
+            seen.append(item)
+    return dupes
+
+
+def _same(a: Any, b: Any) -> bool:
+    # JSON equality: true is not 1.
+    return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
