@@ -42,32 +42,74 @@ Item = tuple[Any, Any]
 
 
 @functools.lru_cache(maxsize=2048)
-def _parse(pattern: str) -> Any | None:
+def _parse(pattern: str) -> tuple[Item, ...] | None:
     try:
         _patterns.compile_pattern(pattern)
-        return sre_parse.parse(_patterns.translate(pattern))
+        return _freeze(sre_parse.parse(_patterns.translate(pattern)))
     except (_patterns.PatternError, sre.error):
         return None
 
 
-def _category_member(category: Any, cp: int) -> bool:
-    c = chr(cp)
-    table: dict[Any, Callable[[], bool]] = {
-        sre.CATEGORY_DIGIT: lambda: "0" <= c <= "9",
-        sre.CATEGORY_NOT_DIGIT: lambda: not "0" <= c <= "9",
-        sre.CATEGORY_SPACE: lambda: c in " \t\n\r\f\v",
-        sre.CATEGORY_NOT_SPACE: lambda: c not in " \t\n\r\f\v",
-        sre.CATEGORY_WORD: lambda: c.isascii() and (c.isalnum() or c == "_"),
-        sre.CATEGORY_NOT_WORD: lambda: not (c.isascii() and (c.isalnum() or c == "_")),
-        sre.CATEGORY_UNI_DIGIT: c.isdecimal,
-        sre.CATEGORY_UNI_NOT_DIGIT: lambda: not c.isdecimal(),
-        sre.CATEGORY_UNI_SPACE: c.isspace,
-        sre.CATEGORY_UNI_NOT_SPACE: lambda: not c.isspace(),
-        sre.CATEGORY_UNI_WORD: lambda: c.isalnum() or c == "_",
-        sre.CATEGORY_UNI_NOT_WORD: lambda: not (c.isalnum() or c == "_"),
-    }
-    check = table.get(category)
-    return bool(check and check())
+def _freeze(sub: Any) -> tuple[Item, ...]:
+    """The parse tree as nested tuples: fast to walk, and stable keys for the caches below."""
+    out = []
+    for op, av in sub:
+        if op is sre.SUBPATTERN:
+            av = (av[0], av[1], av[2], _freeze(av[3]))  # noqa: PLW2901
+        elif op is sre.BRANCH:
+            av = (None, tuple(_freeze(b) for b in av[1]))  # noqa: PLW2901
+        elif op in _REPEATS:
+            av = (av[0], av[1], _freeze(av[2]))  # noqa: PLW2901
+        elif op is _ATOMIC_GROUP:
+            av = _freeze(av)  # noqa: PLW2901
+        elif op in (sre.ASSERT, sre.ASSERT_NOT):
+            av = (av[0], _freeze(av[1]))  # noqa: PLW2901
+        elif op is sre.GROUPREF_EXISTS:
+            av = (av[0], _freeze(av[1]), None if av[2] is None else _freeze(av[2]))  # noqa: PLW2901
+        elif op is sre.IN:
+            av = tuple(av)  # noqa: PLW2901
+        out.append((op, av))
+    return tuple(out)
+
+
+_WIDTHS: dict[int, tuple[Any, tuple[int, int]]] = {}
+
+
+def _ascii_word(c: str) -> bool:
+    return c.isascii() and (c.isalnum() or c == "_")
+
+
+#: sre categories (only reached for patterns that bypass the translation's explicit classes).
+_CATEGORIES: dict[Any, Callable[[str], bool]] = {
+    sre.CATEGORY_DIGIT: lambda c: "0" <= c <= "9",
+    sre.CATEGORY_NOT_DIGIT: lambda c: not "0" <= c <= "9",
+    sre.CATEGORY_SPACE: lambda c: c in " \t\n\r\f\v",
+    sre.CATEGORY_NOT_SPACE: lambda c: c not in " \t\n\r\f\v",
+    sre.CATEGORY_WORD: _ascii_word,
+    sre.CATEGORY_NOT_WORD: lambda c: not _ascii_word(c),
+    sre.CATEGORY_UNI_DIGIT: str.isdecimal,
+    sre.CATEGORY_UNI_NOT_DIGIT: lambda c: not c.isdecimal(),
+    sre.CATEGORY_UNI_SPACE: str.isspace,
+    sre.CATEGORY_UNI_NOT_SPACE: lambda c: not c.isspace(),
+    sre.CATEGORY_UNI_WORD: lambda c: c.isalnum() or c == "_",
+    sre.CATEGORY_UNI_NOT_WORD: lambda c: not (c.isalnum() or c == "_"),
+}
+
+
+def _never(_: str) -> bool:
+    return False
+
+
+_CLASSES: dict[int, tuple[Any, _CharClass]] = {}
+
+
+def _char_class(items: Any) -> _CharClass:
+    """One _CharClass per IN node of a cached parse tree."""
+    hit = _CLASSES.get(id(items))
+    if hit is None or hit[0] is not items:
+        hit = (items, _CharClass(items))
+        _CLASSES[id(items)] = hit
+    return hit[1]
 
 
 class _CharClass:
@@ -102,9 +144,9 @@ class _CharClass:
 
     def contains(self, cp: int) -> bool:
         i = bisect.bisect_right(self.los, cp) - 1
-        inside = (i >= 0 and self.ranges[i][0] <= cp <= self.ranges[i][1]) or any(
-            _category_member(cat, cp) for cat in self.categories
-        )
+        inside = i >= 0 and self.ranges[i][0] <= cp <= self.ranges[i][1]
+        if not inside and self.categories:
+            inside = any(_CATEGORIES.get(cat, _never)(chr(cp)) for cat in self.categories)
         return inside != self.negate
 
     def first_member(self) -> int | None:
@@ -128,21 +170,20 @@ class _Generator:
         self.forced = forced
         self.position = 0
         self.groups: dict[int, str] = {}
-        self.widths: dict[int, tuple[int, int]] = {}
-        self.classes: dict[int, _CharClass] = {}
 
     # -- widths (what sre's getwidth computes, but per item and without its caps)
 
     def width(self, items: Sequence[Item]) -> tuple[int, int]:
-        key = id(items)
-        if key not in self.widths:
+        hit = _WIDTHS.get(id(items))
+        if hit is None or hit[0] is not items:
             lo = hi = 0
             for item in items:
                 a, b = self.item_width(item)
                 lo += a
                 hi = min(hi + b, _UNBOUNDED)
-            self.widths[key] = (lo, hi)
-        return self.widths[key]
+            hit = (items, (lo, hi))
+            _WIDTHS[id(items)] = hit
+        return hit[1]
 
     def item_width(self, item: Item) -> tuple[int, int]:
         op, av = item
@@ -191,10 +232,7 @@ class _Generator:
         if op is sre.ANY:
             return self.pick(_ANY_CLASS)
         if op is sre.IN:
-            key = id(av)
-            if key not in self.classes:
-                self.classes[key] = _CharClass(av)
-            return self.pick(self.classes[key])
+            return self.pick(_char_class(av))
         if op is sre.SUBPATTERN:
             text = self.sequence(av[3], want)
             if av[0] is not None:
@@ -260,12 +298,11 @@ class _Generator:
 _ANY_CLASS = _CharClass([(sre.NEGATE, None), (sre.LITERAL, 10)])
 
 
+@functools.lru_cache(maxsize=2048)
 def pattern_width(pattern: str) -> tuple[int, int] | None:
     """Shortest and longest length of a match of `pattern`, or None if it cannot be read."""
     tree = _parse(pattern)
-    if tree is None:
-        return None
-    return _Generator(0, True).width(list(tree))
+    return None if tree is None else _Generator().width(tree)
 
 
 def matching_string(
@@ -275,10 +312,9 @@ def matching_string(
 
     None when no attempt succeeds (an impossible combination, or one too subtle to aim at).
     """
-    tree = _parse(pattern)
-    if tree is None:
+    items = _parse(pattern)
+    if items is None or (pattern, min_length, max_length) in _IMPOSSIBLE:
         return None
-    items = list(tree)
     max_len = _UNBOUNDED if max_length is None else max_length
     probe = _Generator()
     plo, phi = probe.width(items)
@@ -302,7 +338,17 @@ def matching_string(
             text = core + (pad * need)[:need]
             if min_length <= len(text) <= max_len and _patterns.search(pattern, text):
                 return text
+    # Other variants would fail the same way; asking again costs as much as the first time.
+    _IMPOSSIBLE.add((pattern, min_length, max_length))
     return None
+
+
+_IMPOSSIBLE: set[tuple[str, int, int | None]] = set()
+
+
+def known_impossible(pattern: str, min_length: int = 0, max_length: int | None = None) -> bool:
+    """Whether matching_string already failed for these arguments (no retry will do better)."""
+    return (pattern, min_length, max_length) in _IMPOSSIBLE
 
 
 def _attempts(
@@ -347,13 +393,13 @@ def _lookahead_texts(items: Sequence[Item]) -> list[str]:
     return [t for t in texts if t]
 
 
-def _leading_lookaheads(items: Sequence[Item]) -> Iterator[list[Item]]:
+def _leading_lookaheads(items: Sequence[Item]) -> Iterator[Sequence[Item]]:
     for op, av in items:
         if op is sre.AT:
             continue
         if op is not sre.ASSERT or av[0] != 1:
             return
-        sub = list(av[1])
+        sub = av[1]
         while sub and sub[0][0] is sre.AT:
             sub = sub[1:]
         yield sub
@@ -364,4 +410,4 @@ def _is_end(item: Item) -> bool:
     if op is sre.AT:
         return av in (sre.AT_END, sre.AT_END_STRING)
     # The translation of Java's `$`: a look-ahead that ends in \Z.
-    return op is sre.ASSERT and av[0] == 1 and bool(av[1]) and _is_end(list(av[1])[-1])
+    return op is sre.ASSERT and av[0] == 1 and bool(av[1]) and _is_end(av[1][-1])
