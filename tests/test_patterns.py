@@ -344,7 +344,9 @@ def test_table_agrees_with_java(tmp_path):
     verdicts = _java_find(tmp_path, cases)
     expected = ["1" if e else "0" for _, _, e in TABLE] + ["E"] * len(REJECTED)
     disagreements = [
-        (case, java, ours) for case, java, ours in zip(cases, verdicts, expected) if java != ours
+        (case, java, ours)
+        for case, java, ours in zip(cases, verdicts, expected, strict=True)
+        if java != ours
     ]
     assert disagreements == []
 
@@ -409,7 +411,7 @@ def test_corpus_patterns_agree_with_java(tmp_path):
     ours = ["1" if search(p, v) else "0" for p, v in cases]
     disagreements = [
         (case, java, mine)
-        for case, java, mine in zip(cases, verdicts, ours)
+        for case, java, mine in zip(cases, verdicts, ours, strict=True)
         if java != mine
     ]
     assert disagreements == [], json.dumps(disagreements[:20], ensure_ascii=False, indent=1)
