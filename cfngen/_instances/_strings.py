@@ -112,6 +112,11 @@ def _char_class(items: Any) -> _CharClass:
     return hit[1]
 
 
+@functools.lru_cache(maxsize=256)
+def _not_literal(cp: int) -> _CharClass:
+    return _CharClass(((sre.NEGATE, None), (sre.LITERAL, cp)))
+
+
 class _CharClass:
     """Membership and preferred members of one IN node."""
 
@@ -228,7 +233,7 @@ class _Generator:
         if op is sre.LITERAL:
             return self.emit(chr(av))
         if op is sre.NOT_LITERAL:
-            return self.emit("a" if av != ord("a") else "b")
+            return self.pick(_not_literal(av))
         if op is sre.ANY:
             return self.pick(_ANY_CLASS)
         if op is sre.IN:
@@ -270,13 +275,17 @@ class _Generator:
 
     def branch(self, branches: Sequence[Any], want: int) -> str:
         widths = [self.width(b) for b in branches]
-        fitting = [b for b, (lo, hi) in zip(branches, widths, strict=True) if lo <= want <= hi]
-        if fitting:
-            chosen = fitting[self.variant % len(fitting)]
-        else:
-            distance = [min(abs(want - lo), abs(want - hi)) for lo, hi in widths]
-            chosen = branches[distance.index(min(distance))]
-        return self.sequence(chosen, want)
+
+        def distance(i: int) -> int:
+            lo, hi = widths[i]
+            return 0 if lo <= want <= hi else min(abs(want - lo), abs(want - hi))
+
+        # Alternatives that fit the length first; later variants take the others in turn
+        # (another pattern may need `function:` where `runtime/` fits the length better).
+        order = sorted(range(len(branches)), key=distance)
+        fitting = sum(1 for i in order if distance(i) == 0) or 1
+        pool = fitting if self.variant < fitting else len(order)
+        return self.sequence(branches[order[self.variant % pool]], want)
 
     def pick(self, charclass: _CharClass) -> str:
         if self.position < len(self.forced) and charclass.contains(ord(self.forced[self.position])):

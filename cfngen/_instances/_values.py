@@ -268,7 +268,7 @@ class Builder:
         avoid = [
             r
             for i, other in enumerate(branches)
-            if i != index
+            if i != index and keyword == "oneOf"
             for r in self.effective(other).get("required", [])
             if r not in mine
         ]
@@ -290,13 +290,20 @@ class Builder:
         fmt = s.get("format")
         if isinstance(fmt, str):
             candidates.append(_format_sample(fmt, variant))
-        if patterns:
-            candidates.append(_strings.matching_string(patterns[0], lo, hi, variant))
-        else:
+        if not patterns:
             candidates.append(_plain_string(lo, hi, variant))
         for text in candidates:
             if isinstance(text, str) and self.string_fits(s, text, patterns):
                 return text
+        # Several patterns (allOf, or a pattern beside an alternative's): what one of them
+        # makes must also match the others, which another variant may manage.
+        for extra in range(4 if len(patterns) > 1 else 1):
+            for pattern in patterns:
+                text = _strings.matching_string(pattern, lo, hi, variant + extra)
+                if isinstance(text, str):
+                    candidates.append(text)
+                    if self.string_fits(s, text, patterns):
+                        return text
         # Nothing fits: the closest try, for the repair loop to judge and retry.
         return next((c for c in candidates if isinstance(c, str)), _plain_string(lo, hi, variant))
 
@@ -454,7 +461,7 @@ class Builder:
         properties = s.get("properties") or {}
         need = int(s.get("minProperties", 0)) - len(out)
         # A map, or a free-form object (a JSON document): one entry shows what goes in it.
-        is_map = not properties and extra is not False
+        is_map = not properties and (bool(patterns) or extra is not False)
         if is_map and fill and not out:
             need = max(need, 1)
         for name in properties:
