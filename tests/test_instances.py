@@ -508,3 +508,14 @@ def test_read_only_properties_are_not_required_in_inputs_but_are_in_models():
     schema = resource({"Name": {"type": "string"}}, required=["Id", "Name"])
     assert input_errors(schema, {"Name": "n"}) == []
     assert model_errors(schema, {"Name": "n"}) == [("/Id", "is required but missing")]
+
+
+def test_a_dangling_ref_is_a_user_error():
+    from cfngen._errors import CfngenError, ExitCode
+
+    schema = resource({"X": {"$ref": "#/definitions/Missing"}}, required=["X"])
+    with pytest.raises(CfngenError, match="points at nothing") as caught:
+        example_inputs(schema)
+    assert caught.value.exit_code == ExitCode.FAILED
+    with pytest.raises(CfngenError, match="cfngen validate"):
+        model_errors(schema, {"X": 1})

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from cfngen import _patterns
+from cfngen._errors import CfngenError, ExitCode
 from cfngen._jsonsource import join_pointer
 
 _RFC3339_DATE = r"\d{4}-(0[1-9]|1[0-2])-\d{2}"
@@ -337,9 +338,36 @@ def _message(keyword: str, expected: Any, value: Any, error: Any) -> str:
     return str(error.message)
 
 
+def iter_errors(compiled: Any, instance: Any) -> list[Any]:
+    """jsonschema errors, or a CfngenError when the schema's $refs do not resolve."""
+    from referencing.exceptions import Unresolvable
+
+    try:
+        return list(compiled.iter_errors(instance))
+    except Unresolvable as exc:
+        raise _dangling(exc) from None
+
+
+def is_valid(compiled: Any, instance: Any) -> bool:
+    from referencing.exceptions import Unresolvable
+
+    try:
+        return bool(compiled.is_valid(instance))
+    except Unresolvable as exc:
+        raise _dangling(exc) from None
+
+
+def _dangling(exc: Exception) -> CfngenError:
+    return CfngenError(
+        f"the schema has a $ref that points at nothing: {getattr(exc, 'ref', exc)}",
+        "run `cfngen validate` to see every problem in the schema",
+        exit_code=ExitCode.FAILED,
+    )
+
+
 def errors(schema: dict[str, Any], instance: Any, kind: str = "model") -> list[tuple[str, str]]:
     """Why `instance` does not conform; [] when it does. Sorted by pointer, then message."""
     found = []
-    for error in validator(schema, kind).iter_errors(instance):
+    for error in iter_errors(validator(schema, kind), instance):
         found.extend(describe(error))
     return sorted(set(found))

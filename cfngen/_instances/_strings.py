@@ -107,6 +107,8 @@ def _char_class(items: Any) -> _CharClass:
     """One _CharClass per IN node of a cached parse tree."""
     hit = _CLASSES.get(id(items))
     if hit is None or hit[0] is not items:
+        if len(_CLASSES) > 20000:  # trees evicted from _parse's cache would stay alive here
+            _CLASSES.clear()
         hit = (items, _CharClass(items))
         _CLASSES[id(items)] = hit
     return hit[1]
@@ -187,6 +189,8 @@ class _Generator:
                 lo += a
                 hi = min(hi + b, _UNBOUNDED)
             hit = (items, (lo, hi))
+            if len(_WIDTHS) > 50000:
+                _WIDTHS.clear()
             _WIDTHS[id(items)] = hit
         return hit[1]
 

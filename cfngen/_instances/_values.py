@@ -201,7 +201,7 @@ class Builder:
         return any(ro == names for ro in self.read_only)
 
     def valid(self, schema: Any, value: Any) -> bool:
-        return bool(self.validator.evolve(schema=schema).is_valid(value))
+        return _check.is_valid(self.validator.evolve(schema=schema), value)
 
     # -- generation
 
@@ -534,7 +534,7 @@ class Builder:
         for _ in range(MAX_ROUNDS):
             if result is MISSING:
                 result = {}
-            errors = list(self.validator.iter_errors(result))
+            errors = _check.iter_errors(self.validator, result)
             if not errors:
                 return result, []
             targets = []
