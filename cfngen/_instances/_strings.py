@@ -75,6 +75,14 @@ def _freeze(sub: Any) -> tuple[Item, ...]:
 _WIDTHS: dict[int, tuple[Any, tuple[int, int]]] = {}
 
 
+def _opens_with_text(items: Sequence[Item], text: str = "aws") -> bool:
+    """Whether `items` start with `text`: the ARN partition, optional in many AWS patterns."""
+    while items and items[0][0] is sre.SUBPATTERN:
+        items = items[0][1][3]
+    head = [chr(av) for op, av in items[: len(text)] if op is sre.LITERAL]
+    return "".join(head) == text
+
+
 def _ascii_word(c: str) -> bool:
     return c.isascii() and (c.isalnum() or c == "_")
 
@@ -219,10 +227,30 @@ class _Generator:
 
     # -- generation
 
+    def soft_width(self, items: Sequence[Item]) -> int:
+        """The shortest length once an optional ARN partition is kept (see below)."""
+        total = 0
+        for op, av in items:
+            if op is sre.SUBPATTERN:
+                total += self.soft_width(av[3])
+            elif op in _REPEATS and av[0] == 0 and av[1] >= 1 and _opens_with_text(av[2]):
+                total += self.soft_width(av[2])
+            else:
+                total += self.item_width((op, av))[0]
+        return total
+
     def sequence(self, items: Sequence[Item], want: int) -> str:
         widths = [self.item_width(item) for item in items]
         alloc = [w[0] for w in widths]
         extra = want - sum(alloc)
+        # Keep an optional partition when the length allows: `arn:(aws[a-z-]*)?:` reads better
+        # as arn:aws: than as arn::.
+        for i, (op, av) in enumerate(items):
+            if op in _REPEATS and av[0] == 0 and av[1] >= 1 and _opens_with_text(av[2]):
+                need = self.soft_width(av[2])
+                if 0 < need <= extra:
+                    alloc[i] += need
+                    extra -= need
         order = range(len(items) - 1, -1, -1) if self.backwards else range(len(items))
         for i in order:
             if extra <= 0:
@@ -333,7 +361,8 @@ def matching_string(
     plo, phi = probe.width(items)
     alo, ahi = _lookahead_bounds(items, probe)
     lo, hi = max(min_length, plo, alo), min(max_len, phi, ahi)
-    for how, want in itertools.islice(_attempts(items, lo, hi, variant), 48):
+    soft = min(max(lo, probe.soft_width(items)), hi)
+    for how, want in itertools.islice(_attempts(items, lo, hi, variant, soft), 48):
         target = want
         for _ in range(3):
             text = _Generator(*how).sequence(items, target)
@@ -365,23 +394,22 @@ def known_impossible(pattern: str, min_length: int = 0, max_length: int | None =
 
 
 def _attempts(
-    items: Sequence[Item], lo: int, hi: int, variant: int
+    items: Sequence[Item], lo: int, hi: int, variant: int, soft: int
 ) -> Iterator[tuple[tuple[int, bool, bool, str], int]]:
     if lo > hi:
         return
     for forced in ("", *_lookahead_texts(items)):
         for mixed in (False, True):
-            for want in _wants(lo, hi):
+            for want in _wants(lo, hi, soft):
                 for backwards in (True, False):
                     for v in range(2):
                         yield (variant + v, backwards, mixed, forced), want
 
 
-def _wants(lo: int, hi: int) -> Iterator[int]:
+def _wants(lo: int, hi: int, soft: int) -> Iterator[int]:
     seen = set()
     # Aim short: a string of a few hundred characters shows as much as one of a million.
-    for extra in (7, 0, 1, 3, 15, 256):
-        want = min(hi, lo + extra)
+    for want in (min(hi, soft + 7), *(min(hi, lo + extra) for extra in (7, 0, 1, 3, 15, 256))):
         if want not in seen:
             seen.add(want)
             yield want
