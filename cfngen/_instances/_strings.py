@@ -1,11 +1,13 @@
 """Strings that match a schema pattern (AWS semantics) within minLength/maxLength.
 
-We generate from the sre_parse tree of the translated pattern ourselves: hypothesis' `from_regex`
-driven by `find(..., derandomize=True)` matched 90 % of corpus (pattern, length) pairs at a
-median of 40 ms each, and rstr 93 % with a p95 of 390 ms; neither can aim at a length, which is
-what AWS patterns combined with min/maxLength need (lengths are allocated over the tree here,
-and every candidate is checked against the pattern). Deterministic: no randomness at all, a
-`variant` number picks among equally good choices.
+We generate from the sre_parse tree of the translated pattern ourselves. Measured on corpus
+(pattern, minLength, maxLength) triples: hypothesis' `from_regex` driven by `find(...,
+derandomize=True)` made a fitting string for 29 of 30 at a median of 1.2 s each (p95 7 s), rstr
+with a seeded Random for 93 of 100 (p95 420 ms, retrying seeds until one fits); neither can aim
+at a length, which AWS patterns combined with min/maxLength need. Here lengths are allocated over
+the tree and every candidate is checked against the pattern: 100 of the same 100 at a median of
+0.3 ms, and 3790 of all 3792 corpus triples (the other two match nothing at all). No randomness:
+a `variant` number picks among equally good choices.
 """
 
 from __future__ import annotations
@@ -362,7 +364,7 @@ def matching_string(
     alo, ahi = _lookahead_bounds(items, probe)
     lo, hi = max(min_length, plo, alo), min(max_len, phi, ahi)
     soft = min(max(lo, probe.soft_width(items)), hi)
-    for how, want in itertools.islice(_attempts(items, lo, hi, variant, soft), 48):
+    for how, want in itertools.islice(_attempts(items, lo, hi, variant, soft), 64):
         target = want
         for _ in range(3):
             text = _Generator(*how).sequence(items, target)
@@ -372,6 +374,11 @@ def matching_string(
                 break
             # Integer repeat counts can miss the aim: aim again, corrected by the miss.
             target += want - len(text)
+    # A look-ahead may spell out what the rest of the pattern only loosely allows
+    # (`arn:(?=[^:]+:fsx:[^:]+:\d{12}:)((...):){4}.*`): try its text in place.
+    for text in _lookahead_in_place(items):
+        if lo <= len(text) <= hi and _patterns.search(pattern, text):
+            return text
     # A search pattern may match inside a longer string: pad what matched.
     if plo <= max_len:
         core = _Generator(variant).sequence(items, min(max(plo, 1), phi, max_len))
@@ -398,9 +405,10 @@ def _attempts(
 ) -> Iterator[tuple[tuple[int, bool, bool, str], int]]:
     if lo > hi:
         return
-    for forced in ("", *_lookahead_texts(items)):
+    texts = ("", *_lookahead_texts(items))
+    for want in _wants(lo, hi, soft):
         for mixed in (False, True):
-            for want in _wants(lo, hi, soft):
+            for forced in texts:
                 for backwards in (True, False):
                     for v in range(2):
                         yield (variant + v, backwards, mixed, forced), want
@@ -432,6 +440,17 @@ def _lookahead_texts(items: Sequence[Item]) -> list[str]:
         gen = _Generator()
         texts.append(gen.sequence(sub, gen.width(sub)[0]))
     return [t for t in texts if t]
+
+
+def _lookahead_in_place(items: Sequence[Item]) -> Iterator[str]:
+    for k, (op, av) in enumerate(items):
+        if op is sre.ASSERT and av[0] == 1:
+            gen = _Generator()
+            prefix = gen.sequence(items[:k], gen.width(items[:k])[0])
+            sub = av[1]
+            while sub and _is_end(sub[-1]):
+                sub = sub[:-1]
+            yield prefix + _Generator().sequence(sub, gen.width(sub)[0])
 
 
 def _leading_lookaheads(items: Sequence[Item]) -> Iterator[Sequence[Item]]:
