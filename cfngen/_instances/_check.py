@@ -240,7 +240,7 @@ def validator(schema: dict[str, Any], kind: str = "model") -> Any:
 
 # -- messages -----------------------------------------------------------------------------
 
-_ARTICLE = {"integer": "an integer", "array": "an array", "object": "an object"}
+_ARTICLE = {"integer": "an integer", "array": "an array", "object": "an object", "null": "null"}
 
 
 def _kind(value: Any) -> str:
