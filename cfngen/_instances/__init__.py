@@ -7,6 +7,8 @@ example_inputs(schema) -> {"create": {...}, "update": {...}, "invalid": {...}}
     at least one updatable property when there is one; invalid does not validate.
 create_inputs(schema, count) -> [{...}, ...]
     Up to `count` distinct valid create inputs (fewer when the schema allows fewer).
+update_input(schema, create) / invalid_input(schema, create) -> {...}
+    The update and the invalid input example_inputs derives from a given create input.
 model_errors(schema, model, partial=False) -> [(json_pointer, message), ...]
     Why `model` does not conform to the resource schema (types, enums, lengths, patterns as AWS
     evaluates them, additionalProperties, nested definitions); [] when it does. partial=True
@@ -30,7 +32,14 @@ from cfngen._instances import _check
 from cfngen._instances._values import MISSING, Builder
 from cfngen._jsonsource import pointer_tokens
 
-__all__ = ["create_inputs", "example_inputs", "input_errors", "model_errors"]
+__all__ = [
+    "create_inputs",
+    "example_inputs",
+    "input_errors",
+    "invalid_input",
+    "model_errors",
+    "update_input",
+]
 
 #: Create inputs tried for distinct valid ones, per one asked for.
 _TRIES_PER_INPUT = 3
