@@ -1,0 +1,694 @@
+"""Values for a schema: generate optimistically, validate once, repair only where it failed.
+
+The first pass fills every value from its schema alone (the required properties, the cheap
+optional ones, the first alternative of a oneOf). One Draft 7 validation of the whole instance
+then names the paths that fail, and only those are generated again with the next strategy
+(another variant, another alternative, required properties only, adding optional properties one
+at a time); a path out of strategies hands the problem to its parent. Most schemas validate on
+the first pass, so a typical schema costs one generation and one validation.
+
+No JSON Schema instance generator does this for us: hypothesis-jsonschema (84 % of a corpus
+sample) breaks on current hypothesis and cannot read Java patterns or cfn-lint's formats.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+from cfngen._instances import _check, _strings
+from cfngen._jsonsource import pointer_tokens
+
+Path = tuple[str | int, ...]
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+#: Optional properties are filled down to this depth (the resource's properties are depth 1).
+OPTIONAL_DEPTH = 3
+#: ...and while fewer values than this were generated (230 KB schemas stay quick).
+VALUE_BUDGET = 400
+#: Below this depth only what is required is generated (recursive definitions end here).
+MAX_DEPTH = 12
+MAX_ROUNDS = 40
+
+_ACCOUNT = "123456789012"
+_REGION = "us-east-1"
+_UUID = "12345678-1234-4234-8234-123456789012"
+
+
+def _format_sample(fmt: str, variant: int) -> Any:
+    """A realistic value for a format (cfn-lint's AWS::* ones included), or MISSING."""
+    n = variant
+    hexid = f"{n:x}".rjust(17, "0")[-17:]
+    name = "example" if n == 0 else f"example{n + 1}"
+    samples: dict[str, Any] = {
+        "date-time": f"2024-01-{1 + n % 28:02d}T00:00:00Z",
+        "timestamp": f"2024-01-{1 + n % 28:02d}T00:00:00Z",
+        "date": f"2024-01-{1 + n % 28:02d}",
+        "time": f"{n % 24:02d}:00:00Z",
+        "email": f"{name}@example.com",
+        "hostname": f"{name}.example.com",
+        "ipv4": f"10.0.0.{1 + n % 250}",
+        "ipv6": f"2001:db8::{1 + n:x}",
+        "ipv4-network": f"10.{n % 250}.0.0/16",
+        "ipv6-network": f"2001:db8:{n:x}::/48",
+        "uri": f"https://{name}.example.com",
+        "regex": "^[a-z]+$",
+        "AWS::IAM::Role.Arn": f"arn:aws:iam::{_ACCOUNT}:role/{name}-role",
+        "AWS::KMS::Key.Arn": f"arn:aws:kms:{_REGION}:{_ACCOUNT}:key/{_UUID[:-2]}{n % 100:02d}",
+        "AWS::KMS::Key.Id": f"{_UUID[:-2]}{n % 100:02d}",
+        "AWS::KMS::Alias.AliasName": f"alias/{name}",
+        "AWS::EC2::SecurityGroup.Id": f"sg-{hexid}",
+        "AWS::EC2::SecurityGroup.Name": f"{name}-security-group",
+        "AWS::EC2::VPC.Id": f"vpc-{hexid}",
+        "AWS::EC2::Subnet.Id": f"subnet-{hexid}",
+        "AWS::EC2::Image.Id": f"ami-{hexid}",
+        "AWS::S3::Bucket.Name": f"{name}-bucket",
+        "AWS::SNS::Topic.Arn": f"arn:aws:sns:{_REGION}:{_ACCOUNT}:{name}-topic",
+        "AWS::SQS::Queue.Arn": f"arn:aws:sqs:{_REGION}:{_ACCOUNT}:{name}-queue",
+        "AWS::Lambda::Function.Arn": f"arn:aws:lambda:{_REGION}:{_ACCOUNT}:function:{name}",
+        "AWS::Logs::LogGroup.Name": f"/aws/{name}/logs",
+        "AWS::ACM::Certificate.Arn": f"arn:aws:acm:{_REGION}:{_ACCOUNT}:certificate/{_UUID}",
+        "AWS::Route53::HostedZone.Id": f"Z{n:012d}ABC",
+        "AWS::Route53::AliasTarget.HostedZoneId": f"Z{n:012d}ABC",
+    }
+    return samples.get(fmt, MISSING)
+
+
+#: Keywords that constrain a value itself (not its type or documentation).
+_VALUE_KEYWORDS = frozenset(
+    (
+        "pattern",
+        "minLength",
+        "maxLength",
+        "format",
+        "minimum",
+        "maximum",
+        "multipleOf",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "not",
+        "const",
+    )
+)
+
+#: Array formats of cfn-lint: lists of the singular format.
+_ARRAY_FORMATS = {
+    "AWS::EC2::SecurityGroup.Ids": "AWS::EC2::SecurityGroup.Id",
+    "AWS::EC2::SecurityGroup.Names": "AWS::EC2::SecurityGroup.Name",
+    "AWS::EC2::Subnet.Ids": "AWS::EC2::Subnet.Id",
+}
+
+
+def _plain_string(lo: int, hi: int | None, variant: int) -> str:
+    text = "example" if variant == 0 else f"example{variant + 1}"
+    if len(text) < lo:
+        text += "".join("abcdefghijklmnopqrstuvwxyz"[i % 26] for i in range(lo - len(text)))
+    return text if hi is None else text[:hi]
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+class _Node:
+    """How the value at one path was made: its schema and what to try next."""
+
+    def __init__(self, schema: Any, depth: int, required: bool) -> None:
+        self.schema = schema
+        self.depth = depth
+        self.required = required
+
+
+class Builder:
+    """Instances of one resource schema. `variant` picks among equally good values."""
+
+    def __init__(self, root: dict[str, Any], variant: int = 0) -> None:
+        self.root = root
+        self.variant = variant
+        self.validator = _check.validator(root, "input")
+        self.nodes: dict[Path, _Node] = {}
+        self.attempts: dict[Path, int] = {}
+        self.count = 0
+        self.read_only = [
+            tuple(pointer_tokens(p)[1:])
+            for p in root.get("readOnlyProperties", [])
+            if p.startswith("/properties/")
+        ]
+        self.deprecated = {
+            pointer_tokens(p)[1]
+            for p in root.get("deprecatedProperties", [])
+            if p.startswith("/properties/") and p.count("/") == 2
+        }
+
+    # -- schema plumbing
+
+    def resolve(self, schema: Any) -> dict[str, Any]:
+        seen = 0
+        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+            ref = schema["$ref"]
+            if not ref.startswith("#") or seen > 50:
+                return {}
+            target: Any = self.root
+            for token in pointer_tokens(ref[1:]):
+                if isinstance(target, dict) and token in target:
+                    target = target[token]
+                elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
+                    target = target[int(token)]
+                else:
+                    return {}
+            schema = target
+            seen += 1
+        if isinstance(schema, dict):
+            return schema
+        return {} if schema is True else {"not": {}}
+
+    def effective(self, schema: Any) -> dict[str, Any]:
+        """The schema with $ref followed and allOf merged into one set of constraints."""
+        s = self.resolve(schema)
+        if "allOf" not in s:
+            return s
+        merged = {k: v for k, v in s.items() if k != "allOf"}
+        for part in s["allOf"]:
+            merged = _merge(merged, self.effective(part))
+        return merged
+
+    def is_read_only(self, path: Path) -> bool:
+        names = tuple("*" if isinstance(p, int) else p for p in path)
+        return any(ro == names for ro in self.read_only)
+
+    def valid(self, schema: Any, value: Any) -> bool:
+        return _check.is_valid(self.validator.evolve(schema=schema), value)
+
+    # -- generation
+
+    def value(self, schema: Any, path: Path, depth: int, required: bool = True) -> Any:
+        self.nodes[path] = _Node(schema, depth, required)
+        self.count += 1
+        if depth > MAX_DEPTH + 20:
+            return MISSING
+        return self.dispatch(self.effective(schema), path, depth, self.attempts.get(path, 0))
+
+    def dispatch(self, s: dict[str, Any], path: Path, depth: int, attempt: int) -> Any:
+        if "const" in s:
+            return s["const"]
+        if "enum" in s:
+            return self.enum(s, attempt)
+        for keyword in ("oneOf", "anyOf"):
+            if isinstance(s.get(keyword), list) and s[keyword]:
+                return self.alternative(s, keyword, path, depth, attempt)
+        types = _types(s)
+        kind = types[attempt // 4 % len(types)] if types else "string"
+        if kind == "object":
+            return self.object(s, path, depth, attempt)
+        if kind == "array":
+            return self.array(s, path, depth, attempt)
+        if kind in ("integer", "number"):
+            return self.number(s, kind, attempt)
+        if kind == "boolean":
+            return (self.variant + attempt) % 2 == 0
+        if kind == "null":
+            return None
+        return self.string(s, attempt)
+
+    def enum(self, s: dict[str, Any], attempt: int) -> Any:
+        options = s["enum"]
+        if not options:
+            return MISSING
+        types = _types(s)
+        rest = {k: v for k, v in s.items() if k in _VALUE_KEYWORDS}
+        start = self.variant + attempt
+        fallback = MISSING
+        for i in range(len(options)):
+            option = options[(start + i) % len(options)]
+            if (
+                types
+                and _json_type(option) not in types
+                and not (_json_type(option) == "integer" and "number" in types)
+            ):
+                continue
+            if not rest or self.valid(rest, option):
+                return option
+            fallback = option if fallback is MISSING else fallback
+        return options[start % len(options)] if fallback is MISSING else fallback
+
+    def alternative(
+        self, s: dict[str, Any], keyword: str, path: Path, depth: int, attempt: int
+    ) -> Any:
+        """attempt // 3 picks the alternative, attempt % 3 the object mode within it."""
+        branches = s[keyword]
+        index = (attempt // 3) % len(branches)
+        branch = self.effective(branches[index])
+        combined = _merge({k: v for k, v in s.items() if k != keyword}, branch)
+        # A property that only another alternative requires could make that one match too.
+        mine = set(branch.get("required", []))
+        avoid = [
+            r
+            for i, other in enumerate(branches)
+            if i != index and keyword == "oneOf"
+            for r in self.effective(other).get("required", [])
+            if r not in mine
+        ]
+        if avoid:
+            combined["x-cfngen-avoid"] = [*combined.get("x-cfngen-avoid", []), *avoid]
+        return self.dispatch(combined, path, depth, attempt % 3)
+
+    def string(self, s: dict[str, Any], attempt: int) -> Any:
+        lo = int(s.get("minLength", 0))
+        hi = s.get("maxLength")
+        hi = None if hi is None else int(hi)
+        patterns = [
+            p
+            for p in [s.get("pattern"), *s.get("x-cfngen-patterns", [])]
+            if isinstance(p, str) and _strings.pattern_width(p) is not None
+        ]
+        variant = self.variant + attempt
+        candidates: list[Any] = []
+        fmt = s.get("format")
+        if isinstance(fmt, str):
+            candidates.append(_format_sample(fmt, variant))
+        if not patterns:
+            candidates.append(_plain_string(lo, hi, variant))
+        for text in candidates:
+            if isinstance(text, str) and self.string_fits(s, text, patterns):
+                return text
+        # Several patterns (allOf, or a pattern beside an alternative's): what one of them
+        # makes must also match the others, which another variant may manage.
+        for extra in range(4 if len(patterns) > 1 else 1):
+            for pattern in patterns:
+                text = _strings.matching_string(pattern, lo, hi, variant + extra)
+                if isinstance(text, str):
+                    candidates.append(text)
+                    if self.string_fits(s, text, patterns):
+                        return text
+        # Nothing fits: the closest try, for the repair loop to judge and retry.
+        return next((c for c in candidates if isinstance(c, str)), _plain_string(lo, hi, variant))
+
+    def string_fits(self, s: dict[str, Any], text: str, patterns: list[str]) -> bool:
+        if len(text) < s.get("minLength", 0) or len(text) > s.get("maxLength", math.inf):
+            return False
+        if any(not _check._key_matches(p, text) for p in patterns):
+            return False
+        check = _check.STRING_FORMATS.get(s.get("format", ""))
+        return check is None or check(text)
+
+    def number(self, s: dict[str, Any], kind: str, attempt: int) -> Any:
+        integer = kind == "integer" or s.get("format") == "int64"
+        step = Decimal(str(s["multipleOf"])) if "multipleOf" in s else Decimal(1 if integer else 0)
+        lo = Decimal(str(s["minimum"])) if "minimum" in s else None
+        hi = Decimal(str(s["maximum"])) if "maximum" in s else None
+        unit = step if step else Decimal(1) if integer else Decimal("0.5")
+        if isinstance(s.get("exclusiveMinimum"), (int, float)):
+            bound = Decimal(str(s["exclusiveMinimum"]))
+            bound = bound + unit if integer or step else bound + Decimal("0.5")
+            lo = bound if lo is None else max(lo, bound)
+        if isinstance(s.get("exclusiveMaximum"), (int, float)):
+            bound = Decimal(str(s["exclusiveMaximum"]))
+            bound = bound - unit if integer or step else bound - Decimal("0.5")
+            hi = bound if hi is None else min(hi, bound)
+        want = Decimal(1 + (self.variant + attempt) % 10)
+        if lo is not None and want < lo:
+            want = lo + (self.variant + attempt) % 3
+        if hi is not None and want > hi:
+            want = hi
+        if lo is not None and want < lo:
+            want = lo
+        if step:
+            k = (want / step).to_integral_value(rounding="ROUND_CEILING")
+            want = k * step
+            if hi is not None and want > hi:
+                want = (hi / step).to_integral_value(rounding="ROUND_FLOOR") * step
+        if integer:
+            want = want.to_integral_value(rounding="ROUND_CEILING")
+        return int(want) if want == want.to_integral_value() else float(want)
+
+    def array(self, s: dict[str, Any], path: Path, depth: int, attempt: int) -> Any:
+        lo = int(s.get("minItems", 0))
+        hi = s.get("maxItems")
+        optional_ok = depth <= MAX_DEPTH and self.count < VALUE_BUDGET * 4
+        count = max(lo, 1 if optional_ok and attempt < 2 else 0)
+        if hi is not None:
+            count = min(count, int(hi))
+        items = s.get("items", {})
+        fmt = s.get("format")
+        if fmt in _ARRAY_FORMATS and not (isinstance(items, dict) and items):
+            items = {"type": "string", "format": _ARRAY_FORMATS[fmt]}
+        unique = s.get("uniqueItems", False)
+        out: list[Any] = []
+        seen: set[str] = set()
+        contains = s.get("contains")
+        for i in range(count):
+            item_schema = items[i] if isinstance(items, list) and i < len(items) else items
+            if isinstance(items, list) and i >= len(items):
+                item_schema = s.get("additionalItems", {})
+            if i == 0 and contains is not None:
+                item_schema = {"allOf": [item_schema, contains]}
+            value = MISSING
+            for extra in range(8 if unique else 1):
+                saved = self.variant
+                # Distinct variants make distinct items (uniqueItems) and vary long lists.
+                self.variant = saved + i + max(count, 1) * (extra + attempt)
+                try:
+                    value = self.value(item_schema, (*path, i), depth + 1)
+                finally:
+                    self.variant = saved
+                if value is MISSING or not unique or _canonical(value) not in seen:
+                    break
+            if value is MISSING or (unique and _canonical(value) in seen):
+                if len(out) >= lo:
+                    break
+                return MISSING
+            seen.add(_canonical(value))
+            out.append(value)
+        return out
+
+    def object(self, s: dict[str, Any], path: Path, depth: int, attempt: int) -> Any:
+        properties: dict[str, Any] = s.get("properties", {}) or {}
+        required = [r for r in s.get("required", []) if isinstance(r, str)]
+        avoid = set(s.get("x-cfngen-avoid", []))
+        mode = attempt % 3  # 0: fill optional properties, 1: required only, 2: add one at a time
+        fill = (
+            mode == 0
+            and depth <= OPTIONAL_DEPTH
+            and self.count < VALUE_BUDGET
+            and len(path) <= MAX_DEPTH
+        )
+        for name, needs in _dependencies(s):
+            if name in required:
+                required += [n for n in needs if n not in required]
+        names = list(required)
+        if fill:
+            names += [
+                n
+                for n in properties
+                if n not in required and n not in avoid and not (not path and n in self.deprecated)
+            ]
+        out: dict[str, Any] = {}
+        for name in names:
+            child = (*path, name)
+            if self.is_read_only(child) and (name not in required or not path):
+                continue
+            schema = properties.get(name, self.extra_schema(s, name))
+            value = self.value(schema, child, depth + 1, required=name in required)
+            if value is MISSING:
+                if name in required:
+                    return MISSING
+                continue
+            out[name] = value
+        # Optional properties can pull in others (dependencies / dependentRequired).
+        for name, needs in _dependencies(s):
+            if name in out:
+                for need in needs:
+                    if need not in out and need not in avoid:
+                        child = (*path, need)
+                        value = self.value(properties.get(need, {}), child, depth + 1)
+                        if value is not MISSING:
+                            out[need] = value
+        self.add_map_entries(s, out=out, path=path, depth=depth, attempt=attempt, fill=fill)
+        out = self.apply_conditionals(s, out, path, depth)
+        if mode == 2:
+            out = self.add_one_at_a_time(s, out=out, avoid=avoid, path=path, depth=depth)
+        while len(out) > s.get("maxProperties", math.inf):
+            optional = [k for k in out if k not in required]
+            if not optional:
+                break
+            del out[optional[-1]]
+        return out
+
+    def extra_schema(self, s: dict[str, Any], name: str) -> Any:
+        for pattern, schema in (s.get("patternProperties") or {}).items():
+            if _check._key_matches(pattern, name):
+                return schema
+        extra = s.get("additionalProperties", {})
+        return extra if isinstance(extra, dict) else {}
+
+    def add_map_entries(
+        self,
+        s: dict[str, Any],
+        *,
+        out: dict[str, Any],
+        path: Path,
+        depth: int,
+        attempt: int,
+        fill: bool,
+    ) -> None:
+        """Keys for maps (`patternProperties`, `additionalProperties: {...}`), and minProperties."""
+        patterns = s.get("patternProperties") or {}
+        extra = s.get("additionalProperties")
+        properties = s.get("properties") or {}
+        need = int(s.get("minProperties", 0)) - len(out)
+        # A map, or a free-form object (a JSON document): one entry shows what goes in it.
+        is_map = not properties and (bool(patterns) or extra is not False)
+        if is_map and fill and not out:
+            need = max(need, 1)
+        for name in properties:
+            if need <= 0:
+                return
+            if name not in out and not self.is_read_only((*path, name)):
+                value = self.value(properties[name], (*path, name), depth + 1, required=False)
+                if value is not MISSING:
+                    out[name] = value
+                    need -= 1
+        sources: list[tuple[str | None, Any]] = list(patterns.items())
+        if extra is None or extra is True or isinstance(extra, dict):
+            sources.append((None, extra if isinstance(extra, dict) else {}))
+        name_schema = self.effective(s.get("propertyNames", {}))
+        lo = max(1, int(name_schema.get("minLength", 1)))
+        hi = int(name_schema.get("maxLength", 128))
+        i = 0
+        while need > 0 and sources and i < 16:
+            pattern, schema = sources[i % len(sources)]
+            key = _map_key(pattern, name_schema, lo, hi, self.variant + attempt + i)
+            i += 1
+            if key is None or key in out:
+                continue
+            value = self.value(schema, (*path, key), depth + 1)
+            if value is not MISSING:
+                out[key] = value
+                need -= 1
+
+    def apply_conditionals(
+        self, s: dict[str, Any], out: dict[str, Any], path: Path, depth: int
+    ) -> dict[str, Any]:
+        if "if" not in s:
+            return out
+        branch = s.get("then") if self.valid(s["if"], out) else s.get("else")
+        if not branch:
+            return out
+        rest = {k: v for k, v in s.items() if k not in ("if", "then", "else")}
+        merged = _merge(rest, self.effective(branch))
+        value = self.object(merged, path, depth, 0)
+        return out if value is MISSING else value
+
+    def add_one_at_a_time(
+        self,
+        s: dict[str, Any],
+        *,
+        out: dict[str, Any],
+        avoid: set[str],
+        path: Path,
+        depth: int,
+    ) -> dict[str, Any]:
+        for name, schema in (s.get("properties") or {}).items():
+            if name in out or name in avoid or self.is_read_only((*path, name)):
+                continue
+            if self.count >= VALUE_BUDGET or depth > OPTIONAL_DEPTH:
+                break
+            value = self.value(schema, (*path, name), depth + 1, required=False)
+            if value is MISSING:
+                continue
+            trial = {**out, name: value}
+            if self.valid(s, trial):
+                out = trial
+        return out
+
+    # -- the repair loop
+
+    def instance(self, schema: Any) -> tuple[Any, list[Any]]:
+        """An instance of `schema` (the resource) and the errors left (empty: it is valid)."""
+        result = self.value(schema, (), 0)
+        errors: list[Any] = []
+        for _ in range(MAX_ROUNDS):
+            if result is MISSING:
+                result = {}
+            errors = _check.iter_errors(self.validator, result)
+            if not errors:
+                return result, []
+            targets = []
+            for error in errors:
+                where = tuple(error.absolute_path)
+                while where and where not in self.nodes:
+                    where = where[:-1]
+                if where not in targets:
+                    targets.append(where)
+            # Deepest first; a parent is regenerated as a whole, so skip what lies below it.
+            targets.sort(key=len, reverse=True)
+            done: list[Path] = []
+            for where in targets:
+                if any(where[: len(d)] == d for d in done):
+                    continue
+                result, redone = self.repair(result, where)
+                done.append(redone)
+                if result is MISSING:
+                    break
+        return result, errors
+
+    def repair(self, instance: Any, where: Path) -> tuple[Any, Path]:
+        node = self.nodes.get(where)
+        if node is None:
+            return instance, where
+        limit = _strategies(self.effective(node.schema))
+        tries = self.attempts.get(where, 0) + 1
+        self.attempts[where] = tries
+        if tries >= limit and where:
+            # Out of strategies here: let the parent try its next one (which may drop us).
+            # Our count stays spent, so when the parent makes us again and we fail again, the
+            # parent moves on at once: rounds add up along a path instead of multiplying.
+            parent = where[:-1]
+            while parent and parent not in self.nodes:
+                parent = parent[:-1]
+            return self.repair(instance, parent)
+        self.forget(where)
+        value = self.value(node.schema, where, node.depth, node.required)
+        if not where:
+            return value, where
+        try:
+            container = _get(instance, where[:-1])
+        except (KeyError, IndexError, TypeError):
+            return instance, where
+        key = where[-1]
+        if value is MISSING:
+            if isinstance(container, dict) and not node.required:
+                container.pop(key, None)
+                return instance, where
+            return (
+                self.repair(instance, where[:-1])
+                if where[:-1] in self.nodes
+                else (
+                    instance,
+                    where,
+                )
+            )
+        if isinstance(container, dict) or (
+            isinstance(container, list) and isinstance(key, int) and key < len(container)
+        ):
+            container[key] = value  # type: ignore[index]
+        return instance, where
+
+    def forget(self, where: Path) -> None:
+        for path in [p for p in self.nodes if p[: len(where)] == where and p != where]:
+            del self.nodes[path]
+
+
+def _get(instance: Any, path: Path) -> Any:
+    for key in path:
+        instance = instance[key]
+    return instance
+
+
+def _strategies(s: dict[str, Any]) -> int:
+    pattern = s.get("pattern")
+    if isinstance(pattern, str) and _strings.known_impossible(
+        pattern, s.get("minLength", 0), s.get("maxLength")
+    ):
+        return 1
+    branches = max(len(s.get("oneOf") or []), len(s.get("anyOf") or []), 1)
+    types = max(len(_types(s)), 1)
+    if "enum" in s:
+        return max(len(s["enum"]), 1) + 1
+    return max(3 * branches, 4 * types) + 1
+
+
+def _types(s: dict[str, Any]) -> list[str]:
+    declared = s.get("type")
+    if isinstance(declared, str):
+        return [declared]
+    if isinstance(declared, list) and declared:
+        return [t for t in declared if t != "null"] + [t for t in declared if t == "null"]
+    if any(k in s for k in ("properties", "patternProperties", "required", "additionalProperties")):
+        return ["object"]
+    if any(k in s for k in ("items", "minItems", "maxItems", "uniqueItems", "contains")):
+        return ["array"]
+    if any(k in s for k in ("minimum", "maximum", "multipleOf", "exclusiveMinimum")):
+        return ["number"]
+    if any(k in s for k in ("pattern", "minLength", "maxLength", "format")):
+        return ["string"]
+    return []
+
+
+def _dependencies(s: dict[str, Any]) -> Iterator[tuple[str, list[str]]]:
+    for keyword in ("dependencies", "dependentRequired"):
+        for name, needs in (s.get(keyword) or {}).items():
+            if isinstance(needs, list):
+                yield name, [n for n in needs if isinstance(n, str)]
+
+
+def _map_key(
+    pattern: str | None, name_schema: dict[str, Any], lo: int, hi: int, variant: int
+) -> str | None:
+    name_pattern = name_schema.get("pattern")
+    if pattern is None and name_pattern is None:
+        return "Key" if variant == 0 else f"Key{variant + 1}"
+    key = _strings.matching_string(str(pattern or name_pattern), lo, hi, variant)
+    if key is not None and pattern and name_pattern and not _check._key_matches(name_pattern, key):
+        return None
+    return key
+
+
+def _merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Both sets of constraints in one schema (a generator's approximation of allOf)."""
+    out = dict(a)
+    for key, value in b.items():
+        if key not in out:
+            out[key] = value
+            continue
+        mine = out[key]
+        if key == "properties" and isinstance(mine, dict) and isinstance(value, dict):
+            props = dict(mine)
+            for name, schema in value.items():
+                props[name] = {"allOf": [props[name], schema]} if name in props else schema
+            out[key] = props
+        elif key == "required" and isinstance(mine, list) and isinstance(value, list):
+            out[key] = mine + [r for r in value if r not in mine]
+        elif key in ("minLength", "minItems", "minimum", "minProperties", "exclusiveMinimum"):
+            out[key] = max(mine, value)
+        elif key in ("maxLength", "maxItems", "maximum", "maxProperties", "exclusiveMaximum"):
+            out[key] = min(mine, value)
+        elif key == "type":
+            left = [mine] if isinstance(mine, str) else list(mine)
+            right = [value] if isinstance(value, str) else list(value)
+            both = [t for t in left if t in right]
+            if not both and "number" in left + right and "integer" in left + right:
+                both = ["integer"]
+            out[key] = both or left
+        elif key == "enum" and isinstance(mine, list) and isinstance(value, list):
+            allowed = {_canonical(v) for v in value}
+            out[key] = [v for v in mine if _canonical(v) in allowed]
+        elif key == "pattern" and value != mine:
+            out["x-cfngen-patterns"] = [*out.get("x-cfngen-patterns", []), value]
+        elif key == "x-cfngen-avoid":
+            out[key] = list(mine) + list(value)
+    return out
