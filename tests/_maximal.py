@@ -371,12 +371,17 @@ def strategy(schema: dict[str, Any], max_depth: int = 5) -> Any:
             values = st.one_of(options)
         return values.map(lambda v: (v, expected_leaf(shapes, place, v)))
 
+    def pairs_of_dict(d: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {k: t for k, (t, _) in d.items()}, {k: e for k, (_, e) in d.items()}
+
     def of(shape: Shape, place: Shape, depth: int) -> Any:
+        """A strategy, or None where nothing can be generated within the depth."""
         if shape.kind == "ref" and depth > max_depth:
-            return st.nothing()
+            return None
         shape = shapes.resolve(shape)
         if shape.kind == "union":
-            return st.one_of([of(option, place, depth) for option in shape.options])
+            options = [s for s in (of(o, place, depth) for o in shape.options) if s is not None]
+            return st.one_of(options) if options else None
         if shape.kind == "any":
             return st.one_of(text, st.integers(-99, 99), st.booleans()).map(
                 lambda v: (v, stringify(v))
@@ -384,24 +389,26 @@ def strategy(schema: dict[str, Any], max_depth: int = 5) -> Any:
         if shape.kind == "scalar":
             return leaf(place, shape)
         if depth > max_depth:
-            return st.nothing()
+            return None
         if shape.kind == "array":
             assert shape.items is not None
-            return st.lists(of(shape.items, shape.items, depth + 1), max_size=3).map(
+            items = of(shape.items, shape.items, depth + 1)
+            if items is None:
+                return st.just(([], []))
+            return st.lists(items, max_size=3).map(
                 lambda pairs: ([t for t, _ in pairs], [e for _, e in pairs])
             )
         if shape.kind == "map":
-            value = st.one_of([of(v, v, depth + 1) for v in shape.values])
-            return st.dictionaries(key, value, max_size=3).map(
-                lambda d: ({k: t for k, (t, _) in d.items()}, {k: e for k, (_, e) in d.items()})
-            )
+            values = [s for s in (of(v, v, depth + 1) for v in shape.values) if s is not None]
+            if not values:
+                return st.just(({}, {}))
+            return st.dictionaries(key, st.one_of(values), max_size=3).map(pairs_of_dict)
         fields = {
-            prop: of(sub, sub, depth + 1)
+            prop: strat
             for prop, sub in shape.properties.items()
+            if (strat := of(sub, sub, depth + 1)) is not None
         }
-        return st.fixed_dictionaries({}, optional=fields).map(
-            lambda d: ({k: t for k, (t, _) in d.items()}, {k: e for k, (_, e) in d.items()})
-        )
+        return st.fixed_dictionaries({}, optional=fields).map(pairs_of_dict)
 
     return of(shapes.root(), shapes.root(), 0)
 

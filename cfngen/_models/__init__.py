@@ -73,12 +73,8 @@ def models_source(schema: dict[str, Any], callback_context: dict[str, Any] | Non
 
 def generate_raw(schema: dict[str, Any]) -> str:
     """datamodel-code-generator's output for a normalised schema, unformatted."""
-    from datamodel_code_generator import (
-        DataModelType,
-        InputFileType,
-        PythonVersion,
-        generate,
-    )
+    from datamodel_code_generator import LiteralType, PythonVersion, generate
+    from datamodel_code_generator.enums import DataModelType, InputFileType
 
     with warnings.catch_warnings():
         # It warns about every `format` it does not know; normalised schemas have none left.
@@ -91,7 +87,7 @@ def generate_raw(schema: dict[str, Any]) -> str:
                 target_python_version=PythonVersion.PY_310,
                 class_name=RESOURCE_MODEL,
                 base_class=f"{_RUNTIME_MODULE}.{BASE_CLASS}",
-                enum_field_as_literal="all",
+                enum_field_as_literal=LiteralType.All,
                 field_extra_keys={"metadata"},
                 disable_timestamp=True,
                 formatters=[],
@@ -117,6 +113,7 @@ _DATACLASS_NAME = re.compile(r"\bdataclass(?: as (\w+))?")
 
 def assemble(raw: str, schema: dict[str, Any]) -> str:
     """The generator's module with our docstring, sorted imports and ResourceHandlerRequest."""
+    raw, hidden = unshadow(raw)
     lines = raw.splitlines()
     start = 0
     while start < len(lines) and (lines[start].startswith("#") or not lines[start].strip()):
@@ -173,9 +170,66 @@ def assemble(raw: str, schema: dict[str, Any]) -> str:
             f"    desiredResourceState: {RESOURCE_MODEL} | None",
             f"    previousResourceState: {RESOURCE_MODEL} | None",
             f"    typeConfiguration: {TYPE_CONFIGURATION_MODEL} | None",
+            *(
+                [
+                    "",
+                    "",
+                    "# A field hides the type of the same name in its class: later fields use these.",
+                    *(f"_{name} = {name}" for name in hidden),
+                ]
+                if hidden
+                else []
+            ),
             "",
         ]
     )
+
+
+def unshadow(raw: str) -> tuple[str, list[str]]:
+    """Refer to a type as `_Name` in the annotations of a class that has a field `Name`.
+
+    In the class body the field hides the type, and mypy rejects every later annotation that
+    uses it ("Variable ... is not valid as a type"; the field's own annotation is fine). Returns
+    the module and the hidden names.
+    """
+    import ast
+
+    tree = ast.parse(raw)
+    module_names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            module_names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            module_names.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            module_names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    edits: dict[int, list[tuple[int, int, str]]] = {}
+    hidden: set[str] = set()
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        shadowing: set[str] = set()  # fields defined so far that are also module names
+        for statement in cls.body:
+            if not isinstance(statement, ast.AnnAssign):
+                continue
+            for node in ast.walk(statement.annotation) if shadowing else ():
+                if isinstance(node, ast.Name) and node.id in shadowing:
+                    assert node.end_col_offset is not None
+                    edits.setdefault(node.lineno, []).append(
+                        (node.col_offset, node.end_col_offset, f"_{node.id}")
+                    )
+                    hidden.add(node.id)
+            if isinstance(statement.target, ast.Name) and statement.target.id in module_names:
+                shadowing.add(statement.target.id)
+    if not edits:
+        return raw, []
+    lines = raw.splitlines()
+    for lineno, changes in edits.items():
+        line = lines[lineno - 1].encode("utf-8")  # ast offsets count UTF-8 bytes
+        for start, end, text in sorted(changes, reverse=True):
+            line = line[:start] + text.encode("utf-8") + line[end:]
+        lines[lineno - 1] = line.decode("utf-8")
+    return "\n".join(lines), sorted(hidden)
 
 
 def format_source(text: str) -> str:
@@ -185,17 +239,19 @@ def format_source(text: str) -> str:
     formatted = _ruff_format(text)
     if formatted is not None:
         return formatted
-    import black
+    from black import format_str
+    from black.mode import Mode, TargetVersion
 
-    mode = black.Mode(target_versions={black.TargetVersion.PY310}, line_length=LINE_LENGTH)
-    return black.format_str(text, mode=mode)
+    return format_str(text, mode=Mode(target_versions={TargetVersion.PY310}, line_length=LINE_LENGTH))
 
 
 def _ruff_format(text: str) -> str | None:
+    import importlib
     import subprocess
 
     try:
-        from ruff.__main__ import find_ruff_bin
+        # The binary of the pinned ruff package, never another one on PATH.
+        find_ruff_bin = importlib.import_module("ruff.__main__").find_ruff_bin
     except ImportError:
         return None
     # --isolated: the user's ruff settings must not change derived files

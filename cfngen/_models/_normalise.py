@@ -199,9 +199,9 @@ class _Normaliser:
     def node(self, schema: Any, hint: str, doc: str, parent: str | None) -> dict[str, Any]:
         if not isinstance(schema, dict):
             return {}
+        schema = self.merge_all_of(schema, doc)
         if "$ref" in schema:
             return self.ref(schema["$ref"], hint, doc, parent)
-        schema = self.merge_all_of(schema, doc)
         branches = [*_list(schema.get("oneOf")), *_list(schema.get("anyOf"))]
         if branches:
             own = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")}

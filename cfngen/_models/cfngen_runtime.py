@@ -246,10 +246,16 @@ def _union_loader(options: list[Any]) -> _Load:
 
 
 def _fitting_option(options: list[Any], value: Any) -> Any:
+    """The option a value fits as it is, or None.
+
+    An object fits the model that declares most of its keys (the first of equals); a map fits
+    any object, after a model that declares all of them.
+    """
     best: Any = None
-    best_score = -1
+    best_score = -2.0
     for option in options:
         origin = typing.get_origin(option) or option
+        score = -2.0
         if origin is Literal:
             if _is_member(value, typing.get_args(option)):
                 return option
@@ -259,20 +265,16 @@ def _fitting_option(options: list[Any], value: Any) -> Any:
         elif origin is list:
             if isinstance(value, list):
                 return option
-        elif isinstance(value, Mapping) and (
-            origin is dict or (isinstance(origin, type) and issubclass(origin, CfnModel))
-        ):
-            # an object fits the model that declares most of its keys; a map takes any keys
+        elif option is Any:
+            score = -1.0
+        elif isinstance(value, Mapping):
             if origin is dict:
                 score = len(value) - 0.5
-            else:
+            elif isinstance(origin, type) and issubclass(origin, CfnModel):
                 names = _fields(origin)
-                score = sum(key in names for key in value) - (len(value) - len(names) > 0) * 0.25
-            if score > best_score:
-                best, best_score = option, score
-        elif option is Any:
-            if best is None:
-                best, best_score = option, -0.5
+                score = float(sum(key in names for key in value))
+        if score > best_score:
+            best, best_score = option, score
     return best
 
 
