@@ -78,8 +78,8 @@ class Shapes:
 
     def pointer(self, ref: str) -> Any:
         target: Any = self.document
-        for part in ref[1:].split("/")[1:]:
-            part = part.replace("~1", "/").replace("~0", "~")
+        for escaped in ref[1:].split("/")[1:]:
+            part = escaped.replace("~1", "/").replace("~0", "~")
             if isinstance(target, dict):
                 target = target.get(part)
             elif isinstance(target, list) and part.isdigit():
@@ -127,7 +127,9 @@ class Shapes:
         if isinstance(types, list):
             return union([self.shape({**schema, "type": t}) for t in dict.fromkeys(types)])
         if types is None:
-            if any(k in schema for k in ("properties", "patternProperties", "additionalProperties")):
+            if any(
+                k in schema for k in ("properties", "patternProperties", "additionalProperties")
+            ):
                 types = "object"
             elif "items" in schema:
                 types = "array"
@@ -251,10 +253,12 @@ class Maximal:
         return self.counter
 
     def instance(self) -> tuple[Any, Any]:
-        return self.value(self.shapes.root(), self.shapes.root(), 0, "Root", 0, set())
+        return self.value(
+            self.shapes.root(), self.shapes.root(), depth=0, name="Root", index=0, path=set()
+        )
 
     def value(
-        self, shape: Shape, place: Shape, depth: int, name: str, index: int, path: set[str]
+        self, shape: Shape, place: Shape, *, depth: int, name: str, index: int, path: set[str]
     ) -> tuple[Any, Any]:
         """(typed, expected) for one place; (None, None) leaves it out."""
         ref = shape.ref if shape.kind == "ref" else None
@@ -267,7 +271,7 @@ class Maximal:
             return None, None
         if shape.kind == "union":
             option = shape.options[index % len(shape.options)] if index else shape.options[0]
-            return self.value(option, place, depth, name, 0, path)
+            return self.value(option, place, depth=depth, name=name, index=0, path=path)
         if shape.kind == "any":
             value = f"{name}-{self.next()}"
             return value, value
@@ -276,7 +280,10 @@ class Maximal:
             return value, expected_leaf(self.shapes, place, value)
         if shape.kind == "array":
             assert shape.items is not None
-            items = [self.value(shape.items, shape.items, depth + 1, name, i, path) for i in (0, 1)]
+            items = [
+                self.value(shape.items, shape.items, depth=depth + 1, name=name, index=i, path=path)
+                for i in (0, 1)
+            ]
             items = [pair for pair in items if pair[0] is not None]
             if not items:
                 return None, None
@@ -285,7 +292,9 @@ class Maximal:
             typed: dict[str, Any] = {}
             expected: dict[str, Any] = {}
             for i, value_shape in enumerate(shape.values):
-                pair = self.value(value_shape, value_shape, depth + 1, name, 0, path)
+                pair = self.value(
+                    value_shape, value_shape, depth=depth + 1, name=name, index=0, path=path
+                )
                 if pair[0] is not None:
                     typed[f"Key{i + 1}"], expected[f"Key{i + 1}"] = pair
             return typed, expected
@@ -297,11 +306,11 @@ class Maximal:
         for prop, sub in shape.properties.items():
             if not full and self.shapes.resolve(sub).kind not in ("scalar", "any"):
                 continue
-            pair = self.value(sub, sub, depth + 1, prop, 0, path)
+            pair = self.value(sub, sub, depth=depth + 1, name=prop, index=0, path=path)
             if pair[0] is not None:
                 typed[prop], expected[prop] = pair
         if full and shape.values:
-            pair = self.value(shape.values[0], ANY, depth + 1, name, 0, path)
+            pair = self.value(shape.values[0], ANY, depth=depth + 1, name=name, index=0, path=path)
             if pair[0] is not None:  # a key beyond the declared ones: kept as it came
                 typed["ExtraKey1"], expected["ExtraKey1"] = pair[0], stringify(pair[0])
         return typed, expected
@@ -430,13 +439,12 @@ def first_difference(expected: Any, actual: Any, path: str = "") -> str | None:
     if isinstance(expected, list):
         if len(expected) != len(actual):
             return f"{path}: {len(expected)} items came back as {len(actual)}"
-        for i, (a, b) in enumerate(zip(expected, actual)):
+        for i, (a, b) in enumerate(zip(expected, actual, strict=True)):
             found = first_difference(a, b, f"{path}/{i}")
             if found:
                 return found
         return None
     return None if expected == actual else f"{path or '/'}: {expected!r} came back as {actual!r}"
-
 
 
 # ---------------------------------------------------------------------- loading generated models

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cfngen._models import MODELS_FILE, RUNTIME_FILE, render_models
-from cfngen._models._normalise import class_name, needs_alias, normalise
+from cfngen._models._normalise import class_name, needs_alias, normalise, python_name
 from tests._maximal import first_difference, load_models, maximal, stringify, unload
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,16 +42,26 @@ TAG = {"type": "object", "properties": {"Key": {"type": "string"}}, "required": 
         ({"type": "string", "format": "date-time"}, {"type": "string"}),
         ({"type": "integer", "minimum": 1, "maximum": 5, "default": 3}, {"type": "integer"}),
         # siblings of $ref go
-        ({"$ref": "#/definitions/Tag", "description": "d", "type": "object"}, {"$ref": "#/definitions/Tag"}),
+        (
+            {"$ref": "#/definitions/Tag", "description": "d", "type": "object"},
+            {"$ref": "#/definitions/Tag"},
+        ),
         # arrays are lists whatever insertionOrder/uniqueItems say
         (
-            {"type": "array", "insertionOrder": False, "uniqueItems": True, "items": {"type": "string"}},
+            {
+                "type": "array",
+                "insertionOrder": False,
+                "uniqueItems": True,
+                "items": {"type": "string"},
+            },
             {"type": "array", "items": {"type": "string"}},
         ),
         ({"items": {"type": "integer"}}, {"type": "array", "items": {"type": "integer"}}),
         ({"type": "array"}, {"type": "array", "items": {}}),
-        ({"type": "array", "items": [{"type": "string"}, {"type": "integer"}]},
-         {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}),
+        (
+            {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]},
+            {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
+        ),
         # free-form objects are maps of anything
         ({"type": "object"}, {"type": "object"}),
         ({"type": "object", "additionalProperties": False}, {"type": "object"}),
@@ -64,7 +74,10 @@ TAG = {"type": "object", "properties": {"Key": {"type": "string"}}, "required": 
         ),
         (
             {"patternProperties": {"^a": {"type": "string"}, "^b": {"type": "integer"}}},
-            {"type": "object", "additionalProperties": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
+            {
+                "type": "object",
+                "additionalProperties": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+            },
         ),
         (
             {"type": "object", "additionalProperties": {"$ref": "#/definitions/Tag"}},
@@ -88,8 +101,14 @@ TAG = {"type": "object", "properties": {"Key": {"type": "string"}}, "required": 
             {"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "string", "enum": ["b"]}]},
         ),
         # allOf of one reference stays a reference
-        ({"allOf": [{"$ref": "#/definitions/Tag"}], "description": "d"}, {"$ref": "#/definitions/Tag"}),
-        ({"allOf": [{"$ref": "#/definitions/Tag"}, {"required": ["Key"]}]}, {"$ref": "#/definitions/Tag"}),
+        (
+            {"allOf": [{"$ref": "#/definitions/Tag"}], "description": "d"},
+            {"$ref": "#/definitions/Tag"},
+        ),
+        (
+            {"allOf": [{"$ref": "#/definitions/Tag"}, {"required": ["Key"]}]},
+            {"$ref": "#/definitions/Tag"},
+        ),
         # enums and const become Literal; a float cannot be in a Literal
         ({"type": "string", "enum": ["a", "b", "a"]}, {"type": "string", "enum": ["a", "b"]}),
         ({"enum": ["a", 1, True, None]}, {"enum": ["a", 1, True, None]}),
@@ -192,7 +211,7 @@ def test_class_names(name, expected):
         ("CfnModel", "CfnModelModel"),
         ("Any", "AnyModel"),
         ("Literal", "LiteralModel"),
-        ("str", "StrModel"),
+        ("Optional", "OptionalModel"),
     ],
 )
 def test_definitions_that_clash_with_our_names_are_renamed(name, renamed):
@@ -220,6 +239,26 @@ def test_definitions_that_clash_with_our_names_are_renamed(name, renamed):
 )
 def test_properties_that_need_their_json_name_as_alias(name, alias):
     assert needs_alias(name) is alias
+
+
+@pytest.mark.parametrize(
+    ("name", "used", "expected"),
+    [
+        ("from", set(), "from_"),
+        ("None", set(), "None_"),
+        ("from", {"from_"}, "from__2"),
+        ("my-prop", set(), "my_prop"),
+        ("1abc", set(), "field_1abc"),
+        ("_x", set(), "field_x"),
+        ("__init__", set(), "field_init__"),
+        ("", set(), "field_"),
+        ("Größe", set(), "Gr__e"),
+        ("ﬁle", {"file"}, "field_le"),
+        ("a b", {"a_b", "a_b_2"}, "a_b_3"),
+    ],
+)
+def test_python_names_for_properties(name, used, expected):
+    assert python_name(name, used) == expected
 
 
 # ---------------------------------------------------------------------- rendered models
@@ -265,6 +304,70 @@ AWKWARD = {
     "required": ["Type"],
     "additionalProperties": False,
     "primaryIdentifier": ["/properties/Type"],
+}
+
+
+#: Property names a hand-written schema may well use: keywords, builtins, our own names, names
+#: Python normalises ("ﬁle" is "file"), names that only differ in case or punctuation.
+NAMES = [
+    *[
+        "mro",
+        "self",
+        "cls",
+        "json_data",
+        "values",
+        "_extra",
+        "field_extra",
+        "__init__",
+        "__class__",
+        "__dict__",
+        "_serialize",
+    ],
+    *[
+        "CfnModel",
+        "ResourceModel",
+        "BaseResourceHandlerRequest",
+        "annotations",
+        "dataclass",
+        "typing",
+        "Any",
+    ],
+    *[
+        "Literal",
+        "TypeAlias",
+        "field",
+        "None",
+        "True",
+        "False",
+        "a",
+        "A",
+        "file",
+        "ﬁle",
+        "field_1",
+        "1",
+        "from_",
+        "from",
+        "x-y",
+        "x_y",
+    ],
+    *["list", "dict", "str", "int", "float", "bool", "object", "type", "match", "_", "__"],
+    *["", " ", "a b", "é"],
+]
+EVERY_NAME = {
+    "typeName": "Acme::Names::Thing",
+    "definitions": {
+        name: {"type": "object", "properties": {"Inner": {"type": "string"}}}
+        for name in ("Resource", "BaseModel", "dataclass", "field", "Model", "ResourceModel2")
+    },
+    "properties": {
+        **{name: {"type": "integer"} for name in NAMES},
+        "Nested": {
+            "type": "object",
+            "properties": {name: {"$ref": "#/definitions/Resource"} for name in NAMES},
+        },
+    },
+    "additionalProperties": False,
+    "primaryIdentifier": ["/properties/A"],
 }
 
 
@@ -349,17 +452,76 @@ def test_awkward_names_keep_their_json_names(loaded):
     typed, expected = maximal(AWKWARD)
     assert set(typed) == set(AWKWARD["properties"])
     assert models.ResourceModel._deserialize(typed)._serialize() == typed
-    assert first_difference(
-        expected, models.ResourceModel._deserialize(stringify(typed))._serialize()
-    ) is None
-    made = models.ResourceModel(from_=1, None_="n", field_1abc=1.5)
-    assert made._serialize() == {"from": 1, "None": "n", "1abc": 1.5}
+    assert (
+        first_difference(expected, models.ResourceModel._deserialize(stringify(typed))._serialize())
+        is None
+    )
+    # "from_" is a property of its own here, so "from" is the next free name
+    made = models.ResourceModel(from__2=1, from_=2, None_="n", field_1abc=1.5, my_prop=True)
+    assert made._serialize() == {"from": 1, "from_": 2, "None": "n", "1abc": 1.5, "my-prop": True}
     rule = {"Transition": {"Days": 1}, "Transitions": [{"Days": 2}], "Rule": {"Rule": {}}}
     assert models.Rule._deserialize(rule)._serialize() == rule
 
 
-def test_awkward_models_type_check(tmp_path):
-    write_package(tmp_path, "awkward", render_models(AWKWARD))
+def test_every_name_keeps_its_json_name(loaded):
+    models = loaded(EVERY_NAME)
+    typed, expected = maximal(EVERY_NAME)
+    assert set(typed) == set(EVERY_NAME["properties"])
+    assert set(typed["Nested"]) == set(NAMES)
+    assert first_difference(typed, models.ResourceModel._deserialize(typed)._serialize()) is None
+    back = models.ResourceModel._deserialize(stringify(typed))._serialize()
+    assert first_difference(expected, back) is None
+
+
+TYPED_HANDLERS = """
+from typing import Any, MutableMapping, Optional
+
+from cloudformation_cli_python_lib.boto3_proxy import SessionProxy
+from cloudformation_cli_python_lib.interface import Action, BaseModel, OperationStatus, ProgressEvent
+
+from .cfngen_runtime import Resource
+from .models import CallbackContext, ResourceHandlerRequest, ResourceModel, TypeConfigurationModel
+
+resource = Resource("Acme::Awkward::Thing", ResourceModel, TypeConfigurationModel)
+test_entrypoint = resource.test_entrypoint
+
+
+@resource.handler(Action.CREATE)
+def create(
+    session: Optional[SessionProxy],
+    request: ResourceHandlerRequest,
+    callback_context: MutableMapping[str, Any],
+) -> ProgressEvent:
+    model = request.desiredResourceState
+    assert model is not None
+    context = CallbackContext._deserialize(callback_context)
+    context_json: dict[str, Any] = context._serialize()
+    model.from_ = (model.from_ or 0) + 1
+    model.Rules = [Rule(Transitions=[Transition(Days=1)])]
+    return ProgressEvent(
+        status=OperationStatus.IN_PROGRESS, resourceModel=model, callbackContext=context_json
+    )
+
+
+@resource.handler(Action.LIST)
+def list_(
+    session: Optional[SessionProxy],
+    request: ResourceHandlerRequest,
+    callback_context: MutableMapping[str, Any],
+) -> ProgressEvent:
+    token: Optional[str] = request.nextToken
+    # ProgressEvent.resourceModels is a list[BaseModel], and lists are invariant
+    models: list[BaseModel] = [ResourceModel._deserialize({"Type": "t"})]
+    return ProgressEvent(status=OperationStatus.SUCCESS, resourceModels=models, nextToken=token)
+
+
+from .models import Rule, Transition  # noqa: E402
+"""
+
+
+def test_awkward_models_and_typed_handlers_type_check(tmp_path):
+    write_package(tmp_path, "awkward", render_models(AWKWARD), TYPED_HANDLERS)
+    write_package(tmp_path, "every_name", render_models(EVERY_NAME))
     result = mypy(tmp_path)
     assert result.returncode == 0, result.stdout
 
@@ -467,6 +629,8 @@ def test_official_handlers_work_with_our_models(tmp_path, monkeypatch):
             assert response["status"] == "SUCCESS", response
             assert response["resourceModel"] == properties
         assert handlers.resource(lambda_event("LIST"), None)["resourceModels"] == []
-        assert handlers.resource(lambda_event("DELETE", properties), None)["status"] == "IN_PROGRESS"
+        assert (
+            handlers.resource(lambda_event("DELETE", properties), None)["status"] == "IN_PROGRESS"
+        )
     finally:
         unload("acme_test_thing")

@@ -16,8 +16,8 @@ from tests._maximal import (
     first_difference,
     load_models,
     maximal,
-    stringify,
     strategy,
+    stringify,
     unload,
 )
 
@@ -121,7 +121,9 @@ def test_hypothesis_instances_round_trip(type_name):
     @given(strategy(schema))
     def check(pair):
         typed, expected = pair
-        assert first_difference(typed, models.ResourceModel._deserialize(typed)._serialize()) is None
+        assert (
+            first_difference(typed, models.ResourceModel._deserialize(typed)._serialize()) is None
+        )
         back = models.ResourceModel._deserialize(stringify(typed))._serialize()
         assert first_difference(expected, back) is None
 

@@ -104,7 +104,7 @@ CALLBACK = {
     },
 }
 
-HANDLERS = '''
+HANDLERS = """
 from cloudformation_cli_python_lib import (
     Action, HandlerErrorCode, OperationStatus, ProgressEvent, exceptions,
 )
@@ -170,7 +170,7 @@ register(resource)
 test_entrypoint = resource.test_entrypoint
 lib_resource = LibResource("Test::Kitchen::Sink", ResourceModel, TypeConfigurationModel)
 register(lib_resource)
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -206,8 +206,14 @@ def models(sink):
         # JSON names that are not Python names travel as aliases
         ({"None": "x", "from": 5, "my-prop": True, "Type": "t"}, None),
         # CloudFormation's strings become what the schema says...
-        ({"from": "5", "Count": "-12", "Ratio": "1.5", "Flag": "false"}, {"from": 5, "Count": -12, "Ratio": 1.5, "Flag": False}),
-        ({"Ratio": "2", "my-prop": "true", "Flag": "True"}, {"Ratio": 2, "my-prop": True, "Flag": True}),
+        (
+            {"from": "5", "Count": "-12", "Ratio": "1.5", "Flag": "false"},
+            {"from": 5, "Count": -12, "Ratio": 1.5, "Flag": False},
+        ),
+        (
+            {"Ratio": "2", "my-prop": "true", "Flag": "True"},
+            {"Ratio": 2, "my-prop": True, "Flag": True},
+        ),
         ({"Ratio": "1e3"}, {"Ratio": 1000.0}),
         ({"Level": "2", "Mode": "ON"}, {"Level": 2, "Mode": "ON"}),
         ({"Matrix": [["1", "2.5"], []]}, {"Matrix": [[1, 2.5], []]}),
@@ -222,7 +228,16 @@ def models(sink):
         # empty collections are kept
         ({"Tags": [], "Labels": {}, "Free": {}, "ListOfMaps": [], "Tree": {}}, None),
         # arrays are lists, even with insertionOrder false: duplicates and order kept
-        ({"Tags": [{"Key": "b", "Value": "2"}, {"Key": "a", "Value": "1"}, {"Key": "a", "Value": "1"}]}, None),
+        (
+            {
+                "Tags": [
+                    {"Key": "b", "Value": "2"},
+                    {"Key": "a", "Value": "1"},
+                    {"Key": "a", "Value": "1"},
+                ]
+            },
+            None,
+        ),
         # maps from patternProperties/additionalProperties, also inside lists and holding lists
         ({"Labels": {"a": "1", "b": 2}}, {"Labels": {"a": 1, "b": 2}}),
         ({"ListOfMaps": [{"a": "1"}, {}]}, {"ListOfMaps": [{"a": 1}, {}]}),

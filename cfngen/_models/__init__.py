@@ -64,7 +64,8 @@ def models_source(schema: dict[str, Any], callback_context: dict[str, Any] | Non
             return text
         if renamed <= aliased:
             raise CfngenError(
-                f"the generated models lose the JSON names {sorted(renamed)}", _BUG_HINT,
+                f"the generated models lose the JSON names {sorted(renamed)}",
+                _BUG_HINT,
                 exit_code=ExitCode.INTERNAL,
             )
         # The generator renamed fields we did not expect it to: give them aliases and redo.
@@ -107,6 +108,15 @@ def generate_raw(schema: dict[str, Any]) -> str:
     return out
 
 
+_DOCSTRING = '''"""Models of TYPE_NAME.
+
+ResourceModel (the properties), TypeConfigurationModel, CallbackContext (the handlers'
+progress state, from callback-context.json) and ResourceHandlerRequest. Every field is
+None unless CloudFormation sent it: handlers get partial models. `Model._deserialize()`
+reads JSON and `model._serialize()` writes it; a JSON name that is not a Python name is
+kept in `field(metadata={'alias': ...})`.
+"""
+'''
 _IMPORT = re.compile(r"(?:from \S+ )?import .+")
 _DATACLASS_NAME = re.compile(r"\bdataclass(?: as (\w+))?")
 
@@ -141,18 +151,10 @@ def assemble(raw: str, schema: dict[str, Any]) -> str:
     if not any(line.startswith("from dataclasses import") for line in stdlib):
         stdlib.append("from dataclasses import dataclass")
 
-    type_name = schema.get("typeName", "the resource type")
+    type_name = str(schema.get("typeName", "a resource type"))
     return "\n".join(
         [
-            f'"""Models of {type_name}.',
-            "",
-            "ResourceModel (the properties), TypeConfigurationModel, CallbackContext (the handlers'",
-            "progress state, from callback-context.json) and ResourceHandlerRequest. Every field is",
-            "None unless CloudFormation sent it: handlers get partial models. `Model._deserialize()`",
-            "reads JSON and `model._serialize()` writes it; a JSON name that is not a Python name is",
-            "kept in `field(metadata={'alias': ...})`.",
-            '"""',
-            "",
+            _DOCSTRING.replace("TYPE_NAME", type_name),
             "from __future__ import annotations",
             "",
             *sorted(stdlib),
@@ -174,7 +176,7 @@ def assemble(raw: str, schema: dict[str, Any]) -> str:
                 [
                     "",
                     "",
-                    "# A field hides the type of the same name in its class: later fields use these.",
+                    "# A field hides the type of its name in its class: later fields use these.",
                     *(f"_{name} = {name}" for name in hidden),
                 ]
                 if hidden
@@ -212,13 +214,13 @@ def unshadow(raw: str) -> tuple[str, list[str]]:
         for statement in cls.body:
             if not isinstance(statement, ast.AnnAssign):
                 continue
-            for node in ast.walk(statement.annotation) if shadowing else ():
-                if isinstance(node, ast.Name) and node.id in shadowing:
-                    assert node.end_col_offset is not None
-                    edits.setdefault(node.lineno, []).append(
-                        (node.col_offset, node.end_col_offset, f"_{node.id}")
+            for name in ast.walk(statement.annotation) if shadowing else ():
+                if isinstance(name, ast.Name) and name.id in shadowing:
+                    assert name.end_col_offset is not None
+                    edits.setdefault(name.lineno, []).append(
+                        (name.col_offset, name.end_col_offset, f"_{name.id}")
                     )
-                    hidden.add(node.id)
+                    hidden.add(name.id)
             if isinstance(statement.target, ast.Name) and statement.target.id in module_names:
                 shadowing.add(statement.target.id)
     if not edits:
@@ -242,7 +244,9 @@ def format_source(text: str) -> str:
     from black import format_str
     from black.mode import Mode, TargetVersion
 
-    return format_str(text, mode=Mode(target_versions={TargetVersion.PY310}, line_length=LINE_LENGTH))
+    return format_str(
+        text, mode=Mode(target_versions={TargetVersion.PY310}, line_length=LINE_LENGTH)
+    )
 
 
 def _ruff_format(text: str) -> str | None:

@@ -24,7 +24,8 @@ TYPE_CONFIGURATION_MODEL = "TypeConfigurationModel"
 CALLBACK_CONTEXT = "CallbackContext"
 BASE_CLASS = "CfnModel"
 
-#: Class names a definition may not take: ours, the runtime's, and names the module imports.
+#: Class names a definition may not take: the names models.py defines or imports itself, and
+#: typing names (a definition called `Mapping` or `Any` must not shadow the typing import).
 RESERVED_CLASS_NAMES = frozenset(
     {
         RESOURCE_MODEL,
@@ -33,35 +34,27 @@ RESERVED_CLASS_NAMES = frozenset(
         BASE_CLASS,
         "ResourceHandlerRequest",
         "BaseResourceHandlerRequest",
-        "BaseModel",
-        "Resource",
-        # typing, dataclasses and builtins that annotations or the module header may use
-        "Any",
-        "Annotated",
-        "Callable",
-        "ClassVar",
-        "Dict",
-        "FrozenSet",
-        "Iterable",
-        "List",
-        "Literal",
-        "Mapping",
-        "MutableMapping",
-        "NoneType",
-        "Optional",
-        "Sequence",
-        "Set",
-        "Tuple",
-        "Type",
-        "TypeAlias",
-        "Union",
-        "Field",
-        "Dataclass",
-        "Annotations",
-        "Str",
-        "Int",
-        "Float",
-        "Bool",
+        *[
+            "Annotated",
+            "Any",
+            "Callable",
+            "ClassVar",
+            "Dict",
+            "FrozenSet",
+            "Iterable",
+            "List",
+            "Literal",
+            "Mapping",
+            "MutableMapping",
+            "NoneType",
+            "Optional",
+            "Sequence",
+            "Set",
+            "Tuple",
+            "Type",
+            "TypeAlias",
+            "Union",
+        ],
     }
 )
 
@@ -96,6 +89,22 @@ def needs_alias(name: str) -> bool:
         or keyword.iskeyword(name)
         or name.startswith("_")
     )
+
+
+def python_name(name: str, used: set[str], *, retry: bool = False) -> str:
+    """An ASCII identifier for a property, unlike `used` ("from" -> "from_", "1a" -> "field_1a")."""
+    if keyword.iskeyword(name):
+        base = f"{name}_"
+    else:
+        base = re.sub(r"[^0-9A-Za-z_]", "_", name)
+        if not base or base[0].isdigit() or base[0] == "_":
+            base = f"field_{base.lstrip('_')}" if base.strip("_") else "field_"
+    if retry:
+        base += "_"
+    candidate, number = base, 2
+    while candidate in used or keyword.iskeyword(candidate):
+        candidate, number = f"{base}_{number}", number + 1
+    return candidate
 
 
 def normalise(
@@ -186,11 +195,18 @@ class _Normaliser:
         if not isinstance(properties, dict):
             properties = {}
         out: dict[str, Any] = {}
+        aliased = [p for p in properties if needs_alias(p) or p in self.alias_all]
+        used = set(properties) - set(aliased)
         for prop, sub in properties.items():
             node = self.node(sub, prop, doc, name)
-            if needs_alias(prop) or prop in self.alias_all:
-                node = {**node, "metadata": {"alias": prop}}
-            out[prop] = node
+            if prop in aliased:
+                # We choose the Python name (the generator's own choice may not survive Python's
+                # NFKC normalisation of identifiers, "ﬁle" is "file"), the JSON name travels.
+                key = python_name(prop, used, retry=prop in self.alias_all)
+                used.add(key)
+                out[key] = {**node, "metadata": {"alias": prop}}
+            else:
+                out[prop] = node
         self.classes[name] = list(properties)
         return {"type": "object", "properties": out, "additionalProperties": False}
 
@@ -217,7 +233,9 @@ class _Normaliser:
         if isinstance(types, list):
             types = [t for t in dict.fromkeys(types) if t in _TYPES]
             if len(types) != 1:
-                return self.union([self.node({**schema, "type": t}, hint, doc, parent) for t in types])
+                return self.union(
+                    [self.node({**schema, "type": t}, hint, doc, parent) for t in types]
+                )
             types = types[0]
         if types not in _TYPES:
             types = _infer_type(schema)
@@ -393,4 +411,4 @@ def _literal(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _literal_value(value: Any) -> bool:
-    return value is None or isinstance(value, (str, bool, int)) and not isinstance(value, float)
+    return value is None or (isinstance(value, (str, bool, int)) and not isinstance(value, float))
