@@ -477,7 +477,9 @@ TYPED_HANDLERS = """
 from typing import Any, MutableMapping, Optional
 
 from cloudformation_cli_python_lib.boto3_proxy import SessionProxy
-from cloudformation_cli_python_lib.interface import Action, BaseModel, OperationStatus, ProgressEvent
+from cloudformation_cli_python_lib.interface import (
+    Action, BaseModel, OperationStatus, ProgressEvent,
+)
 
 from .cfngen_runtime import Resource
 from .models import CallbackContext, ResourceHandlerRequest, ResourceModel, TypeConfigurationModel
