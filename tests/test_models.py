@@ -532,10 +532,18 @@ def test_same_bytes_every_time():
     assert render_models(AWKWARD) == render_models(AWKWARD)
 
 
-def test_same_bytes_under_another_hash_seed():
+def test_same_bytes_under_another_hash_seed_and_folder(tmp_path):
+    # The second run happens in a folder whose tool settings would change the output if
+    # anything read them.
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.black]\nline-length = 40\nskip-magic-trailing-comma = true\n"
+        "[tool.ruff]\nline-length = 40\n[tool.ruff.format]\nquote-style = 'single'\n"
+        "[tool.datamodel-codegen]\nsnake-case-field = true\nuse-annotated = true\n"
+    )
+    (tmp_path / "ruff.toml").write_text("line-length = 40\n[format]\nquote-style = 'single'\n")
     code = textwrap.dedent(
         """
-        import hashlib, json, sys
+        import hashlib, json
         from cfngen._models import render_models
         from tests.test_models import AWKWARD
         from tests.test_runtime_support import SINK, CALLBACK
@@ -549,10 +557,10 @@ def test_same_bytes_under_another_hash_seed():
             capture_output=True,
             text=True,
             check=True,
-            cwd=ROOT,
-            env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"},
+            cwd=cwd,
+            env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
         ).stdout
-        for seed in ("1", "2")
+        for seed, cwd in (("1", ROOT), ("2", tmp_path))
     }
     assert len(digests) == 1
 
@@ -566,10 +574,10 @@ def test_models_are_black_formatted():
 
 
 def test_black_writes_the_same_bytes_when_ruff_is_missing(monkeypatch):
-    import cfngen._models as models_module
+    from cfngen._models import _assemble
 
     with_ruff = render_models(AWKWARD)
-    monkeypatch.setattr(models_module, "_ruff_format", lambda text: None)
+    monkeypatch.setattr(_assemble, "_ruff_format", lambda text: None)
     assert render_models(AWKWARD) == with_ruff
 
 

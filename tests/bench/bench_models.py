@@ -31,13 +31,16 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def warm(limit: int | None) -> None:
-    import cfngen._models as models
+    from cfngen._models import render_models
+    from cfngen._models._assemble import assemble, format_source
+    from cfngen._models._check import check_models
+    from cfngen._models._generate import generate_raw
     from cfngen._models._normalise import normalise
     from tests._corpus import corpus
 
     schemas = corpus()
     names = list(schemas)[:limit] if limit else list(schemas)
-    models.render_models(schemas["AWS::Logs::LogGroup"])
+    render_models(schemas["AWS::Logs::LogGroup"])
     totals: dict[str, float] = dict.fromkeys(("normalise", "generate", "format", "check"), 0.0)
     per_schema: list[tuple[float, str]] = []
     for name in names:
@@ -45,11 +48,11 @@ def warm(limit: int | None) -> None:
         t0 = time.perf_counter()
         normalised = normalise(schema)
         t1 = time.perf_counter()
-        raw = models.generate_raw(normalised.schema)
+        raw = generate_raw(normalised.schema)
         t2 = time.perf_counter()
-        text = models.format_source(models.assemble(raw, schema))
+        text = format_source(assemble(raw, schema))
         t3 = time.perf_counter()
-        models.check_models(text, normalised)
+        check_models(text, normalised)
         t4 = time.perf_counter()
         for key, spent in zip(totals, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
             totals[key] += spent
