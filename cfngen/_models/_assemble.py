@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cfngen._models._generate import RUNTIME_MODULE
+from cfngen._models._generate import RUNTIME_MODULE, internal_error
 from cfngen._models._normalise import BASE_CLASS, RESOURCE_MODEL, TYPE_CONFIGURATION_MODEL
 
 HANDLER_REQUEST = "ResourceHandlerRequest"
@@ -140,33 +140,40 @@ def unshadow(raw: str) -> tuple[str, list[str]]:
 
 
 def format_source(text: str) -> str:
-    """black's formatting: by ruff's formatter when installed (the same bytes on our modules,
-    tested on the corpus; 20 ms instead of black's 0.1 s import, and 0.1 s instead of 2.6 s for
-    QuickSight::Dashboard), else by black."""
+    """black's formatting, done by ruff's formatter when it is installed.
+
+    ruff writes the same bytes on these modules (tested on the corpus) in 20 ms, where black
+    costs 0.1 s to import and 2.6 s on QuickSight::Dashboard (ruff: 0.1 s).
+    """
     formatted = _ruff_format(text)
     if formatted is not None:
         return formatted
     from black import format_str
+    from black.parsing import InvalidInput
     from black.mode import Mode, TargetVersion
 
-    return format_str(
-        text, mode=Mode(target_versions={TargetVersion.PY310}, line_length=LINE_LENGTH)
-    )
+    try:
+        return format_str(
+            text, mode=Mode(target_versions={TargetVersion.PY310}, line_length=LINE_LENGTH)
+        )
+    except InvalidInput as error:
+        raise internal_error(f"the generated models.py is not valid Python: {error}") from error
 
 
 def _ruff_format(text: str) -> str | None:
+    """ruff's formatting, or None when ruff is missing or fails (black then says why)."""
     import importlib
     import subprocess
 
     try:
         # The binary of the pinned ruff package, never another one on PATH.
-        find_ruff_bin = importlib.import_module("ruff.__main__").find_ruff_bin
-    except ImportError:
+        ruff = importlib.import_module("ruff.__main__").find_ruff_bin()
+    except (ImportError, FileNotFoundError):
         return None
     # --isolated: the user's ruff settings must not change derived files
     result = subprocess.run(
         [
-            find_ruff_bin(),
+            ruff,
             "format",
             "--isolated",
             f"--line-length={LINE_LENGTH}",

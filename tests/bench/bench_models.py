@@ -1,14 +1,15 @@
 """How fast models are rendered.
 
     python tests/bench/bench_models.py warm [--limit N]   # every corpus schema in one process
-    python tests/bench/bench_models.py cold [--runs N] [--type AWS::Logs::LogGroup]
+    python tests/bench/bench_models.py cold [--runs N] [--type AWS::Logs::LogGroup] [--cfn]
 
 warm: render_models() for each schema of the corpus in one process (after one warm-up call),
       with the median, p95 and max per schema and the slowest five; steps split as normalise,
       datamodel-code-generator, format, check.
 cold: a fresh interpreter that imports cfngen and renders the models of one schema, N times:
-      the whole-process wall time (what `cfngen generate` pays for models), and the same
-      interpreter doing nothing as the floor.
+      the whole-process wall time (what `cfngen generate` pays for models), the same
+      interpreter doing nothing as the floor, and with --cfn the official `cfn generate` in a
+      project `cfn init` made for the same schema, runs interleaved.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def warm(limit: int | None) -> None:
     print("slowest: " + ", ".join(f"{n} {t:.2f} s" for t, n in sorted(per_schema)[-5:]))
 
 
-def cold(runs: int, type_name: str) -> None:
+def cold(runs: int, type_name: str, with_cfn: bool) -> None:
     from tests._corpus import corpus_text
 
     with tempfile.TemporaryDirectory() as folder:
@@ -78,16 +79,39 @@ def cold(runs: int, type_name: str) -> None:
             "import json, sys; from cfngen._models import render_models; "
             "render_models(json.loads(open(sys.argv[1]).read()))"
         )
-        for label, code in (("python -c pass", "pass"), ("render_models", render)):
-            walls = []
-            for _ in range(runs):
-                t0 = time.perf_counter()
-                subprocess.run([sys.executable, "-c", code, str(schema)], check=True, cwd=ROOT)
-                walls.append(time.perf_counter() - t0)
-            print(
-                f"{label} ({type_name}): median {statistics.median(walls):.3f} s, "
-                f"min {min(walls):.3f} s over {runs} runs"
+        commands = {
+            "python -c pass": ([sys.executable, "-c", "pass"], ROOT),
+            "render_models": ([sys.executable, "-c", render, str(schema)], ROOT),
+        }
+        if with_cfn:
+            project = Path(folder) / "cfn"
+            project.mkdir()
+            hyphenated = "-".join(type_name.split("::")).lower()
+            (project / f"{hyphenated}.json").write_text(corpus_text(type_name))
+            cfn = str(Path(sys.executable).with_name("cfn"))
+            subprocess.run(
+                [cfn, "init", "-t", type_name, "-a", "RESOURCE", "python312", "--no-docker"],
+                cwd=project,
+                check=True,
+                capture_output=True,
             )
+            commands["cfn generate"] = ([cfn, "generate"], project)
+        walls: dict[str, list[float]] = {label: [] for label in commands}
+        for _ in range(runs):  # interleaved, so that load on the machine hits every command alike
+            for label, (command, cwd) in commands.items():
+                t0 = time.perf_counter()
+                subprocess.run(command, check=True, cwd=cwd, capture_output=True)
+                walls[label].append(time.perf_counter() - t0)
+        for label, values in walls.items():
+            print(
+                f"{label} ({type_name}): median {statistics.median(values):.3f} s,"
+                f" min {min(values):.3f} s over {runs} runs"
+            )
+        if with_cfn:
+            ratio = statistics.median(walls["render_models"]) / statistics.median(
+                walls["cfn generate"]
+            )
+            print(f"render_models / cfn generate: {ratio:.2f}")
 
 
 def main() -> None:
@@ -98,11 +122,12 @@ def main() -> None:
     c = sub.add_parser("cold")
     c.add_argument("--runs", type=int, default=10)
     c.add_argument("--type", default="AWS::Logs::LogGroup")
+    c.add_argument("--cfn", action="store_true", help="also time `cfn generate` side by side")
     args = parser.parse_args()
     if args.mode == "warm":
         warm(args.limit)
     else:
-        cold(args.runs, args.type)
+        cold(args.runs, args.type, args.cfn)
 
 
 if __name__ == "__main__":
