@@ -149,8 +149,8 @@ def format_source(text: str) -> str:
     if formatted is not None:
         return formatted
     from black import format_str
-    from black.parsing import InvalidInput
     from black.mode import Mode, TargetVersion
+    from black.parsing import InvalidInput
 
     try:
         return format_str(
