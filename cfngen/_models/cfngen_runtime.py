@@ -12,6 +12,23 @@
   message instead of an empty InternalFailure (the traceback stays in the log).
 
 Only the standard library and cloudformation_cli_python_lib, which the Lambda package has anyway.
+
+In handlers.py:
+
+    from .cfngen_runtime import Resource
+    from .models import CallbackContext, ResourceHandlerRequest, ResourceModel
+    from .models import TypeConfigurationModel
+
+    resource = Resource(TYPE_NAME, ResourceModel, TypeConfigurationModel)
+    test_entrypoint = resource.test_entrypoint
+
+    @resource.handler(Action.CREATE)
+    def create_handler(session, request: ResourceHandlerRequest, callback_context):
+        model = request.desiredResourceState                       # a ResourceModel
+        context = CallbackContext._deserialize(callback_context)   # typed progress state
+        ...
+        return ProgressEvent(status=OperationStatus.IN_PROGRESS, resourceModel=model,
+                             callbackContext=context._serialize(), callbackDelaySeconds=5)
 """
 
 from __future__ import annotations
