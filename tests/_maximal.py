@@ -213,24 +213,25 @@ def stringify(value: Any) -> Any:
     return value
 
 
-def string_allowed(shapes: Shapes, shape: Shape) -> bool:
-    """Whether a string is a value of its own at this place (then "5" must stay "5")."""
+def string_allowed(shapes: Shapes, shape: Shape, text: str) -> bool:
+    """Whether the string `text` is a value of its own at this place (then "5" stays "5")."""
     shape = shapes.resolve(shape)
     if shape.kind == "any":
         return True
     if shape.kind == "scalar":
         if shape.enum is not None:
-            return any(isinstance(v, str) for v in shape.enum)
+            return text in shape.enum
         return "string" in shape.types
     if shape.kind == "union":
-        return any(string_allowed(shapes, option) for option in shape.options)
+        return any(string_allowed(shapes, option, text) for option in shape.options)
     return False
 
 
 def expected_leaf(shapes: Shapes, place: Shape, value: Any) -> Any:
     """What reading stringify(value) at `place` must give back."""
-    if string_allowed(shapes, place) or value is None:
-        return stringify(value)
+    text = stringify(value)
+    if value is None or string_allowed(shapes, place, text):
+        return text
     return value
 
 

@@ -38,6 +38,34 @@ SINK = {
             "properties": {"Bark": {"type": "integer"}, "Name": {"type": "string"}},
             "additionalProperties": False,
         },
+        "Cors": {
+            "type": "object",
+            "properties": {
+                "AllowOrigin": {"type": "string"},
+                "AllowCredentials": {"type": "boolean"},
+            },
+        },
+        # a union told apart by a `Type` enum, as AWS::Serverless::Function's events are
+        "SnsEvent": {
+            "type": "object",
+            "properties": {
+                "Type": {"type": "string", "enum": ["SNS"]},
+                "Properties": {
+                    "type": "object",
+                    "properties": {"Topic": {"type": "string"}, "Raw": {"type": "boolean"}},
+                },
+            },
+        },
+        "SqsEvent": {
+            "type": "object",
+            "properties": {
+                "Type": {"type": "string", "enum": ["SQS"]},
+                "Properties": {
+                    "type": "object",
+                    "properties": {"Queue": {"type": "string"}, "Batch": {"type": "integer"}},
+                },
+            },
+        },
     },
     "properties": {
         "Id": {"type": "string"},
@@ -75,6 +103,19 @@ SINK = {
         "Tree": {"$ref": "#/definitions/Node"},
         "Free": {"type": "object"},
         "Choice": {"oneOf": [{"$ref": "#/definitions/Cat"}, {"$ref": "#/definitions/Dog"}]},
+        "Events": {
+            "type": "object",
+            "additionalProperties": {
+                "oneOf": [{"$ref": "#/definitions/SnsEvent"}, {"$ref": "#/definitions/SqsEvent"}]
+            },
+        },
+        "Cors": {"anyOf": [{"type": "object"}, {"type": "string"}, {"$ref": "#/definitions/Cors"}]},
+        "Version": {
+            "anyOf": [
+                {"type": "object", "properties": {"V": {"type": "number"}}},
+                {"type": "object", "properties": {"V": {"type": ["string", "number"]}}},
+            ]
+        },
         "Nested": {
             "type": "object",
             "properties": {
@@ -247,6 +288,25 @@ def models(sink):
         # unions of models: the one that declares the keys
         ({"Choice": {"Bark": "3", "Name": "rex"}}, {"Choice": {"Bark": 3, "Name": "rex"}}),
         ({"Choice": {"Meow": "true"}}, {"Choice": {"Meow": True}}),
+        # ...or whose `Type` enum takes the value
+        (
+            {"Events": {"a": {"Type": "SQS", "Properties": {"Queue": "q", "Batch": "5"}}}},
+            {"Events": {"a": {"Type": "SQS", "Properties": {"Queue": "q", "Batch": 5}}}},
+        ),
+        (
+            {"Events": {"b": {"Type": "SNS", "Properties": {"Raw": "true"}}}},
+            {"Events": {"b": {"Type": "SNS", "Properties": {"Raw": True}}}},
+        ),
+        # ...a model before a free-form object when it declares the keys
+        (
+            {"Cors": {"AllowOrigin": "*", "AllowCredentials": "true"}},
+            {"Cors": {"AllowOrigin": "*", "AllowCredentials": True}},
+        ),
+        ({"Cors": {"x": "true"}}, None),
+        ({"Cors": "*"}, None),
+        # ...or that converts fewest strings
+        ({"Version": {"V": "2.0"}}, None),
+        ({"Version": {"V": 2.5}}, None),
         # nested objects
         ({"Nested": {"Inner": {"Deep": "7"}}}, {"Nested": {"Inner": {"Deep": 7}}}),
         # keys beyond the declared properties are kept, as they came

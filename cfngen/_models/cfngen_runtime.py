@@ -38,7 +38,7 @@ import json
 import re
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, TypeVar, Union, overload
 
 from cloudformation_cli_python_lib.exceptions import InternalFailure, _HandlerError
@@ -99,7 +99,7 @@ class CfnModel(BaseModel):
     def _serialize(self) -> dict[str, Any]:
         """The JSON object: fields that are None are left out, empty lists and objects kept."""
         out: dict[str, Any] = {}
-        for name, (attribute, _) in _fields(type(self)).items():
+        for name, (attribute, _, _) in _fields(type(self)).items():
             value = getattr(self, attribute)
             if value is not None:
                 out[name] = _dump(value)
@@ -122,19 +122,23 @@ def _dump(value: Any) -> Any:
 
 # --------------------------------------------------------------------------- loading by type hint
 
-_FIELDS: dict[type, dict[str, tuple[str, _Load]]] = {}
+_FIELDS: dict[type, dict[str, tuple[str, _Load, Any]]] = {}
 _LOADERS: dict[Any, _Load] = {}
 
 
-def _fields(cls: type) -> dict[str, tuple[str, _Load]]:
-    """JSON name -> (attribute, loader) of a dataclass, computed once per class."""
+def _fields(cls: type) -> dict[str, tuple[str, _Load, Any]]:
+    """JSON name -> (attribute, loader, type hint) of a dataclass, computed once per class."""
     try:
         return _FIELDS[cls]
     except KeyError:
         pass
     hints = typing.get_type_hints(cls)
     fields = {
-        field.metadata.get("alias", field.name): (field.name, _loader(hints[field.name]))
+        field.metadata.get("alias", field.name): (
+            field.name,
+            _loader(hints[field.name]),
+            hints[field.name],
+        )
         for field in dataclasses.fields(cls)
     }
     _FIELDS[cls] = fields
@@ -265,14 +269,14 @@ def _union_loader(options: list[Any]) -> _Load:
 def _fitting_option(options: list[Any], value: Any) -> Any:
     """The option a value fits as it is, or None.
 
-    An object fits the model that declares most of its keys (the first of equals); a map fits
-    any object, after a model that declares all of them.
+    A scalar or a list goes to the first option of its JSON type. An object goes to the option
+    it fits best, looking inside it (`_fit`): the model that declares its keys, whose `Type`
+    enum takes its value, whose nested models fit; a map only after a model that fits as well.
     """
     best: Any = None
-    best_score = -2.0
+    best_score: tuple[int, bool, int] = (-1, False, 0)
     for option in options:
         origin = typing.get_origin(option) or option
-        score = -2.0
         if origin is Literal:
             if _is_member(value, typing.get_args(option)):
                 return option
@@ -282,17 +286,54 @@ def _fitting_option(options: list[Any], value: Any) -> Any:
         elif origin is list:
             if isinstance(value, list):
                 return option
-        elif option is Any:
-            score = -1.0
-        elif isinstance(value, Mapping):
-            if origin is dict:
-                score = len(value) - 0.5
-            elif isinstance(origin, type) and issubclass(origin, CfnModel):
-                names = _fields(origin)
-                score = float(sum(key in names for key in value))
-        if score > best_score:
-            best, best_score = option, score
+        elif isinstance(value, Mapping) or option is Any:
+            fits, exact = _fit(option, value)
+            score = (fits, origin is not dict and option is not Any, exact)
+            if score > best_score:
+                best, best_score = option, score
     return best
+
+
+def _fit(hint: Any, value: Any) -> tuple[int, int]:
+    """How well a value fits a hint: (parts that fit, parts that fit without converting a string),
+    counting every value inside lists, maps and models."""
+    origin = typing.get_origin(hint) or hint
+    args = typing.get_args(hint)
+    if origin is Union or origin is types.UnionType:
+        return max(_fit(arg, value) for arg in args)
+    if hint is type(None) or value is None:
+        return (1, 1) if hint is type(None) and value is None else (0, 0)
+    if origin is Literal:
+        if _is_member(value, args):
+            return 1, 1
+        return (1, 0) if _literal_loader(args)(value) is not value else (0, 0)
+    if origin in _SCALARS:
+        if _fits_scalar(origin, value):
+            return 1, 1
+        parsed = _SCALARS[origin](value) if isinstance(value, str) else _NO_MATCH
+        return (1, 0) if parsed is not _NO_MATCH else (0, 0)
+    if origin is list:
+        if not isinstance(value, list):
+            return 0, 0
+        return _sum(1, (_fit(args[0] if args else Any, item) for item in value))
+    if origin is dict:
+        if not isinstance(value, Mapping):
+            return 0, 0
+        return _sum(1, (_fit(args[1] if len(args) == 2 else Any, v) for v in value.values()))
+    if isinstance(origin, type) and issubclass(origin, CfnModel):
+        if not isinstance(value, Mapping):
+            return 0, 0
+        fields = _fields(origin)
+        return _sum(1, (_fit(fields[k][2], v) for k, v in value.items() if k in fields))
+    return 1, 1
+
+
+def _sum(own: int, parts: Iterable[tuple[int, int]]) -> tuple[int, int]:
+    fits, exact = own, own
+    for part_fits, part_exact in parts:
+        fits += part_fits
+        exact += part_exact
+    return fits, exact
 
 
 # --------------------------------------------------------------------------- Resource
