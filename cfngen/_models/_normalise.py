@@ -223,8 +223,8 @@ class _Normaliser:
             own = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")}
             return self.union(
                 [
-                    self.node(_overlay(own, b), _branch_hint(b, hint, i), doc, parent)
-                    for i, b in enumerate(branches)
+                    self.node(_overlay(own, b), _branch_hint(b, hint), doc, parent)
+                    for b in branches
                     if _structural(b)
                 ]
                 or [self.node(own, hint, doc, parent)]
@@ -383,7 +383,8 @@ def _overlay(base: dict[str, Any], branch: Any) -> dict[str, Any]:
     return out
 
 
-def _branch_hint(branch: Any, hint: str, index: int) -> str:
+def _branch_hint(branch: Any, hint: str) -> str:
+    """A union branch's class is named after its title, else after the property."""
     title = branch.get("title") if isinstance(branch, dict) else None
     return title if isinstance(title, str) and class_name(title) != "Model" else hint
 
