@@ -1,0 +1,190 @@
+"""From the generator's module to models.py: our docstring and imports, ResourceHandlerRequest,
+annotations that survive mypy, and black's formatting."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cfngen._models._generate import RUNTIME_MODULE, internal_error
+from cfngen._models._normalise import BASE_CLASS, RESOURCE_MODEL, TYPE_CONFIGURATION_MODEL
+
+HANDLER_REQUEST = "ResourceHandlerRequest"
+#: black's line length: models.py reads like any black-formatted project file.
+LINE_LENGTH = 88
+
+_DOCSTRING = '''"""Models of TYPE_NAME.
+
+ResourceModel (the properties), TypeConfigurationModel, CallbackContext (the handlers'
+progress state, from callback-context.json) and ResourceHandlerRequest. Every field is
+None unless CloudFormation sent it: handlers get partial models. `Model._deserialize()`
+reads JSON and `model._serialize()` writes it; a JSON name that is not a Python name is
+kept in `field(metadata={'alias': ...})`.
+"""
+'''
+_IMPORT = re.compile(r"(?:from \S+ )?import .+")
+_DATACLASS_NAME = re.compile(r"\bdataclass(?: as (\w+))?")
+
+
+def assemble(raw: str, schema: dict[str, Any]) -> str:
+    """The generator's module with our docstring, sorted imports and ResourceHandlerRequest."""
+    raw, hidden = unshadow(raw)
+    lines = raw.splitlines()
+    start = 0
+    while start < len(lines) and (lines[start].startswith("#") or not lines[start].strip()):
+        start += 1
+    end = start
+    while end < len(lines) and _IMPORT.fullmatch(lines[end]):
+        end += 1
+    imports = lines[start:end]
+    body = "\n".join(lines[end:]).strip("\n")
+
+    stdlib: list[str] = []
+    dataclass_name = "dataclass"
+    for line in imports:
+        if line == "from __future__ import annotations" or line.startswith(
+            f"from {RUNTIME_MODULE} import"
+        ):
+            continue
+        if line.startswith("from dataclasses import"):
+            found = _DATACLASS_NAME.search(line)
+            if found:
+                dataclass_name = found.group(1) or "dataclass"
+            else:
+                stdlib.append("from dataclasses import dataclass")
+        stdlib.append(line)
+    if not any(line.startswith("from dataclasses import") for line in stdlib):
+        stdlib.append("from dataclasses import dataclass")
+
+    type_name = str(schema.get("typeName", "a resource type"))
+    return "\n".join(
+        [
+            _DOCSTRING.replace("TYPE_NAME", type_name),
+            "from __future__ import annotations",
+            "",
+            *sorted(stdlib),
+            "",
+            f"from .{RUNTIME_MODULE} import BaseResourceHandlerRequest, {BASE_CLASS}",
+            # black keeps one blank line before a statement and makes it two before a class;
+            # ruff keeps what it gets: given this, both write the same bytes.
+            *([""] if body.startswith("@") else []),
+            "",
+            body,
+            "",
+            "",
+            f"@{dataclass_name}",
+            f"class {HANDLER_REQUEST}(BaseResourceHandlerRequest):",
+            f"    desiredResourceState: {RESOURCE_MODEL} | None",
+            f"    previousResourceState: {RESOURCE_MODEL} | None",
+            f"    typeConfiguration: {TYPE_CONFIGURATION_MODEL} | None",
+            *(
+                [
+                    "",
+                    "",
+                    "# A field hides the type of its name in its class: later fields use these.",
+                    *(f"_{name} = {name}" for name in hidden),
+                ]
+                if hidden
+                else []
+            ),
+            "",
+        ]
+    )
+
+
+def unshadow(raw: str) -> tuple[str, list[str]]:
+    """Refer to a type as `_Name` in the annotations of a class that has a field `Name`.
+
+    In the class body the field hides the type, and mypy rejects every later annotation that
+    uses it ("Variable ... is not valid as a type"; the field's own annotation is fine). Returns
+    the module and the hidden names.
+    """
+    import ast
+
+    tree = ast.parse(raw)
+    module_names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            module_names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            module_names.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            module_names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    edits: dict[int, list[tuple[int, int, str]]] = {}
+    hidden: set[str] = set()
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        shadowing: set[str] = set()  # fields defined so far that are also module names
+        for statement in cls.body:
+            if not isinstance(statement, ast.AnnAssign):
+                continue
+            for name in ast.walk(statement.annotation) if shadowing else ():
+                if isinstance(name, ast.Name) and name.id in shadowing:
+                    assert name.end_col_offset is not None
+                    edits.setdefault(name.lineno, []).append(
+                        (name.col_offset, name.end_col_offset, f"_{name.id}")
+                    )
+                    hidden.add(name.id)
+            if isinstance(statement.target, ast.Name) and statement.target.id in module_names:
+                shadowing.add(statement.target.id)
+    if not edits:
+        return raw, []
+    lines = raw.splitlines()
+    for lineno, changes in edits.items():
+        line = lines[lineno - 1].encode("utf-8")  # ast offsets count UTF-8 bytes
+        for start, end, text in sorted(changes, reverse=True):
+            line = line[:start] + text.encode("utf-8") + line[end:]
+        lines[lineno - 1] = line.decode("utf-8")
+    return "\n".join(lines), sorted(hidden)
+
+
+def format_source(text: str) -> str:
+    """black's formatting, done by ruff's formatter when it is installed.
+
+    ruff writes the same bytes on these modules (tested on the corpus) in 20 ms, where black
+    costs 0.1 s to import and 2.6 s on QuickSight::Dashboard (ruff: 0.1 s).
+    """
+    formatted = _ruff_format(text)
+    if formatted is not None:
+        return formatted
+    from black import format_str
+    from black.mode import Mode, TargetVersion
+    from black.parsing import InvalidInput
+
+    try:
+        return format_str(
+            text, mode=Mode(target_versions={TargetVersion.PY310}, line_length=LINE_LENGTH)
+        )
+    except InvalidInput as error:
+        raise internal_error(f"the generated models.py is not valid Python: {error}") from error
+
+
+def _ruff_format(text: str) -> str | None:
+    """ruff's formatting, or None when ruff is missing or fails (black then says why)."""
+    import importlib
+    import subprocess
+
+    try:
+        # The binary of the pinned ruff package, never another one on PATH.
+        ruff = importlib.import_module("ruff.__main__").find_ruff_bin()
+    except (ImportError, FileNotFoundError):
+        return None
+    # --isolated: the user's ruff settings must not change derived files
+    result = subprocess.run(
+        [
+            ruff,
+            "format",
+            "--isolated",
+            f"--line-length={LINE_LENGTH}",
+            "--target-version=py310",
+            "--stdin-filename=models.py",
+            "-",
+        ],
+        input=text,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
+    return result.stdout if result.returncode == 0 else None

@@ -1,0 +1,133 @@
+"""The 1898 real AWS resource schemas: every one generates models that compile, import and
+give back exactly the JSON they read; a sample type-checks with mypy and is black-clean."""
+
+import functools
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from cfngen._models import MODELS_FILE, render_models
+from tests._corpus import corpus
+from tests._maximal import (
+    empties,
+    first_difference,
+    load_models,
+    maximal,
+    strategy,
+    stringify,
+    unload,
+)
+
+pytestmark = pytest.mark.corpus
+
+#: typeName -> why its models cannot give back what they read. The test fails when a schema
+#: listed here starts to pass, or one missing from here fails.
+EXPECTED_FAILURES: dict[str, str] = {}
+
+
+@functools.cache
+def by_size():
+    return sorted(corpus(), key=lambda name: (-len(json.dumps(corpus()[name])), name))
+
+
+def sample(count, largest=0):
+    """The `largest` biggest schemas and an even spread of the rest, in a fixed order."""
+    names = by_size()
+    rest = sorted(names[largest:])
+    step = len(rest) / (count - largest)
+    return names[:largest] + [rest[int(i * step)] for i in range(count - largest)]
+
+
+def round_trip_problems(models, schema):
+    typed, expected = maximal(schema)
+    problems = []
+    for label, given_, wanted in (
+        ("maximal", typed, typed),
+        ("maximal, stringified", stringify(typed), expected),
+        ("empty arrays and objects", empties(schema), empties(schema)),
+    ):
+        try:
+            found = first_difference(wanted, models.ResourceModel._deserialize(given_)._serialize())
+        except Exception as error:
+            found = f"{type(error).__name__}: {error}"
+        if found:
+            problems.append(f"{label}: {found}")
+    return problems
+
+
+@pytest.mark.parametrize("type_name", list(corpus()))
+def test_round_trip(type_name):
+    package = "_corpus_" + type_name.replace("::", "_")
+    try:
+        models = load_models(render_models(corpus()[type_name]), package)
+        problems = round_trip_problems(models, corpus()[type_name])
+    finally:
+        unload(package)
+    if type_name in EXPECTED_FAILURES:
+        assert problems, f"{type_name} passes now: remove it from EXPECTED_FAILURES"
+    else:
+        assert not problems, "\n".join(problems)
+
+
+def test_expected_failures_are_corpus_schemas():
+    assert set(EXPECTED_FAILURES) <= set(corpus())
+
+
+def test_fifty_models_type_check(tmp_path):
+    names = sample(50, largest=5)
+    assert "AWS::QuickSight::Dashboard" in names
+    for i, name in enumerate(names):
+        folder = tmp_path / f"p{i:02d}_{name.replace('::', '_').lower()}"
+        folder.mkdir()
+        (folder / "__init__.py").write_text("")
+        for file, text in render_models(corpus()[name]).items():
+            (folder / file).write_text(text)
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", f"--cache-dir={tmp_path / '.mypy'}", "."],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-5000:]
+    assert "no issues found in 150 source files" in result.stdout
+
+
+@pytest.mark.parametrize("type_name", sample(12, largest=1))
+def test_models_are_black_clean(type_name):
+    from black import format_str
+    from black.mode import Mode, TargetVersion
+
+    text = render_models(corpus()[type_name])[MODELS_FILE]
+    assert format_str(text, mode=Mode(target_versions={TargetVersion.PY310})) == text
+
+
+@pytest.mark.parametrize("type_name", sample(40))
+def test_hypothesis_instances_round_trip(type_name):
+    schema = corpus()[type_name]
+    package = "_hypothesis_" + type_name.replace("::", "_")
+    models = load_models(render_models(schema), package)
+
+    @settings(
+        max_examples=30,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(strategy(schema))
+    def check(pair):
+        typed, expected = pair
+        assert (
+            first_difference(typed, models.ResourceModel._deserialize(typed)._serialize()) is None
+        )
+        back = models.ResourceModel._deserialize(stringify(typed))._serialize()
+        assert first_difference(expected, back) is None
+
+    try:
+        check()
+    finally:
+        unload(package)
