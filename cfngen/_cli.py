@@ -148,12 +148,13 @@ def _run_generate(args: argparse.Namespace) -> int:
     except InvalidSchemaError as error:
         from cfngen._validate import render_text
 
-        sys.stdout.write(render_text([error.report], colour=use_colour(sys.stdout)))
+        sys.stderr.write(render_text([error.report], colour=use_colour(sys.stderr)))
         raise
+    # Diagnostics go to stderr: stdout lists what generate did (or, with --check, the drift).
     if result.report is not None and result.report.diagnostics:
         from cfngen._validate import render_text
 
-        sys.stdout.write(render_text([result.report], colour=use_colour(sys.stdout)))
+        sys.stderr.write(render_text([result.report], colour=use_colour(sys.stderr)))
     for path in result.skipped:
         why = (
             "it is not what cfngen last wrote there"

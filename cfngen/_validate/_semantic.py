@@ -398,20 +398,19 @@ def _nodes(schema: dict[str, Any]) -> Iterator[Problem]:
 
 
 def _pattern(pattern: str, ptr: str, *, key: bool) -> Iterator[Problem]:
-    java = _patterns.java_only_constructs(pattern)
     try:
+        java = _patterns.java_only_constructs(pattern)
         _patterns.compile_pattern(pattern)
         broken = None
     except _patterns.PatternError as exc:
-        broken = str(exc)
+        java, broken = [], str(exc)
     if java:
         yield Problem(
             "warning",
             ptr,
             f"the pattern uses Java-only regex syntax {', '.join(java)}",
-            "CloudFormation understands it, but Python and most JSON Schema tools do not"
-            + (f" (Python says: {broken})" if broken else "")
-            + "; prefer a plain character class",
+            "CloudFormation understands it, but Python and most JSON Schema tools do not; "
+            "prefer a plain character class",
             key=key,
         )
     elif broken:
