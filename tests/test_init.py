@@ -14,6 +14,7 @@ import yaml
 from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._init import _templates
+from cfngen._runtimes import DEFAULT_RUNTIME
 from tests.test_init_support import cfngen_argv, git, project_files, run_cfngen, use_generate
 
 LIVE = _templates.live_version("resource").tag
@@ -73,7 +74,7 @@ def test_no_input_makes_a_project_with_one_commit(home, tmp_path, capsys):
         "artifact_type": "RESOURCE",
         "type_name": "Acme::Svc::Widget",
         "package_name": "acme_svc_widget",
-        "runtime": "python3.12",
+        "runtime": DEFAULT_RUNTIME.name,
         "tagging": True,
         "type_configuration": False,
         "handlers": ["create", "read", "update", "delete", "list"],

@@ -85,10 +85,17 @@ def test_defaults_are_the_newest_supported_runtime_tags_and_every_handler():
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [("python3.12", "python3.12"), ("python312", "python3.12"), ("python3.10", "python3.10")],
+    [("python3.12", "python3.12"), ("python312", "python3.12"), ("python3.14", "python3.14")],
 )
 def test_runtimes(value, expected):
     assert _answers.check_runtime(value) == expected
+
+
+def test_a_new_project_cannot_start_on_a_deprecated_runtime():
+    with pytest.raises(CfngenError) as info:
+        _answers.check_runtime("python3.10")
+    assert "deprecated" in info.value.message and "2026-10-31" in info.value.message
+    assert "python3.11" in info.value.hint and "python3.10" not in info.value.hint
 
 
 def test_unknown_runtime_lists_the_choices():

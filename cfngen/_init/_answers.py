@@ -115,7 +115,8 @@ def check_runtime(value: str) -> str:
     runtime = get_runtime(value)
     if runtime.status != "supported":
         raise CfngenError(
-            f"runtime {runtime.name} is {runtime.status}",
+            f"runtime {runtime.name} is deprecated: Lambda ended its support on "
+            f"{runtime.deprecated_on}, so a new project should not start on it",
             f"use one of {', '.join(supported_runtimes())}",
         )
     return runtime.name
