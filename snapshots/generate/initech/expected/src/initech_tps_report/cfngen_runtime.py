@@ -75,14 +75,18 @@ class CfnModel(BaseModel):
     def _deserialize(cls: type[_M], json_data: Mapping[str, Any]) -> _M: ...
     @overload
     @classmethod
-    def _deserialize(cls: type[_M], json_data: Mapping[str, Any] | None) -> _M | None: ...
+    def _deserialize(
+        cls: type[_M], json_data: Mapping[str, Any] | None
+    ) -> _M | None: ...
     @classmethod
     def _deserialize(cls: type[_M], json_data: Mapping[str, Any] | None) -> _M | None:
         """The model for a JSON object; None for None. `{}` gives a model with every field None."""
         if json_data is None:
             return None
         if not isinstance(json_data, Mapping):
-            raise TypeError(f"{cls.__name__} needs a JSON object, not {type(json_data).__name__}")
+            raise TypeError(
+                f"{cls.__name__} needs a JSON object, not {type(json_data).__name__}"
+            )
         fields = _fields(cls)
         values: dict[str, Any] = {}
         extra: dict[str, Any] = {}
@@ -166,7 +170,9 @@ def _build_loader(hint: Any) -> _Load:
         return _literal_loader(args)
     if origin is list:
         item = _loader(args[0]) if args else _keep
-        return lambda value: [item(v) for v in value] if isinstance(value, list) else value
+        return lambda value: (
+            [item(v) for v in value] if isinstance(value, list) else value
+        )
     if origin is dict:
         item = _loader(args[1]) if len(args) == 2 else _keep
         return lambda value: (
@@ -174,7 +180,9 @@ def _build_loader(hint: Any) -> _Load:
         )
     if isinstance(hint, type) and issubclass(hint, CfnModel):
         model = hint
-        return lambda value: model._deserialize(value) if isinstance(value, Mapping) else value
+        return lambda value: (
+            model._deserialize(value) if isinstance(value, Mapping) else value
+        )
     if hint in _SCALARS:
         return _scalar_loader(hint)
     return _keep
@@ -320,7 +328,9 @@ def _fit(hint: Any, value: Any) -> tuple[int, int]:
     if origin is dict:
         if not isinstance(value, Mapping):
             return 0, 0
-        return _sum(1, (_fit(args[1] if len(args) == 2 else Any, v) for v in value.values()))
+        return _sum(
+            1, (_fit(args[1] if len(args) == 2 else Any, v) for v in value.values())
+        )
     if isinstance(origin, type) and issubclass(origin, CfnModel):
         if not isinstance(value, Mapping):
             return 0, 0
@@ -343,7 +353,9 @@ def _sum(own: int, parts: Iterable[tuple[int, int]]) -> tuple[int, int]:
 class Resource(_LibResource):
     """cloudformation_cli_python_lib's Resource with the request's nextToken and useful errors."""
 
-    def _cast_resource_request(self, request: HandlerRequest) -> BaseResourceHandlerRequest:
+    def _cast_resource_request(
+        self, request: HandlerRequest
+    ) -> BaseResourceHandlerRequest:
         modelled = super()._cast_resource_request(request)
         # The library leaves out the top-level nextToken, so LIST pagination never worked.
         modelled.nextToken = request.nextToken
@@ -357,7 +369,9 @@ class Resource(_LibResource):
         callback_context: typing.MutableMapping[str, Any],
     ) -> ProgressEvent:
         try:
-            progress = super()._invoke_handler(session, request, action, callback_context)
+            progress = super()._invoke_handler(
+                session, request, action, callback_context
+            )
             # Checked here: once the library serialises it, a failure is an empty InternalFailure.
             json.dumps(progress._serialize(), cls=KitchenSinkEncoder)
         except _HandlerError:
