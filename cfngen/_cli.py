@@ -571,7 +571,7 @@ def _run_init(args: argparse.Namespace) -> int:
         print("  cfngen test")
     else:
         print(
-            f"  cfngen test  (says \"not implemented\" until you implement the handlers in "
+            "  cfngen test  (says 'not implemented' until you implement the handlers in "
             f"src/{answers.package_name}/handlers.py and delete their `# STUB:` lines)"
         )
     return ExitCode.OK
