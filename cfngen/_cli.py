@@ -405,7 +405,7 @@ def _run_test(args: argparse.Namespace) -> int:
 
 
 def _add_init(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from cfngen._init._answers import HANDLERS, KEYS
+    from cfngen._init._answers import EXAMPLE_TYPE_NAME, HANDLERS, KEYS
 
     p = sub.add_parser(
         "init",
@@ -427,6 +427,15 @@ def _add_init(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "-t", "--type-name", help="Organization::Service::Resource, e.g. Acme::Storage::Bucket"
+    )
+    p.add_argument(
+        "--example",
+        action="store_const",
+        const=True,
+        default=None,
+        help="start from cfngen's working example instead of stubs: an SSM parameter whose "
+        "handlers call AWS and pass every contract test (`cfngen test`) offline; the type "
+        f"name defaults to {EXAMPLE_TYPE_NAME}",
     )
     p.add_argument(
         "--artifact-type",
@@ -465,7 +474,8 @@ def _add_init(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--no-input",
         action="store_true",
-        help="never ask: use the flags and defaults, and fail if the type name is missing",
+        help="never ask: use the flags and defaults, and fail if the type name is missing "
+        "(unless --example)",
     )
     p.add_argument(
         "--force",
@@ -500,6 +510,7 @@ def _run_init(args: argparse.Namespace) -> int:
     given = _answers.collect(
         {
             "type_name": args.type_name,
+            "example": args.example,
             "artifact_type": args.artifact_type,
             "package_name": args.package_name,
             "runtime": args.runtime,
@@ -510,10 +521,11 @@ def _run_init(args: argparse.Namespace) -> int:
         _answers.parse_data(args.data),
     )
     if args.no_input:
-        if "type_name" not in given:
+        if "type_name" not in given and not given.get("example"):
             raise CfngenError(
                 "--no-input needs the type name",
-                "pass --type-name Organization::Service::Resource",
+                "pass --type-name Organization::Service::Resource (or --example for the "
+                "working example)",
             )
         answers = _answers.resolve(given)
     else:
@@ -555,7 +567,13 @@ def _run_init(args: argparse.Namespace) -> int:
         print(f"  cd {where}")
     print("  python -m pip install -r requirements-dev.txt")
     print("  python -m pytest")
-    print("  cfngen test")
+    if answers.example or not answers.handlers:
+        print("  cfngen test")
+    else:
+        print(
+            "  cfngen test  (says 'not implemented' until you implement the handlers in "
+            f"src/{answers.package_name}/handlers.py and delete their `# STUB:` lines)"
+        )
     return ExitCode.OK
 
 

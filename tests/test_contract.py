@@ -1,10 +1,14 @@
-"""`cfngen test`: the contract tests, run on real projects in tests/fixtures/contract/.
+"""`cfngen test`: the contract tests, run on real projects.
 
-- ssm_example: the example resource type (SSM parameters through the session, under moto);
-- store: a correct in-memory resource type; each test below plants one contract violation in
-  it by replacing one marked line of handlers.py, and checks that the right test catches it;
-- stub: handlers that raise NotImplementedError, as a project starts.
-All three use the official layout (`cfn generate` models, the runtime library's Resource).
+- the example: what `cfngen init --no-input --example` makes (SSM parameters through the
+  session, under moto), made once per session;
+- a stub project: what `cfngen init --no-input` makes, its handlers marked `# STUB:`;
+- tests/fixtures/contract/store: a correct in-memory resource type; each test below plants one
+  contract violation in it by replacing one marked line of handlers.py, and checks that the
+  right test catches it;
+- tests/fixtures/contract/stub: handlers that raise NotImplementedError.
+The two fixtures use the official layout (`cfn generate` models, the runtime library's
+Resource); the projects init makes use cfngen's own.
 """
 
 from __future__ import annotations
@@ -21,21 +25,39 @@ import pytest
 
 from cfngen._contract import TEST_NAMES, run_contract_tests
 from cfngen._errors import CfngenError
+from tests.test_init_support import made_once
 
 FIXTURES = Path(__file__).parent / "fixtures" / "contract"
 STORE_HANDLERS = "src/example_test_store/handlers.py"
 SSM_HANDLERS = "src/example_ssm_parameter/handlers.py"
+WIDGET_HANDLERS = "src/acme_svc_widget/handlers.py"
+MARKER = "    # STUB: not implemented. Replace the TODOs below, then delete this line.\n"
+CREATE_STUB = (
+    '    """Create the Widget; return it with its identifier and readOnly values."""\n' + MARKER
+)
 
 
-def project(tmp_path: Path, name: str, replace: tuple[str, str] | None = None) -> Path:
-    """A copy of a fixture project, with one line of its handlers replaced."""
-    root = tmp_path / name
-    shutil.copytree(FIXTURES / name, root, ignore=shutil.ignore_patterns("__pycache__"))
+@pytest.fixture(scope="session")
+def example(tmp_path_factory) -> Path:
+    return made_once(tmp_path_factory, "example", "--example")
+
+
+@pytest.fixture(scope="session")
+def stubs(tmp_path_factory) -> Path:
+    return made_once(tmp_path_factory, "widget", "-t", "Acme::Svc::Widget")
+
+
+def project(tmp_path: Path, source: str | Path, replace: tuple[str, str] | None = None) -> Path:
+    """A copy of a fixture project (by name) or of a made one (by path), with one line of its
+    handlers replaced."""
+    origin = FIXTURES / source if isinstance(source, str) else source
+    root = tmp_path / origin.name
+    shutil.copytree(origin, root, ignore=shutil.ignore_patterns("__pycache__"))
     if replace is not None:
-        handlers = root / (STORE_HANDLERS if name == "store" else SSM_HANDLERS)
+        (handlers,) = root.glob("src/*/handlers.py")
         text = handlers.read_text()
         old, new = replace
-        assert text.count(old) == 1, f"the fixture no longer has exactly one {old!r}"
+        assert text.count(old) == 1, f"the project no longer has exactly one {old!r}"
         handlers.write_text(text.replace(old, new))
     return root
 
@@ -66,8 +88,8 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
 # --------------------------------------------------------------------------- correct projects
 
 
-def test_the_ssm_example_passes_every_test_offline(tmp_path):
-    result = run_contract_tests(project(tmp_path, "ssm_example"))
+def test_the_example_init_makes_passes_every_test_offline(example, tmp_path):
+    result = run_contract_tests(project(tmp_path, example))
     assert outcomes(result) == dict.fromkeys(TEST_NAMES, "passed"), [
         (t.name, t.message) for t in result.tests if t.outcome != "passed"
     ]
@@ -310,8 +332,8 @@ def test_a_model_that_differs_from_the_input_is_shown_side_by_side(tmp_path):
     assert table == [["/Size", "3", "4"]]
 
 
-def test_the_ssm_example_under_moto_catches_a_delete_that_deletes_nothing(tmp_path):
-    root = project(tmp_path, "ssm_example", ("ssm.delete_parameter(Name=name)", "pass"))
+def test_the_example_under_moto_catches_a_delete_that_deletes_nothing(example, tmp_path):
+    root = project(tmp_path, example, ("ssm.delete_parameter(Name=name)", "pass"))
     result = run_contract_tests(root)
     assert "READ returned SUCCESS; expected FAILED (NotFound)" in message(
         result, "contract_delete_read"
@@ -327,6 +349,78 @@ def test_the_ssm_example_under_moto_catches_a_delete_that_deletes_nothing(tmp_pa
 
 
 # --------------------------------------------------------------------------- stubs
+
+
+def test_a_project_from_init_fails_every_test_as_not_implemented_without_calling(stubs, tmp_path):
+    # A call would leave this file behind: the create stub makes it before anything else.
+    called = tmp_path / "create-was-called"
+    root = project(
+        tmp_path,
+        stubs,
+        (CREATE_STUB, CREATE_STUB + f"    open({str(called)!r}, 'w').close()\n"),
+    )
+    result = run_cli("test", cwd=root)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert not called.exists()
+    assert "0 passed, 16 failed, 0 skipped" in result.stdout
+    report = json.loads(run_cli("test", "--format", "json", cwd=root).stdout)
+    assert set(report) == {"tests", "passed", "failed", "skipped"}
+    assert (report["passed"], report["failed"], report["skipped"]) == (0, 16, 0)
+    assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
+    for test in report["tests"]:
+        assert set(test) == {"name", "outcome", "message", "seconds"}
+        assert test["outcome"] == "failed"
+        assert "not implemented" in test["message"]
+        assert f"{WIDGET_HANDLERS}:" in test["message"]
+        assert "then delete" in test["message"]
+    messages = {t["name"]: t["message"] for t in report["tests"]}
+    first = messages["contract_create_create"].splitlines()
+    assert first[0] == (
+        "create_handler is not implemented (the stub `cfngen init` wrote): not called"
+    )
+    lines = (root / WIDGET_HANDLERS).read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if text.strip().startswith("# STUB:"))
+    assert first[1] == f"  {WIDGET_HANDLERS}:{line} in create_handler: {MARKER.strip()}"
+    assert (
+        messages["contract_delete_list"]
+        .splitlines()[0]
+        .startswith("create_handler, delete_handler, list_handler are not implemented")
+    )
+
+
+def test_a_stub_whose_marker_is_deleted_is_tested_for_real(stubs, tmp_path):
+    root = project(tmp_path, stubs)
+    handlers = root / WIDGET_HANDLERS
+    handlers.write_text(handlers.read_text().replace(CREATE_STUB, CREATE_STUB[: -len(MARKER)]))
+    result = run_contract_tests(root, keyword="create_delete or create_invalid or create_read")
+    # create runs; read and delete are still stubs.
+    assert outcomes(result) == {
+        "contract_create_read": "failed",
+        "contract_create_delete": "failed",
+        "contract_create_invalid": "failed",
+    }
+    assert "not implemented" in message(result, "contract_create_read")
+    assert "create_handler" not in message(result, "contract_create_read").splitlines()[0]
+    # The create stub accepts anything, and now it is judged for it.
+    assert "CREATE accepted inputs/inputs_1_invalid.json" in message(
+        result, "contract_create_invalid"
+    )
+    handlers.write_text(handlers.read_text().replace(MARKER, ""))
+    result = run_contract_tests(root)
+    assert not any("not implemented" in (t.message or "") for t in result.tests)
+    assert result.count("passed") > 0 and result.count("failed") > 0
+
+
+def test_a_stub_marker_outside_a_handler_is_not_a_stub(tmp_path):
+    root = project(tmp_path, "store")
+    handlers = root / STORE_HANDLERS
+    handlers.write_text(
+        handlers.read_text()
+        + '\n\ndef helper():\n    """# STUB: in a docstring"""\n    # STUB: not a handler\n'
+    )
+    result = run_contract_tests(root, keyword="create_read")
+    assert outcomes(result) == {"contract_create_read": "passed"}
 
 
 def test_a_stub_project_fails_cleanly_with_not_implemented(tmp_path):

@@ -14,6 +14,7 @@ import yaml
 from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._init import _templates
+from cfngen._init._answers import EXAMPLE_TYPE_NAME
 from cfngen._runtimes import DEFAULT_RUNTIME
 from tests.test_init_support import cfngen_argv, git, project_files, run_cfngen, use_generate
 
@@ -72,6 +73,7 @@ def test_no_input_makes_a_project_with_one_commit(home, tmp_path, capsys):
         "_commit": LIVE,
         "_src_path": "~/.cfngen/templates/resource",
         "artifact_type": "RESOURCE",
+        "example": False,
         "type_name": "Acme::Svc::Widget",
         "package_name": "acme_svc_widget",
         "runtime": DEFAULT_RUNTIME.name,
@@ -183,6 +185,18 @@ def test_no_input_without_a_type_name(home, tmp_path, capsys):
         (["-t", "Acme::Svc::Widget", "--data", "colour=red"], "unknown key 'colour'"),
         (["-t", "Acme::Svc::Widget", "--template-version", "0.0.1"], "no resource template"),
         (["-t", "Acme::Svc::Widget", "--data", "type_name=Acme::Svc::Other"], "given twice"),
+        (["--example", "--no-tags"], "the example is made with tagging=true, not tagging=false"),
+        (
+            ["--example", "--handlers", "create,read"],
+            "with handlers=create,read,update,delete,list",
+        ),
+        (["--example", "--type-configuration"], "not type_configuration=true"),
+        (
+            ["--example", "--template-version", "0.1.0"],
+            "the resource template 0.1.0 has no example",
+        ),
+        (["--data", "example=maybe"], "example='maybe' is not a yes/no value"),
+        (["--example", "-t", "Amazon::SSM::Parameter"], "the Amazon namespace is reserved"),
     ],
 )
 def test_bad_answers_are_one_message_and_nothing_is_written(home, tmp_path, capsys, args, message):
@@ -230,6 +244,44 @@ def test_data_and_flags_reach_the_project(home, tmp_path):
     assert "def create_handler(" in handlers
     assert "def update_handler(" not in handlers
     assert "def list_handler(" not in handlers
+
+
+def test_example_needs_no_type_name_and_records_its_answers(home, tmp_path, capsys):
+    dest = tmp_path / "demo"
+    assert init("--example", str(dest)) == ExitCode.OK
+    out = capsys.readouterr().out
+    assert f"Created {EXAMPLE_TYPE_NAME} in {dest}" in out
+    assert "not implemented" not in out
+    answers = answers_of(dest)
+    assert answers["example"] is True
+    assert answers["type_name"] == EXAMPLE_TYPE_NAME == "Example::SSM::Parameter"
+    assert answers["package_name"] == "example_ssm_parameter"
+    assert (answers["tagging"], answers["type_configuration"]) == (True, False)
+    assert answers["handlers"] == ["create", "read", "update", "delete", "list"]
+    schema = json.loads((dest / "example-ssm-parameter.json").read_text())
+    assert schema["typeName"] == EXAMPLE_TYPE_NAME
+    assert schema["primaryIdentifier"] == ["/properties/Name"]
+    handlers = (dest / "src" / "example_ssm_parameter" / "handlers.py").read_text()
+    assert 'session.client("ssm")' in handlers
+    assert "STUB:" not in handlers
+    models = (dest / "src" / "example_ssm_parameter" / "models.py").read_text()
+    assert "class CallbackContext(CfnModel):\n    Created: bool | None" in models
+
+
+def test_example_under_a_type_name_of_ones_own(home, tmp_path):
+    dest = tmp_path / "params"
+    assert init("--data", "example=yes", "-t", "Acme::Params::Greeting", str(dest)) == 0
+    schema = json.loads((dest / "acme-params-greeting.json").read_text())
+    assert schema["typeName"] == "Acme::Params::Greeting"
+    assert "ssm:PutParameter" in schema["handlers"]["create"]["permissions"]
+    handlers = (dest / "src" / "acme_params_greeting" / "handlers.py").read_text()
+    assert 'TYPE_NAME = "Acme::Params::Greeting"' in handlers
+
+
+def test_a_stub_project_says_what_cfngen_test_will_say(home, tmp_path, capsys):
+    assert init("-t", "Acme::Svc::Widget", str(tmp_path / "w")) == ExitCode.OK
+    out = capsys.readouterr().out
+    assert "cfngen test  (says 'not implemented' until you implement the handlers in " in out
 
 
 def test_an_earlier_template_version(home, tmp_path):
@@ -332,6 +384,7 @@ def test_init_help_lists_every_prompt_flag():
     )
     for flag in (
         "--artifact-type",
+        "--example",
         "--type-name",
         "--package-name",
         "--runtime",

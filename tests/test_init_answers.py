@@ -8,6 +8,7 @@ from cfngen._errors import CfngenError
 from cfngen._init import _answers
 from cfngen._init._answers import HANDLERS, Answers
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
+from cfngen._typename import TypeName
 
 
 @pytest.mark.parametrize(
@@ -195,3 +196,41 @@ def test_copier_data_holds_exactly_the_template_questions():
     answers = _answers.resolve({"type_name": _answers.check_type_name("Acme::Svc::Widget")})
     assert set(answers.copier_data()) == set(_answers.KEYS)
     assert answers.kind == "resource"
+
+
+def test_the_answer_keys_are_the_live_templates_questions():
+    import yaml
+
+    from cfngen._init import _templates
+
+    config = yaml.safe_load((_templates.live_version("resource").path / "copier.yml").read_text())
+    asked = {
+        key
+        for key, question in config.items()
+        if not key.startswith("_") and question.get("when") is not False
+    }
+    assert asked == set(_answers.KEYS)
+
+
+def test_the_example_needs_no_type_name_and_fixes_the_schema_answers():
+    answers = _answers.resolve({"example": True})
+    assert answers == Answers(
+        type_name=answers.type_name,
+        package_name="example_ssm_parameter",
+        runtime=DEFAULT_RUNTIME.name,
+        example=True,
+        tagging=True,
+        type_configuration=False,
+        handlers=HANDLERS,
+    )
+    assert answers.type_name == _answers.EXAMPLE_TYPE_NAME
+    assert _answers.type_name_error(_answers.EXAMPLE_TYPE_NAME) is None
+    own = _answers.resolve({"example": True, "type_name": TypeName("Acme::Params::Greeting")})
+    assert (own.type_name, own.package_name) == ("Acme::Params::Greeting", "acme_params_greeting")
+    # Answers that agree with the example are fine; others are refused, not ignored.
+    assert _answers.resolve({"example": True, "tagging": True}).tagging is True
+    with pytest.raises(CfngenError, match="the example is made with handlers=create,read,upd"):
+        _answers.resolve({"example": True, "handlers": ()})
+    assert (
+        _answers.resolve({"example": False, "type_name": TypeName("A1::B2::C3")}).example is False
+    )

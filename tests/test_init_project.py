@@ -1,5 +1,6 @@
-"""The project `cfngen init --no-input` makes works: black-clean, its own tests pass, and the
-official toolchain (cfn validate, cfn submit --dry-run, cfn-lint) accepts it."""
+"""The project `cfngen init --no-input` makes works, with stubs and as the example
+(`--example`): black-clean, its own tests pass, and the official toolchain (cfn validate,
+cfn submit --dry-run, cfn-lint) accepts it."""
 
 from __future__ import annotations
 
@@ -37,6 +38,21 @@ def project(tmp_path_factory):
     return base / "widget"
 
 
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    """The example project, made once through the real command line."""
+    base = tmp_path_factory.mktemp("example")
+    result = run_cfngen("init", "--no-input", "--example", "demo", cwd=base, home=base)
+    assert result.returncode == 0, result.stderr
+    return base / "demo"
+
+
+@pytest.fixture(scope="module", params=["project", "example"])
+def each(request):
+    """Both: the stub project and the example."""
+    return request.getfixturevalue(request.param)
+
+
 def tool_env() -> dict[str, str]:
     # The official tool runs `pip` from PATH; give it this environment's.
     return {
@@ -46,10 +62,10 @@ def tool_env() -> dict[str, str]:
     }
 
 
-def test_the_project_is_black_clean(project):
+def test_the_project_is_black_clean(each):
     result = subprocess.run(
         [sys.executable, "-m", "black", "--check", "."],
-        cwd=project,
+        cwd=each,
         capture_output=True,
         text=True,
         check=False,
@@ -57,10 +73,10 @@ def test_the_project_is_black_clean(project):
     assert result.returncode == 0, result.stderr
 
 
-def test_the_projects_own_tests_pass(project):
+def test_the_projects_own_tests_pass(each):
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-        cwd=project,
+        cwd=each,
         capture_output=True,
         text=True,
         check=False,
@@ -69,16 +85,16 @@ def test_the_projects_own_tests_pass(project):
     assert " passed" in result.stdout
 
 
-def test_cfngen_validate_finds_nothing(project):
+def test_cfngen_validate_finds_nothing(each):
     from cfngen._validate import validate_paths
 
-    (report,) = validate_paths([project], strict=True)
+    (report,) = validate_paths([each], strict=True)
     assert report.diagnostics == []
 
 
-def test_the_official_validator_accepts_it_without_a_warning(project):
+def test_the_official_validator_accepts_it_without_a_warning(each):
     result = subprocess.run(
-        [BIN / "cfn", "validate"], cwd=project, capture_output=True, text=True, check=False
+        [BIN / "cfn", "validate"], cwd=each, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
     lines = (result.stdout + result.stderr).strip().splitlines()
@@ -132,10 +148,10 @@ def test_rpdk_config_matches_what_cfn_init_writes(project, tmp_path):
 
 
 @needs_real_generate
-def test_cfn_lint_finds_no_errors_in_the_templates(project):
+def test_cfn_lint_finds_no_errors_in_the_templates(each):
     result = subprocess.run(
         [BIN / "cfn-lint", "template.yml", "resource-role.yaml"],
-        cwd=project,
+        cwd=each,
         capture_output=True,
         text=True,
         check=False,
@@ -145,10 +161,10 @@ def test_cfn_lint_finds_no_errors_in_the_templates(project):
 
 
 @needs_real_generate
-def test_generate_check_finds_no_drift_right_after_init(project):
+def test_generate_check_finds_no_drift_right_after_init(each):
     from cfngen._generate import generate_project
 
-    assert generate_project(project, check=True).written == []
+    assert generate_project(each, check=True).written == []
 
 
 def test_derived_files_are_generated_not_templated(tmp_path):
@@ -253,8 +269,31 @@ def test_awkward_type_names_render_black_clean(tmp_path, caplog, type_name):
     assert (root / "src" / package / "handlers.py").is_file()
 
 
-def test_contract_inputs_fit_the_schema(tmp_path):
-    root = render(tmp_path / "p", {})
+@pytest.mark.parametrize(
+    "type_name", ["Example::SSM::Parameter", "1Org::2Svc::3Res", package_of_length(68)]
+)
+def test_the_example_renders_black_clean(tmp_path, caplog, type_name):
+    package = TypeName(type_name).package_name
+    data = {"example": True, "type_name": type_name, "package_name": package}
+    root = render(tmp_path / "p", data)
+    check_rendered(root, caplog)
+    handlers = (root / "src" / package / "handlers.py").read_text()
+    assert f'TYPE_NAME = "{type_name}"' in handlers
+    assert "STUB:" not in handlers
+
+
+def test_every_stub_handler_carries_the_stub_marker_and_nothing_else_does(tmp_path):
+    from cfngen._contract._handlers import STUB_MARKER
+
+    handlers = (render(tmp_path / "p", {}) / "src/acme_svc_widget/handlers.py").read_text()
+    marked = [line for line in handlers.splitlines() if STUB_MARKER.match(line)]
+    assert len(marked) == 5
+    assert handlers.count("def ") - handlers.count("def _") == 5
+
+
+@pytest.mark.parametrize("example", [False, True], ids=["stubs", "example"])
+def test_contract_inputs_fit_the_schema(tmp_path, example):
+    root = render(tmp_path / "p", {"example": example})
     schema = json.loads((root / "acme-svc-widget.json").read_text())
     validator = jsonschema.Draft7Validator(schema)
     inputs = {

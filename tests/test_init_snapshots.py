@@ -27,10 +27,12 @@ REFRESH = "CFNGEN_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_init_snapshots.
 TYPE_NAME = "Acme::Svc::Widget"
 
 CASES = {
-    "minimal": ["--no-tags", "--handlers", "create,read,delete"],
-    "tagged": [],
-    "type-configuration": ["--type-configuration"],
-    "no-handlers": ["--handlers", "none"],
+    "minimal": ["-t", TYPE_NAME, "--no-tags", "--handlers", "create,read,delete"],
+    "tagged": ["-t", TYPE_NAME],
+    "type-configuration": ["-t", TYPE_NAME, "--type-configuration"],
+    "no-handlers": ["-t", TYPE_NAME, "--handlers", "none"],
+    # The working example, under its default type name (Example::SSM::Parameter).
+    "example": ["--example"],
 }
 #: What `cfngen generate` writes (compared only when it is real).
 DERIVED_NAMES = frozenset({"models.py", "cfngen_runtime.py", "resource-role.yaml", "template.yml"})
@@ -59,7 +61,7 @@ def home(tmp_path, monkeypatch):
 
 
 def make(dest: Path, args: list[str]) -> dict[str, bytes]:
-    code = main(["init", "--no-input", "--no-git", "--type-name", TYPE_NAME, *args, str(dest)])
+    code = main(["init", "--no-input", "--no-git", *args, str(dest)])
     assert code == 0
     return project_files(dest)
 

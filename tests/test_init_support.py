@@ -181,6 +181,18 @@ def run_cfngen(
     )
 
 
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, *init_args: str) -> Path:
+    """The project `cfngen init --no-input --no-git *init_args` makes, made once per test
+    session (per xdist worker) in the session's temporary folder: copy it before changing it."""
+    base = tmp_path_factory.getbasetemp() / f"made-{name}"
+    root = base / name
+    if not root.is_dir():
+        base.mkdir(exist_ok=True)
+        result = run_cfngen("init", "--no-input", "--no-git", *init_args, name, cwd=base, home=base)
+        assert result.returncode == 0, result.stdout + result.stderr
+    return root
+
+
 def git(cwd: Path, *args: str, check: bool = True) -> str:
     return subprocess.run(
         ["git", *args], cwd=cwd, capture_output=True, text=True, check=check

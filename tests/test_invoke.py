@@ -12,14 +12,24 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_init_support import made_once
+
 FIXTURES = Path(__file__).parent / "fixtures" / "contract"
 STORE_HANDLERS = "src/example_test_store/handlers.py"
 
 
-def project(tmp_path: Path, name: str, replace: tuple[str, str] | None = None) -> Path:
-    """A copy of a fixture project, with one line of its handlers replaced."""
-    root = tmp_path / name
-    shutil.copytree(FIXTURES / name, root, ignore=shutil.ignore_patterns("__pycache__"))
+@pytest.fixture(scope="session")
+def example(tmp_path_factory) -> Path:
+    """What `cfngen init --no-input --example` makes, made once per session."""
+    return made_once(tmp_path_factory, "example", "--example")
+
+
+def project(tmp_path: Path, name: str | Path, replace: tuple[str, str] | None = None) -> Path:
+    """A copy of a fixture project (by name) or of a made one (by path), with one line of the
+    store's handlers replaced."""
+    origin = FIXTURES / name if isinstance(name, str) else name
+    root = tmp_path / origin.name
+    shutil.copytree(origin, root, ignore=shutil.ignore_patterns("__pycache__"))
     if replace is not None:
         handlers = root / STORE_HANDLERS
         text = handlers.read_text()
@@ -57,8 +67,8 @@ def events(stdout: str) -> list[dict]:
     return found
 
 
-def test_create_on_a_hand_written_request_stabilises_and_succeeds(tmp_path):
-    root = project(tmp_path, "ssm_example")
+def test_create_on_a_hand_written_request_stabilises_and_succeeds(example, tmp_path):
+    root = project(tmp_path, example)
     request = {
         "desiredResourceState": {"Name": "/demo/param", "Value": "v1", "Tags": {"team": "a"}},
         "previousResourceState": None,
@@ -106,6 +116,16 @@ def test_a_handler_exception_shows_type_message_and_the_handlers_own_lines(tmp_p
     assert "src/example_test_stub/handlers.py:23 in create_handler" in result.stdout
     assert 'raise NotImplementedError("create_handler is not implemented yet")' in result.stdout
     assert "Traceback" not in result.stdout and "Traceback" not in result.stderr
+
+
+def test_a_stub_of_cfngen_init_still_runs_with_a_note(tmp_path_factory, tmp_path):
+    root = project(tmp_path, made_once(tmp_path_factory, "widget", "-t", "Acme::Svc::Widget"))
+    result = invoke(root, "CREATE", {"desiredResourceState": {"Name": "w"}})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert events(result.stdout)[-1]["resourceModel"]["Name"] == "w"
+    (note,) = [line for line in result.stderr.splitlines() if "stub" in line]
+    assert "create_handler is still the stub `cfngen init` wrote " in note
+    assert "(src/acme_svc_widget/handlers.py:" in note
 
 
 def test_a_hung_handler_is_stopped_at_its_time_limit(tmp_path):

@@ -246,6 +246,17 @@ def test_recopy_is_the_last_resort_and_keeps_the_schema(home, tmp_path, capsys):
     assert yaml.safe_load((root / ".copier-answers.yml").read_text())["_commit"] == LIVE
 
 
+def test_the_example_renders_the_same_from_the_template_cache(home, tmp_path):
+    """The example's files are includes outside project/: copier must find them in the
+    cached git tag too, not only in the packaged folder init renders from."""
+    root = tmp_path / "demo"
+    assert main(["init", "--no-input", "--example", str(root)]) == ExitCode.OK
+    before = project_files(root)
+    assert main(["upgrade", "--recopy", str(root)]) == ExitCode.OK
+    assert project_files(root) == before
+    assert git(root, "status", "--porcelain").strip() == ""
+
+
 @pytest.mark.parametrize(
     ("failure", "code"),
     [(CfngenError("copier broke", exit_code=ExitCode.FAILED), 1), (KeyboardInterrupt(), 130)],

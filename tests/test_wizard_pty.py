@@ -46,6 +46,8 @@ def test_answering_every_prompt_makes_the_project(tmp_path):
     child.expect("What do you want to build")
     child.expect("not yet available")  # hooks, modules, custom resources are listed, disabled
     child.send("\r")
+    child.expect("Start from the working example")
+    child.send("n")
     child.expect("Type name")
     child.send("AWS::S3::Thing")  # refused as typed
     child.expect("reserved by AWS")
@@ -86,6 +88,8 @@ def test_flags_skip_their_prompts(tmp_path):
     )
     child.expect("What do you want to build")
     child.send("\r")
+    child.expect("Start from the working example")
+    child.send("\r")  # no, the default
     child.expect("Python package name")  # no type name question
     child.send(CTRL_U + "widgets\r")
     child.expect("typeConfiguration")  # no runtime or tags question
@@ -98,11 +102,36 @@ def test_flags_skip_their_prompts(tmp_path):
     assert (tmp_path / "widget" / "src" / "widgets" / "handlers.py").is_file()
 
 
+def test_the_example_asks_only_what_it_can_change(tmp_path):
+    child = spawn(tmp_path, "demo")
+    child.expect("What do you want to build")
+    child.send("\r")
+    child.expect("Start from the working example")
+    child.send("y")
+    child.expect("Type name")
+    child.expect("Example::SSM::Parameter")  # the default
+    child.send("\r")
+    child.expect("Python package name")
+    child.expect("example_ssm_parameter")
+    child.send("\r")
+    child.expect("Lambda runtime")
+    child.send("\r")
+    # No tags, type configuration or handler questions: the example fixes them.
+    child.expect("start from +the working SSM example\r")
+    child.expect("handlers +create, read, update, delete, list\r")
+    child.expect("Create this project")
+    child.send("y")
+    child.expect("Created Example::SSM::Parameter in demo")
+    assert finish(child) == ExitCode.OK
+    answers = yaml.safe_load((tmp_path / "demo" / ".copier-answers.yml").read_text())
+    assert (answers["example"], answers["type_name"]) == (True, "Example::SSM::Parameter")
+
+
 def test_declining_at_the_summary_writes_nothing(tmp_path):
     child = spawn(tmp_path, "-t", "Acme::Svc::Widget", "widget")
     child.expect("What do you want to build")
     child.send("\r")
-    for _ in range(5):  # package, runtime, tags, type configuration, handlers
+    for _ in range(6):  # example, package, runtime, tags, type configuration, handlers
         child.expect(r"\? ")
         child.send("\r")
     child.expect("Create this project")
@@ -116,6 +145,8 @@ def test_ctrl_c_leaves_nothing_behind(tmp_path):
     child = spawn(tmp_path, "widget")
     child.expect("What do you want to build")
     child.send("\r")
+    child.expect("Start from the working example")
+    child.send("n")
     child.expect("Type name")
     child.send("Acme::Sv" + CTRL_C)
     child.expect("interrupted")

@@ -15,7 +15,10 @@ import copy
 import ctypes
 import functools
 import importlib
+import inspect
 import json
+import linecache
+import re
 import sys
 import threading
 import time
@@ -35,6 +38,10 @@ from cfngen._project import Project, load_project
 ACTIONS = ("CREATE", "READ", "UPDATE", "DELETE", "LIST")
 MUTATING = ("CREATE", "UPDATE", "DELETE")
 STATUSES = ("SUCCESS", "FAILED", "IN_PROGRESS")
+
+#: The line `cfngen init` puts in every stub handler it writes: the handler is not written yet.
+#: Its return values only have the contract's shapes, so testing it would test the template.
+STUB_MARKER = re.compile(r"^\s*#\s*STUB:")
 
 
 # --------------------------------------------------------------------------- limits
@@ -194,6 +201,19 @@ class Outcome:
         return next((i.crash for i in reversed(self.invocations) if i.crash), None)
 
 
+@dataclass(frozen=True)
+class Stub:
+    """A registered handler whose source still carries the STUB marker line."""
+
+    action: str
+    #: The handler function's name, e.g. create_handler.
+    function: str
+    #: "src/pkg/handlers.py:57": where the marker is, relative to the project.
+    where: str
+    #: The marker line itself, stripped.
+    line: str
+
+
 class HandlerTimeout(BaseException):
     """Raised inside a handler thread that outlived its time limit (see _stop_thread)."""
 
@@ -230,6 +250,8 @@ class Handlers:
         self._src = (project.root / "src").resolve()
         #: What the handler module printed or logged while it was imported.
         self.import_output: list[str] = []
+        #: Actions whose handler is still a stub of `cfngen init` (found at each import).
+        self.stubs: dict[str, Stub] = {}
         self._entrypoint = self._load()
         self._fresh = True
         #: Actions whose handler outlived its limit: calling them again would only wait again.
@@ -292,6 +314,7 @@ class Handlers:
                 f"define `{attribute} = Resource(TYPE_NAME, ResourceModel)` in {module_name}",
             )
         _keep_next_token(resource)
+        self.stubs = find_stubs(resource, self.project.root)
         _record_crashes(resource)
         return resource  # type: ignore[no-any-return]
 
@@ -493,6 +516,42 @@ def _keep_next_token(resource: Any) -> None:
 
     with_next_token.__cfngen__ = True  # type: ignore[attr-defined]
     resource._cast_resource_request = with_next_token
+
+
+def find_stubs(resource: Any, root: Path) -> dict[str, Stub]:
+    """The registered handlers whose own source still has the STUB marker line, by action.
+
+    Read from the functions' source as imported (the lib keeps them in `_handlers`); a handler
+    whose source cannot be read (built at run time, a C function) is never a stub.
+    """
+    handlers = getattr(resource, "_handlers", None)
+    if not isinstance(handlers, dict):
+        return {}
+    found: dict[str, Stub] = {}
+    for action, function in handlers.items():
+        name = str(getattr(action, "value", action))
+        original = inspect.unwrap(function)
+        try:
+            filename = inspect.getsourcefile(original)
+            if filename is not None:
+                # The file may have changed since an earlier import in this process.
+                linecache.checkcache(filename)
+            lines, start = inspect.getsourcelines(original)
+        except (OSError, TypeError):
+            continue
+        for offset, text in enumerate(lines):
+            if STUB_MARKER.match(text):
+                where = Path(filename or "?")
+                with contextlib.suppress(ValueError, OSError):
+                    where = where.resolve().relative_to(root.resolve())
+                found[name] = Stub(
+                    action=name,
+                    function=getattr(original, "__name__", repr(original)),
+                    where=f"{where.as_posix()}:{start + offset}",
+                    line=text.strip(),
+                )
+                break
+    return found
 
 
 def _record_crashes(resource: Any) -> None:

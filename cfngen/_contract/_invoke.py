@@ -67,6 +67,15 @@ def invoke(
         handlers = Handlers(project, sandbox)
         if handlers.import_output and on_import_output is not None:
             on_import_output(handlers.import_output)
+        stub = handlers.stubs.get(action)
+        if stub is not None:
+            note = (
+                f"{stub.function} is still the stub `cfngen init` wrote ({stub.where}): it "
+                "returns the contract's shapes without calling any service"
+            )
+            warnings.append(note)
+            if on_warning is not None:
+                on_warning(note)
         outcome = handlers.run(
             action,
             request,

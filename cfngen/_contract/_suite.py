@@ -23,6 +23,7 @@ from cfngen._contract._handlers import (
     Limits,
     Outcome,
     Request,
+    Stub,
     load_resource_project,
 )
 from cfngen._contract._inputs import InputProblem, InputSet, load_input_sets, update_request
@@ -290,7 +291,7 @@ class _Case:
 
     def clean_up(self) -> None:
         """Delete what the test created and did not delete; results are not judged."""
-        if "delete" not in self.info.handlers:
+        if "delete" not in self.info.handlers or "DELETE" in self.run.handlers.stubs:
             return
         for model in self._to_delete:
             self.run.handlers.run(
@@ -1021,6 +1022,8 @@ def run_contract_tests(
         run = _Run(info, handlers, Limits.enforce(enforce_timeout), max_reinvoke, conformance)
         for inputs in input_sets:
             _note_bad_inputs(run, inputs, result.notes)
+        if handlers.stubs:
+            result.notes.append(_stub_note(handlers.stubs))
         for test, inputs, name in plan:
             test_result = _run_one(run, sandbox, test, inputs, name)
             result.tests.append(test_result)
@@ -1043,6 +1046,11 @@ def _run_one(run: _Run, sandbox: Sandbox, test: _Test, inputs: InputSet, name: s
             f"the schema declares no {' or '.join(missing)} handler",
             0.0,
         )
+    stubs = [run.handlers.stubs[a.upper()] for a in test.needs if a.upper() in run.handlers.stubs]
+    if stubs:
+        # A stub's results only have the contract's shapes: judging them would judge the
+        # template, and pass tests nobody has earned. Not called at all, so nothing can crash.
+        return TestResult(name, "failed", _not_implemented(stubs), 0.0)
     started = time.perf_counter()
     sandbox.fresh_aws()
     run.handlers.reload()
@@ -1058,6 +1066,31 @@ def _run_one(run: _Run, sandbox: Sandbox, test: _Test, inputs: InputSet, name: s
     finally:
         case.clean_up()
     return TestResult(name, outcome, message, time.perf_counter() - started)
+
+
+def _not_implemented(stubs: list[Stub]) -> str:
+    names = ", ".join(stub.function for stub in stubs)
+    if len(stubs) == 1:
+        head = f"{names} is not implemented (the stub `cfngen init` wrote): not called"
+        todo = f"implement {names} (replace its TODOs with calls to your service), then delete "
+        todo += "that line"
+    else:
+        head = f"{names} are not implemented (the stubs `cfngen init` wrote): not called"
+        todo = "implement them (replace their TODOs with calls to your service), then delete "
+        todo += "those lines"
+    lines = [head]
+    lines.extend(f"  {stub.where} in {stub.function}: {stub.line}" for stub in stubs)
+    lines.append(f"  to do: {todo}; `cfngen test` calls a handler once its STUB line is gone")
+    return "\n".join(lines)
+
+
+def _stub_note(stubs: dict[str, Stub]) -> str:
+    names = ", ".join(stub.function for stub in stubs.values())
+    verb, them = ("carries", "it") if len(stubs) == 1 else ("carry", "them")
+    return (
+        f"not implemented yet: {names} still {verb} the STUB line of `cfngen init`; the tests "
+        f"that need {them} failed without calling {them}"
+    )
 
 
 def _note_bad_inputs(run: _Run, inputs: InputSet, notes: list[str]) -> None:

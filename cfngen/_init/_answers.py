@@ -30,6 +30,7 @@ ARTIFACT_TYPES = (
 #: Answer keys in the order the wizard asks them; `--data` accepts exactly these.
 KEYS = (
     "artifact_type",
+    "example",
     "type_name",
     "package_name",
     "runtime",
@@ -37,10 +38,21 @@ KEYS = (
     "type_configuration",
     "handlers",
 )
-_BOOL_KEYS = frozenset({"tagging", "type_configuration"})
+_BOOL_KEYS = frozenset({"example", "tagging", "type_configuration"})
 _TRUE = frozenset({"true", "yes", "y", "1", "on"})
 _FALSE = frozenset({"false", "no", "n", "0", "off"})
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+#: The type name of `cfngen init --example` when none is given: what the example is (an SSM
+#: parameter), in a namespace AWS does not reserve, so it can be registered as it is.
+EXAMPLE_TYPE_NAME = "Example::SSM::Parameter"
+#: The answers the example is made for: its schema has tags, no typeConfiguration and every
+#: handler, whatever these say, so other values are refused rather than silently ignored.
+EXAMPLE_FIXED: dict[str, Any] = {
+    "tagging": True,
+    "type_configuration": False,
+    "handlers": HANDLERS,
+}
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,8 @@ class Answers:
     #: Lambda runtime id, e.g. python3.12.
     runtime: str
     artifact_type: str = "RESOURCE"
+    #: Start from the working SSM example instead of stubs.
+    example: bool = False
     tagging: bool = True
     type_configuration: bool = False
     handlers: tuple[str, ...] = HANDLERS
@@ -62,6 +76,7 @@ class Answers:
     def copier_data(self) -> dict[str, Any]:
         return {
             "artifact_type": self.artifact_type,
+            "example": self.example,
             "type_name": str(self.type_name),
             "package_name": self.package_name,
             "runtime": self.runtime,
@@ -199,26 +214,54 @@ def defaults(given: Mapping[str, Any]) -> dict[str, Any]:
     """Default answers for what `given` (already checked) leaves open."""
     out: dict[str, Any] = {
         "artifact_type": "RESOURCE",
+        "example": False,
         "runtime": DEFAULT_RUNTIME.name,
         "tagging": True,
         "type_configuration": False,
         "handlers": HANDLERS,
     }
-    if "type_name" in given:
-        out["package_name"] = TypeName(str(given["type_name"])).package_name
+    if given.get("example"):
+        out.update(EXAMPLE_FIXED)
+        out["type_name"] = TypeName(EXAMPLE_TYPE_NAME)
+    type_name = given.get("type_name", out.get("type_name"))
+    if type_name is not None:
+        out["package_name"] = TypeName(str(type_name)).package_name
     return out
 
 
+def example_conflicts(given: Mapping[str, Any]) -> None:
+    """Refuse answers the example cannot honour: it is one fixed resource type."""
+    if not given.get("example"):
+        return
+    for key, fixed in EXAMPLE_FIXED.items():
+        if key in given and given[key] != fixed:
+            raise CfngenError(
+                f"the example is made with {key}={_shown(fixed)}, not {key}={_shown(given[key])}",
+                "drop that answer, or drop --example to start from stubs",
+            )
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (tuple, list)):
+        return ",".join(value) or "none"
+    return str(value)
+
+
 def resolve(given: Mapping[str, Any]) -> Answers:
-    """Complete answers from checked values plus defaults; the type name is required."""
-    if "type_name" not in given:
+    """Complete answers from checked values plus defaults; the type name is required unless
+    the project is the example."""
+    if "type_name" not in given and not given.get("example"):
         raise CfngenError("no type name given", "pass --type-name Organization::Service::Resource")
+    example_conflicts(given)
     values = {**defaults(given), **given}
     return Answers(
         type_name=values["type_name"],
         package_name=values["package_name"],
         runtime=values["runtime"],
         artifact_type=values["artifact_type"],
+        example=values["example"],
         tagging=values["tagging"],
         type_configuration=values["type_configuration"],
         handlers=tuple(values["handlers"]),

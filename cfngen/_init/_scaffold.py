@@ -81,6 +81,11 @@ def init_project(
             f"this cfngen has no {kind} template {version}",
             f"use one of {', '.join(versions)}",
         )
+    if answers.example and not _templates.has_question(versions[version].path, "example"):
+        raise CfngenError(
+            f"the {kind} template {version} has no example",
+            f"drop --template-version to use template {_templates.live_version(kind).tag}",
+        )
     result = InitResult(root=dest, answers=answers, template_version=version)
     official = "_".join(part.lower() for part in answers.type_name.parts)
     if answers.package_name != official:

@@ -113,6 +113,14 @@ def live_version(kind: str) -> TemplateVersion:
     return packaged_versions(kind)[-1]
 
 
+def has_question(folder: Path, key: str) -> bool:
+    """Whether the template in `folder` asks `key` (earlier versions lack newer questions)."""
+    import yaml
+
+    config = yaml.safe_load((folder / "copier.yml").read_text(encoding="utf-8"))
+    return isinstance(config, dict) and key in config
+
+
 def cfngen_home() -> Path:
     configured = os.environ.get("CFNGEN_HOME")
     return Path(configured).expanduser().absolute() if configured else Path.home() / ".cfngen"

@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._init import _answers
-from cfngen._init._answers import ARTIFACT_TYPES, HANDLERS, Answers
+from cfngen._init._answers import (
+    ARTIFACT_TYPES,
+    EXAMPLE_FIXED,
+    EXAMPLE_TYPE_NAME,
+    HANDLERS,
+    Answers,
+)
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
 from cfngen._typename import python_package_name
 
@@ -39,9 +45,19 @@ def ask(given: Mapping[str, Any], dest: Path) -> Answers | None:
         values["artifact_type"] = questionary.select(
             "What do you want to build?", choices=choices, default="RESOURCE"
         ).unsafe_ask()
+    if "example" not in values:
+        values["example"] = questionary.confirm(
+            "Start from the working example (an SSM parameter whose handlers call AWS)?",
+            default=False,
+        ).unsafe_ask()
+    if values["example"]:
+        # The example is one fixed resource type: the schema questions do not apply.
+        _answers.example_conflicts(values)
+        values = {**EXAMPLE_FIXED, **values}
     if "type_name" not in values:
         raw = questionary.text(
             "Type name (Organization::Service::Resource):",
+            default=EXAMPLE_TYPE_NAME if values["example"] else "",
             validate=_validator(_answers.type_name_error),
         ).unsafe_ask()
         values["type_name"] = _answers.check_type_name(raw.strip())
@@ -88,6 +104,7 @@ def summary(answers: Answers, dest: Path) -> str:
         ("type name", str(answers.type_name)),
         ("package", f"src/{answers.package_name}"),
         ("runtime", answers.runtime),
+        ("start from", "the working SSM example" if answers.example else "stubs"),
         ("tags", "yes" if answers.tagging else "no"),
         ("type configuration", "yes" if answers.type_configuration else "no"),
         ("handlers", handlers),

@@ -7,7 +7,9 @@ into it. models.py and cfngen_runtime.py beside it are derived from the schema b
 Each stub already returns what the handler contract requires: create and update return the
 whole model with its primary identifier, delete returns no model, read and list never return
 IN_PROGRESS, and a Widget that does not exist is NotFound. Replace the TODOs with
-calls to the service's API.
+calls to the service's API. Each stub starts with a `# STUB:` line: `cfngen test` fails the
+tests that need a handler still marked so, without calling it, until you implement the
+handler and delete that line.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def create_handler(
     callback_context: MutableMapping[str, Any],
 ) -> ProgressEvent:
     """Create the Widget; return it with its identifier and readOnly values."""
+    # STUB: not implemented. Replace the TODOs below, then delete this line.
     model = request.desiredResourceState
     if model is None:
         return ProgressEvent.failed(
@@ -85,6 +88,7 @@ def read_handler(
     callback_context: MutableMapping[str, Any],
 ) -> ProgressEvent:
     """Return the Widget as it is now, readOnly values included."""
+    # STUB: not implemented. Replace the TODOs below, then delete this line.
     model = request.desiredResourceState
     if model is None or not model.Id:
         return _not_found(model)
@@ -100,6 +104,7 @@ def update_handler(
     callback_context: MutableMapping[str, Any],
 ) -> ProgressEvent:
     """Change the Widget in place; return it as it is afterwards."""
+    # STUB: not implemented. Replace the TODOs below, then delete this line.
     model = request.desiredResourceState
     previous = request.previousResourceState
     if model is None or not model.Id:
@@ -122,6 +127,7 @@ def delete_handler(
     callback_context: MutableMapping[str, Any],
 ) -> ProgressEvent:
     """Delete the Widget; a successful delete returns no model."""
+    # STUB: not implemented. Replace the TODOs below, then delete this line.
     model = request.desiredResourceState
     if model is None or not model.Id:
         return _not_found(model)
@@ -137,6 +143,7 @@ def list_handler(
     callback_context: MutableMapping[str, Any],
 ) -> ProgressEvent:
     """Return one page of Widget models (at least their identifiers)."""
+    # STUB: not implemented. Replace the TODOs below, then delete this line.
     # TODO: list one page through the service's API starting at request.nextToken, and
     # return the service's token for the next page (None after the last page).
     models: list[ResourceModel] = []
