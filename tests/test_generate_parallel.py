@@ -13,15 +13,12 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
-import cfngen._process
-from cfngen._errors import CfngenError, ExitCode
-from cfngen._generate import _parallel, generate_project
+from cfngen._errors import ExitCode
+from cfngen._generate import generate_project
 from tests._generate_helpers import make_project, schema_path, snapshot_tree, widget_schema
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,14 +51,6 @@ def large_case(root: Path) -> Path:
     from tests._corpus import corpus
 
     return make_project(root, dict(corpus()["AWS::AppFlow::Flow"], typeName="Acme::App::Flow"))
-
-
-@pytest.fixture
-def owned(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This test process plays the `cfngen` command, which may fork."""
-    monkeypatch.delenv("CFNGEN_NO_FORK", raising=False)
-    monkeypatch.setattr(cfngen._process, "_owned", False)
-    cfngen._process.own()
 
 
 # --------------------------------------------------------------------------- the command
@@ -133,133 +122,189 @@ def test_a_schema_that_is_not_json_writes_nothing(tmp_path):
     assert snapshot_tree(root) == before
 
 
-def test_called_as_a_library_generate_starts_no_child(monkeypatch, tmp_path):
-    monkeypatch.delenv("CFNGEN_NO_FORK", raising=False)
-    monkeypatch.setattr(cfngen._process, "_owned", False)
-    assert _parallel.start(os.getpid) is None
-
-
 # --------------------------------------------------------------------------- the job
 
+#: Each scenario runs in a fresh interpreter that plays the `cfngen` command: a test process may
+#: hold threads that other tests left, and then (rightly) nothing forks.
+PRELUDE = """\
+import json, os, sys, time
+import cfngen._process
+from cfngen._errors import CfngenError, ExitCode
+from cfngen._generate import _parallel
 
-@needs_fork
-def test_the_function_runs_in_a_child_and_its_value_comes_back(owned):
-    job = _parallel.start(lambda text: (os.getpid(), text * 2), "ab")
-    assert job is not None
-    pid, value = job.result()
-    assert pid != os.getpid()
-    assert value == "abab"
-
-
-@needs_fork
-def test_a_large_value_comes_back_whole(owned):
-    big = {"models.py": "x = 1\n" * 200_000}
-    job = _parallel.start(lambda: big)
-    assert job is not None
-    assert job.result() == big
+cfngen._process.own()
+parent = os.getpid()
+"""
 
 
-@needs_fork
-def test_a_cfngen_error_in_the_child_is_the_same_error_here(owned):
-    def fail() -> None:
-        raise CfngenError("cannot model this", "simplify it", exit_code=ExitCode.INTERNAL)
-
-    job = _parallel.start(fail)
-    assert job is not None
-    with pytest.raises(CfngenError) as caught:
-        job.result()
-    assert (caught.value.message, caught.value.hint) == ("cannot model this", "simplify it")
-    assert caught.value.exit_code == ExitCode.INTERNAL
+def scenario(body: str) -> object:
+    env = {k: v for k, v in os.environ.items() if k != "CFNGEN_NO_FORK"}
+    done = subprocess.run(
+        [sys.executable, "-c", PRELUDE + body],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 @needs_fork
-def test_any_other_exception_in_the_child_is_redone_here(owned):
-    parent = os.getpid()
-
-    def only_in_a_child() -> str:
-        if os.getpid() != parent:
-            raise ValueError("a bug that shows only in the child")
-        return "done here"
-
-    job = _parallel.start(only_in_a_child)
-    assert job is not None
-    assert job.result() == "done here"
+def test_the_function_runs_in_a_child_and_its_value_comes_back():
+    got = scenario(
+        "job = _parallel.start(lambda text: (os.getpid(), text * 2), 'ab')\n"
+        "pid, value = job.result()\n"
+        "print(json.dumps([pid != parent, value]))\n"
+    )
+    assert got == [True, "abab"]
 
 
 @needs_fork
-def test_a_bug_raises_here_with_its_own_type(owned):
-    def bug() -> None:
-        raise KeyError("oops")
-
-    job = _parallel.start(bug)
-    assert job is not None
-    with pytest.raises(KeyError):
-        job.result()
-
-
-@needs_fork
-def test_a_child_that_dies_is_replaced_by_the_work_done_here(owned):
-    parent = os.getpid()
-
-    def die_in_the_child() -> str:
-        if os.getpid() != parent:
-            os._exit(3)
-        return "done here"
-
-    job = _parallel.start(die_in_the_child)
-    assert job is not None
-    assert job.result() == "done here"
+def test_a_large_value_comes_back_whole():
+    got = scenario(
+        "big = {'models.py': 'x = 1\\n' * 200_000}\n"
+        "job = _parallel.start(lambda: big)\n"
+        "print(json.dumps(job.result() == big))\n"
+    )
+    assert got is True
 
 
 @needs_fork
-def test_cancel_kills_and_reaps_a_running_child(owned, tmp_path):
+def test_a_cfngen_error_in_the_child_is_the_same_error_here():
+    got = scenario(
+        "def fail():\n"
+        "    raise CfngenError('cannot model this', 'simplify it', exit_code=ExitCode.INTERNAL)\n"
+        "job = _parallel.start(fail)\n"
+        "try:\n"
+        "    job.result()\n"
+        "except CfngenError as error:\n"
+        "    print(json.dumps([error.message, error.hint, int(error.exit_code)]))\n"
+    )
+    assert got == ["cannot model this", "simplify it", ExitCode.INTERNAL]
+
+
+@needs_fork
+def test_any_other_exception_in_the_child_is_redone_here():
+    got = scenario(
+        "def only_in_a_child():\n"
+        "    if os.getpid() != parent:\n"
+        "        raise ValueError('a bug that shows only in the child')\n"
+        "    return 'done here'\n"
+        "print(json.dumps(_parallel.start(only_in_a_child).result()))\n"
+    )
+    assert got == "done here"
+
+
+@needs_fork
+def test_a_bug_raises_here_with_its_own_type():
+    got = scenario(
+        "def bug():\n"
+        "    raise KeyError('oops')\n"
+        "try:\n"
+        "    _parallel.start(bug).result()\n"
+        "except KeyError as error:\n"
+        "    print(json.dumps(str(error)))\n"
+    )
+    assert got == "'oops'"
+
+
+@needs_fork
+def test_a_child_that_dies_is_replaced_by_the_work_done_here():
+    got = scenario(
+        "def die_in_the_child():\n"
+        "    if os.getpid() != parent:\n"
+        "        os._exit(3)\n"
+        "    return 'done here'\n"
+        "print(json.dumps(_parallel.start(die_in_the_child).result()))\n"
+    )
+    assert got == "done here"
+
+
+@needs_fork
+def test_cancel_kills_and_reaps_a_running_child(tmp_path):
     pid_file = tmp_path / "pid"
-
-    def sleep() -> None:
-        pid_file.write_text(str(os.getpid()))
-        time.sleep(60)
-
-    job = _parallel.start(sleep)
-    assert job is not None
-    deadline = time.monotonic() + 30
-    while not pid_file.exists() or not pid_file.read_text():
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
-    started = time.monotonic()
-    job.cancel()
-    assert time.monotonic() - started < 5
-    with pytest.raises(ProcessLookupError):  # not even a zombie: it was reaped
-        os.kill(int(pid_file.read_text()), 0)
-    job.cancel()  # twice is harmless
-
-
-@needs_fork
-def test_no_child_is_left_after_the_result(owned):
-    job = _parallel.start(os.getpid)
-    assert job is not None
-    pid = job.result()
-    with pytest.raises(ProcessLookupError):
-        os.kill(pid, 0)
+    got = scenario(
+        "def sleep():\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "    time.sleep(60)\n"
+        "job = _parallel.start(sleep)\n"
+        "deadline = time.monotonic() + 30\n"
+        f"while not (os.path.exists({str(pid_file)!r}) and os.path.getsize({str(pid_file)!r})):\n"
+        "    assert time.monotonic() < deadline\n"
+        "    time.sleep(0.01)\n"
+        "started = time.monotonic()\n"
+        "job.cancel()\n"
+        "took = time.monotonic() - started\n"
+        "job.cancel()  # twice is harmless\n"
+        "try:\n"
+        f"    os.kill(int(open({str(pid_file)!r}).read()), 0)\n"
+        "    gone = False\n"
+        "except ProcessLookupError:  # not even a zombie: it was reaped\n"
+        "    gone = True\n"
+        "print(json.dumps([gone, took < 5]))\n"
+    )
+    assert got == [True, True]
 
 
 @needs_fork
-def test_no_fork_when_asked_not_to(owned, monkeypatch):
-    monkeypatch.setenv("CFNGEN_NO_FORK", "1")
-    assert _parallel.start(os.getpid) is None
+def test_no_child_is_left_after_the_result():
+    got = scenario(
+        "pid = _parallel.start(os.getpid).result()\n"
+        "try:\n"
+        "    os.kill(pid, 0)\n"
+        "    gone = False\n"
+        "except ProcessLookupError:\n"
+        "    gone = True\n"
+        "print(json.dumps([pid != parent, gone]))\n"
+    )
+    assert got == [True, True]
 
 
 @needs_fork
-def test_no_fork_while_another_thread_runs(owned):
-    stop = threading.Event()
-    thread = threading.Thread(target=stop.wait)
-    thread.start()
-    try:
-        assert _parallel.start(os.getpid) is None
-    finally:
-        stop.set()
-        thread.join()
+def test_no_fork_when_asked_not_to():
+    got = scenario(
+        "forked = _parallel.start(os.getpid).result() != parent\n"
+        "os.environ['CFNGEN_NO_FORK'] = '1'\n"
+        "print(json.dumps([forked, _parallel.start(os.getpid) is None]))\n"
+    )
+    assert got == [True, True]
 
 
-def test_no_fork_where_the_system_has_none(owned, monkeypatch):
-    monkeypatch.delattr(os, "fork")
-    assert _parallel.start(os.getpid) is None
+@needs_fork
+def test_no_fork_while_another_thread_runs():
+    got = scenario(
+        "import threading\n"
+        "stop = threading.Event()\n"
+        "thread = threading.Thread(target=stop.wait)\n"
+        "thread.start()\n"
+        "refused = _parallel.start(os.getpid) is None\n"
+        "stop.set()\n"
+        "thread.join()\n"
+        "forked = _parallel.start(os.getpid).result() != parent\n"
+        "print(json.dumps([refused, forked]))\n"
+    )
+    assert got == [True, True]
+
+
+@needs_fork
+def test_no_fork_where_the_system_has_none():
+    got = scenario(
+        "forked = _parallel.start(os.getpid).result() != parent\n"
+        "del os.fork\n"
+        "print(json.dumps([forked, _parallel.start(os.getpid) is None]))\n"
+    )
+    assert got == [True, True]
+
+
+@needs_fork
+def test_a_process_cfngen_does_not_own_never_forks():
+    got = scenario(
+        "cfngen._process._owned = False\n"
+        "refused = _parallel.start(os.getpid) is None\n"
+        "cfngen._process.own()\n"
+        "print(json.dumps([refused, _parallel.start(os.getpid).result() != parent]))\n"
+    )
+    assert got == [True, True]

@@ -1,6 +1,6 @@
 """Whole-process `cfngen generate` against the official `cfn generate`, side by side.
 
-    python tests/bench/bench_generate.py [--runs N] [--schemas A::B::C ...] [--corpus]
+    python tests/bench/bench_generate.py [--runs N] [--schemas A::B::C ...] [--keep DIR] [--corpus]
 
 For each schema (default: AWS::Logs::LogGroup and AWS::AppFlow::Flow, a large schema the official
 tool accepts), a project is made with `cfn init` and given the corpus schema; then, alternating
@@ -9,6 +9,11 @@ full generate), the same with CFNGEN_NO_FORK=1 (models rendered in the same proc
 comparison), and `cfngen generate` with nothing changed (the no-op path). Prints medians, CPU
 times, and the two ratios the issue targets: full/official (at most 0.5) and no-op/full (at
 most 0.2). Each command is printed so that it can be rerun with hyperfine.
+
+--keep DIR leaves the projects there (DIR/Bench-Logs-LogGroup and its `-official` copy, ...) to
+rerun the commands by hand, e.g. from DIR/Bench-Logs-LogGroup-official:
+
+    hyperfine -N --warmup 2 'cfn generate' 'cfngen generate --force ../Bench-Logs-LogGroup'
 
 --corpus also times rendering every corpus schema's derived files in one process.
 """
@@ -100,10 +105,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--schemas", nargs="*", help="corpus type names")
     parser.add_argument("--corpus", action="store_true", help="also time the whole corpus")
+    parser.add_argument("--keep", type=Path, help="make the projects here and keep them")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="cfngen-bench-") as tmp:
-        work = Path(tmp)
+        work = args.keep or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
         projects = []
         for name in args.schemas or DEFAULT_SCHEMAS:
             root = make_project(work, name)
