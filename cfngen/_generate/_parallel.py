@@ -13,7 +13,7 @@ child on the second core meanwhile (no thread: the import and the generator hold
 A child's CfngenError is raised again here as the same error. If the child dies, or fn raised
 anything else (a bug), result() computes fn(*args) in this process instead, which gives the same
 value or raises the same exception with its real traceback: the child can make generate faster,
-never different. The child's value comes back pickled through a pipe from our own child.
+never different. The value comes back pickled, through a pipe, from our own child.
 
 Forking is allowed only where cfngen owns the process (see cfngen._process: a program or test
 that calls cfngen's functions gets no child processes), on a system with fork() and at
@@ -29,7 +29,7 @@ import pickle
 import signal
 import sys
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 from cfngen import _process
 from cfngen._errors import CfngenError, ExitCode
@@ -90,16 +90,9 @@ class Job(Generic[T]):
 
     def _reap(self) -> None:
         pid, self._pid = self._pid, None
-        if pid is None:
-            return
-        while True:
-            try:
+        if pid is not None:
+            with contextlib.suppress(ChildProcessError):  # someone else reaped it
                 os.waitpid(pid, 0)
-                return
-            except InterruptedError:  # pragma: no cover - PEP 475 retries; belt and braces
-                continue
-            except ChildProcessError:  # pragma: no cover - someone else reaped it
-                return
 
 
 def start(fn: Callable[..., T], *args: Any) -> Job[T] | None:
@@ -118,8 +111,9 @@ def start(fn: Callable[..., T], *args: Any) -> Job[T] | None:
     return Job(fn, args, pid, read_fd)
 
 
-def _child(fn: Callable[..., Any], args: tuple[Any, ...], read_fd: int, write_fd: int) -> None:
-    # pragma: no cover - runs in the child
+def _child(
+    fn: Callable[..., Any], args: tuple[Any, ...], read_fd: int, write_fd: int
+) -> NoReturn:  # pragma: no cover - runs in the child
     status = 0
     try:
         os.close(read_fd)
