@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "contract" / "ssm_example"
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from tests.bench._timing import Command, alternate, bench_env, load_note  # noqa: E402
+
+EXAMPLE = REPO / "tests" / "fixtures" / "contract" / "ssm_example"
 
 
 def main() -> int:
@@ -30,22 +32,17 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "example"
         shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("__pycache__"))
-        command = [sys.executable, "-m", "cfngen", "test", "--format", "json"]
-        times = []
-        for run in range(args.runs + 1):
-            started = time.perf_counter()
-            result = subprocess.run(command, cwd=root, capture_output=True, text=True, check=False)
-            elapsed = time.perf_counter() - started
-            if result.returncode != 0:
-                print(result.stdout, result.stderr, file=sys.stderr)
-                return 1
-            if run:  # the first run warms the file cache and writes __pycache__
-                times.append(elapsed)
-        print(
-            f"cfngen test on the example, whole process, {args.runs} runs: "
-            f"min {min(times):.2f} s, median {statistics.median(times):.2f} s, "
-            f"max {max(times):.2f} s"
+        command = Command(
+            [str(Path(sys.executable).with_name("cfngen")), "test", "--format", "json"],
+            root,
+            bench_env(),
         )
+        print(f"{args.runs} runs after one warm-up (bytecode caches); {load_note()}")
+        # The warm-up run writes __pycache__ and warms the file cache.
+        samples = alternate({"cfngen test": command}, args.runs)["cfngen test"]
+        print(f"  cfngen test on the example, whole process: {samples.describe()}")
+        print(f"  command: {command.shell()}")
+        print(f"after: {load_note()}")
     return 0
 
 

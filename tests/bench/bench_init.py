@@ -3,37 +3,29 @@ official `cfn init` followed by `cfn generate`, measured side by side in one run
 
     python tests/bench/bench_init.py [--runs 10]
 
-Each run starts in a fresh empty folder; the two tools alternate so that machine load hits both
-alike. cfngen's template cache is built once before timing (as it is after a user's first
-`cfngen init` on a machine); the first, cold init is reported on its own. While
-`cfngen generate` is a stub in a branch, cfngen runs with the test suite's interface fake of it,
-which the report says.
+Every sample starts from an empty folder; the two alternate in every round so that machine load
+hits both alike. cfngen's template cache (~/.cfngen, here in a temporary HOME) is built once
+before timing, as it is after a user's first `cfngen init` on a machine; that first, cold init
+is reported on its own. The commands are printed so that they can be rerun with hyperfine
+(`--prepare 'rm -rf DIR'`).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from tests.test_init_support import cfngen_argv, generate_is_stub  # noqa: E402
+from tests.bench._timing import Command, alternate, bench_env, load_note, run_once  # noqa: E402
 
 TYPE_NAME = "Acme::Svc::Widget"
 BIN = Path(sys.executable).parent
-
-
-def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(argv, cwd=cwd, env=env, check=True, capture_output=True)
-    return time.perf_counter() - start
 
 
 def main() -> int:
@@ -41,48 +33,56 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
 
-    fake = generate_is_stub()
-    cfngen = cfngen_argv() if fake else [str(BIN / "cfngen")]
     with tempfile.TemporaryDirectory(prefix="bench-init-") as tmp:
         base = Path(tmp)
         home = base / "home"
         home.mkdir()
-        env = {k: v for k, v in os.environ.items() if k != "CFNGEN_HOME"}
-        env.update(HOME=str(home), PYTHONPATH=str(REPO), GIT_CONFIG_NOSYSTEM="1")
-        env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+        env = bench_env(HOME=str(home), GIT_CONFIG_NOSYSTEM="1")
+        env.pop("CFNGEN_HOME", None)
+        env["PATH"] = f"{BIN}:{env.get('PATH', '')}"
+        ours_dir, theirs_dir = base / "ours", base / "theirs"
 
-        def ours(i: int) -> float:
-            folder = base / f"ours-{i}"
-            return timed(
-                [*cfngen, "init", "--no-input", "--type-name", TYPE_NAME, str(folder)], base, env
-            )
+        def fresh(folder: Path, create: bool) -> None:
+            shutil.rmtree(folder, ignore_errors=True)
+            if create:
+                folder.mkdir()
 
-        def theirs(i: int) -> float:
-            folder = base / f"theirs-{i}"
-            folder.mkdir()
-            init = [str(BIN / "cfn"), "init", "-t", TYPE_NAME, "-a", "RESOURCE", "python312"]
-            first = timed([*init, "--no-docker"], folder, env)
-            return first + timed([str(BIN / "cfn"), "generate"], folder, env)
-
-        cold = ours(-1)
-        ours_times, theirs_times = [], []
-        for i in range(args.runs):
-            if i % 2:
-                theirs_times.append(theirs(i))
-                ours_times.append(ours(i))
-            else:
-                ours_times.append(ours(i))
-                theirs_times.append(theirs(i))
-
-    def describe(times: list[float]) -> str:
-        return f"median {statistics.median(times):.2f} s, min {min(times):.2f} s"
-
-    ratio = statistics.median(ours_times) / statistics.median(theirs_times)
-    note = " (generate: the test suite's interface fake)" if fake else ""
-    print(f"runs: {args.runs}, {os.cpu_count()} CPUs")
-    print(f"cfngen init --no-input{note}: {describe(ours_times)}; first, cold cache: {cold:.2f} s")
-    print(f"cfn init + cfn generate: {describe(theirs_times)}")
-    print(f"ratio (cfngen / cfn, medians): {ratio:.2f}")
+        cfn = BIN / "cfn"
+        commands = {
+            "cfngen init --no-input": Command(
+                [str(BIN / "cfngen"), "init", "--no-input", "--type-name", TYPE_NAME, "ours"],
+                base,
+                env,
+                setup=lambda: fresh(ours_dir, create=False),
+            ),
+            "cfn init + cfn generate": Command(
+                [
+                    "sh",
+                    "-c",
+                    f"{cfn} init -t {TYPE_NAME} -a RESOURCE python312 --no-docker"
+                    f" && {cfn} generate",
+                ],
+                theirs_dir,
+                env,
+                setup=lambda: fresh(theirs_dir, create=True),
+            ),
+        }
+        cold, _ = run_once(commands["cfngen init --no-input"])
+        print(f"{args.runs} rounds, alternating; {load_note()}")
+        samples = alternate(commands, args.runs, warmup=1)
+        ours, theirs = samples["cfngen init --no-input"], samples["cfn init + cfn generate"]
+        for name, value in samples.items():
+            print(f"  {name:<26} {value.describe()}")
+        print(f"  first cfngen init on the machine (builds ~/.cfngen): {cold * 1000:.0f} ms")
+        ratios = [o / t for o, t in zip(ours.wall, theirs.wall, strict=True)]
+        print(
+            f"  ratio cfngen / official = {ours.median / theirs.median:.2f} "
+            f"(median of per-round ratios {statistics.median(ratios):.2f}; target < 1)"
+        )
+        print("  commands:")
+        for name, command in commands.items():
+            print(f"    {name}: {command.shell()}")
+        print(f"after: {load_note()}")
     return 0
 
 

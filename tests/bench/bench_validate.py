@@ -3,30 +3,29 @@
     python tests/bench/bench_validate.py [--runs N] [--keep DIR]
 
 Writes the 1898 cleaned corpus schemas (tests/_corpus.py) to a folder, then times whole
-processes, alternating the two tools so a drifting machine affects both alike:
+processes, alternating in every round so a drifting machine affects all alike:
 
   (a) cfngen validate <every file>                    one call, all files
   (b) python -c '<load_resource_spec in a loop>'      the official validator, one process
   (c) cfngen --help
 
-Each command is printed so it can be rerun by hand, e.g. with
-`/usr/bin/time -v <command>` or `hyperfine '<a>' '<b>'`.
+Each command is printed so it can be rerun by hand, e.g. with `/usr/bin/time -v <command>`
+or `hyperfine '<a>' '<b>'` (with --keep DIR, the corpus stays in DIR).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from tests.bench._timing import Command, alternate, bench_env, load_note  # noqa: E402
 
 OFFICIAL_LOOP = """
 import logging, sys
@@ -55,15 +54,9 @@ def write_corpus(folder: Path) -> list[Path]:
     return paths
 
 
-def timed(command: list[str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--keep", type=Path, help="write the corpus here and keep it")
     args = parser.parse_args()
 
@@ -71,28 +64,34 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     paths = write_corpus(folder)
     exe = Path(sys.executable)
-    ours = [str(exe.with_name("cfngen")), "validate", *map(str, paths)]
-    theirs = [str(exe), "-c", OFFICIAL_LOOP, str(folder)]
-    help_cmd = [str(exe.with_name("cfngen")), "--help"]
-    print(f"corpus: {len(paths)} schemas in {folder}")
-    print(f"(a) {shlex.quote(ours[0])} validate {folder}/*.json")
-    print(f"(b) {shlex.quote(str(exe))} -c '<official loop, see OFFICIAL_LOOP>' {folder}")
-    print(f"(c) {shlex.join(help_cmd)}")
-
-    a, b, c = [], [], []
-    for _ in range(args.runs):
-        a.append(timed(ours))
-        b.append(timed(theirs))
-        c.append(timed(help_cmd))
-    ratios = [x / y for x, y in zip(a, b, strict=True)]
-    result = {
-        "cfngen_validate_s": statistics.median(a),
-        "official_loop_s": statistics.median(b),
-        "ratio_cfngen_over_official": statistics.median(ratios),
-        "cfngen_help_ms": statistics.median(c) * 1000,
-        "runs": args.runs,
+    env = bench_env()
+    # `sh -c` so that the command line stays short to print and `; true` keeps exit 1 (invalid
+    # schemas found) from counting as a failed run.
+    cfngen = shlex.quote(str(exe.with_name("cfngen")))
+    commands = {
+        "cfngen validate (corpus)": Command(
+            ["sh", "-c", f"{cfngen} validate *.json > /dev/null; true"], folder, env
+        ),
+        "official loop (corpus)": Command(
+            [str(exe), "-c", OFFICIAL_LOOP, str(folder)], folder, env
+        ),
+        "cfngen --help": Command([str(exe.with_name("cfngen")), "--help"], folder, env),
     }
-    print(json.dumps(result, indent=2))
+    print(f"corpus: {len(paths)} schemas in {folder}")
+    print(f"{args.runs} rounds, alternating; {load_note()}")
+    samples = alternate(commands, args.runs)
+    for name, value in samples.items():
+        print(f"  {name:<26} {value.describe()}")
+    ours, theirs = samples["cfngen validate (corpus)"], samples["official loop (corpus)"]
+    ratios = [a / b for a, b in zip(ours.wall, theirs.wall, strict=True)]
+    print(
+        f"  ratio cfngen / official = {ours.median / theirs.median:.2f} "
+        f"(median of per-round ratios {statistics.median(ratios):.2f}; target < 1)"
+    )
+    print("  commands (the official loop is OFFICIAL_LOOP in this file):")
+    for name, command in commands.items():
+        print(f"    {name}: {command.shell() if 'official' not in name else '...'}")
+    print(f"after: {load_note()}")
 
 
 if __name__ == "__main__":
