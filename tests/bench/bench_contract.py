@@ -2,17 +2,17 @@
 
     python tests/bench/bench_contract.py [--runs 5]
 
-Copies tests/fixtures/contract/ssm_example to a temporary folder, runs `cfngen test` in it as
-a user would (a fresh interpreter each time: imports, moto, the 16 contract tests), and prints
-the wall-clock times. The same measurement with hyperfine, from a copy of the example:
+Makes the example with `cfngen init --no-input --no-git --example` in a temporary folder, runs
+`cfngen test` in it as a user would (a fresh interpreter each time: imports, moto, the 16
+contract tests), and prints the wall-clock times. The same measurement with hyperfine:
 
-    hyperfine --warmup 1 'cfngen test'
+    cfngen init --no-input --example demo && cd demo && hyperfine --warmup 1 'cfngen test'
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -22,8 +22,6 @@ sys.path.insert(0, str(REPO))
 
 from tests.bench._timing import Command, alternate, bench_env, load_note  # noqa: E402
 
-EXAMPLE = REPO / "tests" / "fixtures" / "contract" / "ssm_example"
-
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -31,9 +29,14 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "example"
-        shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("__pycache__"))
+        cfngen = str(Path(sys.executable).with_name("cfngen"))
+        subprocess.run(
+            [cfngen, "init", "--no-input", "--no-git", "--example", str(root)],
+            check=True,
+            capture_output=True,
+        )
         command = Command(
-            [str(Path(sys.executable).with_name("cfngen")), "test", "--format", "json"],
+            [cfngen, "test", "--format", "json"],
             root,
             bench_env(),
         )
