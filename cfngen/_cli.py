@@ -250,14 +250,7 @@ def _add_invoke(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         default=None,
         help="call real AWS with this profile's credentials instead of moto",
     )
-    p.add_argument("--region", default=None, help="the region (default: us-east-1)")
-    p.add_argument(
-        "--max-reinvoke",
-        type=_count,
-        default=100,
-        metavar="N",
-        help="stop after N re-invocations while IN_PROGRESS (default: 100)",
-    )
+    _add_handler_limits(p, max_reinvoke=100, after="stop after")
     p.add_argument(
         "--max-delay",
         type=float,
@@ -265,6 +258,12 @@ def _add_invoke(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="S",
         help="sleep at most S seconds of callbackDelaySeconds between calls (default: 5)",
     )
+    p.set_defaults(run=_run_invoke)
+
+
+def _add_handler_limits(p: argparse.ArgumentParser, *, max_reinvoke: int, after: str) -> None:
+    """The options invoke and test share: region, time limits, re-invocations."""
+    p.add_argument("--region", default=None, help="the region (default: us-east-1)")
     p.add_argument(
         "--enforce-timeout",
         type=_seconds,
@@ -272,7 +271,13 @@ def _add_invoke(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="S",
         help="time limit: S seconds for READ and LIST, 2S for the others (default: 30 and 60)",
     )
-    p.set_defaults(run=_run_invoke)
+    p.add_argument(
+        "--max-reinvoke",
+        type=_count,
+        default=max_reinvoke,
+        metavar="N",
+        help=f"{after} N re-invocations while IN_PROGRESS (default: {max_reinvoke})",
+    )
 
 
 def _run_invoke(args: argparse.Namespace) -> int:
@@ -356,21 +361,7 @@ def _add_test(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="text",
         help="text (default) or one JSON document on stdout; progress goes to stderr",
     )
-    p.add_argument(
-        "--enforce-timeout",
-        type=_seconds,
-        default=None,
-        metavar="S",
-        help="time limit: S seconds for READ and LIST, 2S for the others (default: 30 and 60)",
-    )
-    p.add_argument(
-        "--max-reinvoke",
-        type=_count,
-        default=50,
-        metavar="N",
-        help="fail an action still IN_PROGRESS after N re-invocations (default: 50)",
-    )
-    p.add_argument("--region", default=None, help="the region (default: us-east-1)")
+    _add_handler_limits(p, max_reinvoke=50, after="fail an action after")
     p.set_defaults(run=_run_test)
 
 
