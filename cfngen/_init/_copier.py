@@ -44,23 +44,24 @@ def _settings() -> Any:
     return copier.Settings()
 
 
+def _options() -> dict[str, Any]:
+    """What every copier run of cfngen's gets: no questions, no tasks, no untrusted extensions."""
+    return {
+        "defaults": True,
+        "overwrite": True,
+        "quiet": True,
+        "unsafe": False,
+        "skip_tasks": True,
+        "settings": _settings(),
+    }
+
+
 def render(src: str, dest: Path, data: dict[str, Any], ref: str | None) -> None:
     """Render the template at `src` (a git repository, or a plain folder) into `dest`."""
     import copier
 
     with _copier_errors("rendering the project template"):
-        copier.run_copy(
-            src,
-            dest,
-            data=data,
-            vcs_ref=ref,
-            defaults=True,
-            overwrite=True,
-            quiet=True,
-            unsafe=False,
-            skip_tasks=True,
-            settings=_settings(),
-        )
+        copier.run_copy(src, dest, data=data, vcs_ref=ref, **_options())
 
 
 def update(root: Path, ref: str) -> None:
@@ -69,35 +70,14 @@ def update(root: Path, ref: str) -> None:
     import copier
 
     with _copier_errors("updating the project from its template"):
-        copier.run_update(
-            root,
-            vcs_ref=ref,
-            defaults=True,
-            overwrite=True,
-            quiet=True,
-            conflict="inline",
-            unsafe=False,
-            skip_tasks=True,
-            skip_answered=True,
-            settings=_settings(),
-        )
+        copier.run_update(root, vcs_ref=ref, conflict="inline", skip_answered=True, **_options())
 
 
 def recopy(root: Path, ref: str) -> None:
     import copier
 
     with _copier_errors("re-rendering the project template"):
-        copier.run_recopy(
-            root,
-            vcs_ref=ref,
-            defaults=True,
-            overwrite=True,
-            quiet=True,
-            unsafe=False,
-            skip_tasks=True,
-            skip_answered=True,
-            settings=_settings(),
-        )
+        copier.run_recopy(root, vcs_ref=ref, skip_answered=True, **_options())
 
 
 def read_answers(root: Path) -> dict[str, Any] | None:
