@@ -6,6 +6,7 @@ The layout is the official CloudFormation CLI's, so `cfn` and cfngen work on the
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from cfngen._errors import CfngenError
 from cfngen._typename import TypeName
 
 CONFIG_FILE = ".rpdk-config"
+#: `module.attribute`, each part an identifier (Lambda imports the module, then the attribute).
+_DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 ARTIFACT_TYPES = ("RESOURCE", "MODULE", "HOOK")
 
 
@@ -35,16 +38,42 @@ class Project:
         return value if isinstance(value, str) else None
 
     @property
+    def entrypoint(self) -> str:
+        """The Lambda handler, `pkg.handlers.resource`: `.rpdk-config`'s, so a renamed package
+        keeps working, else the official default for the type name."""
+        value = self.config.get("entrypoint")
+        if isinstance(value, str) and value:
+            return value
+        return f"{self.type_name.package_name}.handlers.resource"
+
+    @property
+    def test_entrypoint(self) -> str:
+        value = self.config.get("testEntrypoint")
+        if isinstance(value, str) and value:
+            return value
+        return self.handlers_module + ".test_entrypoint"
+
+    @property
+    def handlers_module(self) -> str:
+        """`pkg.handlers`: the module the entrypoint lives in."""
+        return self.entrypoint.rpartition(".")[0]
+
+    @property
+    def handlers_path(self) -> Path:
+        """The file of handlers_module: `src/pkg/handlers.py`."""
+        return self.src_dir.joinpath(*self.handlers_module.split(".")).with_suffix(".py")
+
+    @property
     def package_name(self) -> str:
-        """From `entrypoint` (`pkg.handlers.resource`), so a renamed package keeps working."""
-        entrypoint = self.config.get("entrypoint")
-        if isinstance(entrypoint, str) and entrypoint.count(".") >= 2:
-            return entrypoint.split(".")[0]
-        return self.type_name.package_name
+        return self.entrypoint.split(".")[0]
+
+    @property
+    def src_dir(self) -> Path:
+        return self.root / "src"
 
     @property
     def package_dir(self) -> Path:
-        return self.root / "src" / self.package_name
+        return self.src_dir / self.package_name
 
 
 def load_project(root: Path) -> Project:
@@ -80,4 +109,11 @@ def load_project(root: Path) -> Project:
             f"{config_path}: unknown artifact_type {artifact_type!r}",
             f"use one of {', '.join(ARTIFACT_TYPES)}",
         )
+    for key in ("entrypoint", "testEntrypoint"):
+        value = config.get(key)
+        if value is not None and not (isinstance(value, str) and _DOTTED.match(value)):
+            raise CfngenError(
+                f"{config_path}: {key} {value!r} is not a Python module and attribute",
+                'write it as "package.handlers.resource"',
+            )
     return Project(root=root, type_name=type_name, artifact_type=artifact_type, config=config)

@@ -247,7 +247,7 @@ class Handlers:
         self.project = project
         self.sandbox = sandbox
         self.type_name = str(project.type_name)
-        self._src = (project.root / "src").resolve()
+        self._src = project.src_dir.resolve()
         #: What the handler module printed or logged while it was imported.
         self.import_output: list[str] = []
         #: Actions whose handler is still a stub of `cfngen init` (found at each import).
@@ -267,10 +267,7 @@ class Handlers:
         self._entrypoint = self._load()
 
     def _entrypoint_name(self) -> tuple[str, str]:
-        entrypoint = self.project.config.get("entrypoint")
-        if not isinstance(entrypoint, str) or entrypoint.count(".") < 1:
-            entrypoint = f"{self.project.package_name}.handlers.resource"
-        module, _, attribute = entrypoint.rpartition(".")
+        module, _, attribute = self.project.entrypoint.rpartition(".")
         return module, attribute
 
     def _load(self) -> Callable[[dict[str, Any], Any], Any]:

@@ -63,7 +63,7 @@ def invoke(
     for warning in warnings:
         if on_warning is not None:
             on_warning(warning)
-    with Sandbox((project.root / "src").resolve(), region=region, profile=profile) as sandbox:
+    with Sandbox(project.src_dir.resolve(), region=region, profile=profile) as sandbox:
         handlers = Handlers(project, sandbox)
         if handlers.import_output and on_import_output is not None:
             on_import_output(handlers.import_output)

@@ -1017,7 +1017,7 @@ def run_contract_tests(
             "test names are: " + ", ".join(TEST_NAMES),
         )
 
-    with Sandbox((project.root / "src").resolve(), region=region) as sandbox:
+    with Sandbox(project.src_dir.resolve(), region=region) as sandbox:
         handlers = Handlers(project, sandbox)
         run = _Run(info, handlers, Limits.enforce(enforce_timeout), max_reinvoke, conformance)
         for inputs in input_sets:

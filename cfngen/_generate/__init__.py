@@ -79,7 +79,7 @@ def generate_project(root: Path, *, check: bool = False, force: bool = False) ->
     inputs = _read_inputs(project)
     fingerprint = _ownership.fingerprint(inputs)
     manifest = _ownership.load_manifest(root)
-    handlers_display = _display(project, project.package_dir / "handlers.py")
+    handlers_display = _display(project, project.handlers_path)
 
     if not force and _ownership.is_up_to_date(root, manifest, fingerprint):
         result = GenerateResult(
@@ -203,7 +203,7 @@ def _render_the_rest(project: Project, schema: dict[str, Any]) -> dict[str, str]
     texts: dict[str, str] = {}
     texts["resource-role.yaml"] = render_role(schema, project.type_name)
     texts["template.yml"] = render_template(
-        project.type_name, _runtime_name(project), *_entrypoints(project)
+        project.type_name, _runtime_name(project), project.entrypoint, project.test_entrypoint
     )
     texts["src/requirements.txt"] = render_requirements(
         (project.root / REQUIREMENTS_FILE).is_file()
@@ -354,16 +354,6 @@ def _runtime_warnings(project: Project) -> list[str]:
     return []
 
 
-def _entrypoints(project: Project) -> tuple[str, str]:
-    entrypoint = project.config.get("entrypoint")
-    if not isinstance(entrypoint, str) or not entrypoint:
-        entrypoint = f"{project.package_name}.handlers.resource"
-    test_entrypoint = project.config.get("testEntrypoint")
-    if not isinstance(test_entrypoint, str) or not test_entrypoint:
-        test_entrypoint = entrypoint.rsplit(".", 1)[0] + ".test_entrypoint"
-    return entrypoint, test_entrypoint
-
-
 def _handler_warnings(project: Project, inputs: dict[str, bytes | None], display: str) -> list[str]:
     from cfngen._generate._handlers import handler_warnings
 
@@ -373,4 +363,4 @@ def _handler_warnings(project: Project, inputs: dict[str, bytes | None], display
         return []
     if not isinstance(schema, dict):
         return []
-    return handler_warnings(schema, project.package_dir / "handlers.py", display)
+    return handler_warnings(schema, project.handlers_path, display)
