@@ -220,3 +220,16 @@ def read_text(path: str | Path) -> str:
             "save the file as UTF-8",
             exit_code=ExitCode.FAILED,
         ) from None
+
+
+def load_object(path: Path, hint: str, *, text: str | None = None) -> dict[str, Any]:
+    """A file holding one JSON object; a CfngenError with `hint` when it is not one."""
+    if text is None:
+        text = read_text(path)
+    try:
+        data = loads(text).data
+    except JsonSyntaxError as exc:
+        raise CfngenError(f"{path}: invalid JSON: {exc}", hint) from None
+    if not isinstance(data, dict):
+        raise CfngenError(f"{path}: expected a JSON object", hint)
+    return data

@@ -230,14 +230,7 @@ def load_resource_project(root: Path) -> tuple[Project, dict[str, Any]]:
             "only",
             "run it in a resource type project",
         )
-    path = project.schema_path
-    try:
-        schema = _jsonsource.loads(_jsonsource.read_text(path)).data
-    except _jsonsource.JsonSyntaxError as exc:
-        raise CfngenError(f"{path}: invalid JSON: {exc}", "run `cfngen validate`") from None
-    if not isinstance(schema, dict):
-        raise CfngenError(f"{path}: expected a JSON object", "run `cfngen validate`")
-    return project, schema
+    return project, _jsonsource.load_object(project.schema_path, "run `cfngen validate`")
 
 
 class Handlers:

@@ -75,7 +75,7 @@ def _from_files(folder: Path) -> list[InputSet]:
                 f"{folder}: input set {number} has no inputs_{number}_create.json ({found})",
                 "every input set starts with a create input",
             )
-        loaded = {kind: _read_model(path) for kind, path in files.items()}
+        loaded = {kind: _read_object(path) for kind, path in files.items()}
         sets.append(
             InputSet(
                 create=loaded["create"],
@@ -99,7 +99,7 @@ def _kind(rest: str) -> str | None:
     return None
 
 
-def _read_json(path: Path) -> Any:
+def _read_object(path: Path) -> dict[str, Any]:
     text = _jsonsource.read_text(path)
     export = _EXPORT.search(text)
     if export:
@@ -107,28 +107,15 @@ def _read_json(path: Path) -> Any:
             f"{path}: uses the CloudFormation export {{{{{export.group(1).strip()}}}}}",
             "cfngen test runs offline and cannot look exports up: write the value itself",
         )
-    try:
-        return _jsonsource.loads(text).data
-    except _jsonsource.JsonSyntaxError as exc:
-        raise CfngenError(f"{path}: invalid JSON: {exc}", "fix the file") from None
-
-
-def _read_model(path: Path) -> dict[str, Any]:
-    data = _read_json(path)
-    if not isinstance(data, dict):
-        raise CfngenError(
-            f"{path}: expected a JSON object (the resource's properties)", "fix the file"
-        )
-    return data
+    return _jsonsource.load_object(path, "fix the file", text=text)
 
 
 def _overrides(path: Path, warnings: list[str]) -> dict[str, dict[tuple[str, ...], Any]]:
     if not path.is_file():
         return {}
-    data = _read_json(path)
+    data = _read_object(path)
     if (
-        not isinstance(data, dict)
-        or not data
+        not data
         or set(data) - {"CREATE", "UPDATE"}
         or not all(isinstance(v, dict) for v in data.values())
     ):

@@ -31,15 +31,7 @@ EXAMPLE = (
 
 def load_request(path: Path) -> tuple[Request, list[str]]:
     """The request in `path`, and warnings about keys cfngen does not read."""
-    text = _jsonsource.read_text(path)
-    try:
-        data = _jsonsource.loads(text).data
-    except _jsonsource.JsonSyntaxError as exc:
-        raise CfngenError(
-            f"{path}: invalid JSON: {exc}", f"a request file looks like {EXAMPLE}"
-        ) from None
-    if not isinstance(data, dict):
-        raise CfngenError(f"{path}: expected a JSON object", f"a request file looks like {EXAMPLE}")
+    data = _jsonsource.load_object(path, f"a request file looks like {EXAMPLE}")
     request = Request()
     warnings: list[str] = []
     for key, value in data.items():
