@@ -24,7 +24,7 @@ from cfngen._errors import CfngenError, ExitCode
 from cfngen._fsutil import write_atomic
 from cfngen._generate import _ownership
 from cfngen._project import CONFIG_FILE, Project, load_project
-from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES, find_runtime
+from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES, UPGRADE_HINT, declared_python, find_runtime
 
 if TYPE_CHECKING:
     from cfngen._validate import FileReport
@@ -76,6 +76,8 @@ def generate_project(root: Path, *, check: bool = False, force: bool = False) ->
             f"{project.artifact_type}",
             "use the official `cfn generate` for modules and hooks for now",
         )
+    # Before anything else: a python3.7 project cannot run the models (exit 2, the fix named).
+    _project_python(project)
     inputs = _read_inputs(project)
     fingerprint = _ownership.fingerprint(inputs)
     manifest = _ownership.load_manifest(root)
@@ -163,9 +165,12 @@ def render_project(
     """
     from cfngen._models import render_models
 
+    python = _project_python(project)
     texts: dict[str, str] = {}
     if models is None:
-        texts.update(_render_models(project, render_models(schema, callback_context)))
+        texts.update(
+            _render_models(project, render_models(schema, callback_context, python=python))
+        )
         texts.update(_render_the_rest(project, schema))
     else:
         try:
@@ -177,7 +182,7 @@ def render_project(
         # Errors in the order the sequential path meets them: the models' first.
         rendered = models()
         if rendered is None:
-            rendered = render_models(schema, callback_context)
+            rendered = render_models(schema, callback_context, python=python)
         texts.update(_render_models(project, rendered))
         if the_rest_error is not None:
             raise the_rest_error
@@ -249,7 +254,9 @@ def _models_from_inputs(project: Project, inputs: dict[str, bytes | None]) -> di
         return None
     if not isinstance(doc.data, dict):
         return None
-    return render_models(doc.data, _callback_context(project, inputs))
+    return render_models(
+        doc.data, _callback_context(project, inputs), python=_project_python(project)
+    )
 
 
 def _validate(project: Project, inputs: dict[str, bytes | None]) -> FileReport:
@@ -330,6 +337,14 @@ def _callback_context(project: Project, inputs: dict[str, bytes | None]) -> dict
     return doc.data
 
 
+def _project_python(project: Project) -> tuple[int, int]:
+    """The Python version the project's models must run on (its Lambda runtime's)."""
+    language = project.config.get("language")
+    return declared_python(
+        project.runtime, language if isinstance(language, str) else None, CONFIG_FILE
+    )
+
+
 def _runtime_name(project: Project) -> str:
     """The Lambda runtime for template.yml: `.rpdk-config` "runtime", else the default."""
     return project.runtime or DEFAULT_RUNTIME.name
@@ -349,7 +364,8 @@ def _runtime_warnings(project: Project) -> list[str]:
     if runtime.status == "deprecated":
         return [
             f"{CONFIG_FILE}: Lambda deprecated {name} on {runtime.deprecated_on} and blocks new "
-            f"functions from {runtime.create_blocked_on}; move to {DEFAULT_RUNTIME.name}"
+            f"functions from {runtime.create_blocked_on}; "
+            + UPGRADE_HINT.format(runtime=DEFAULT_RUNTIME.name)
         ]
     return []
 

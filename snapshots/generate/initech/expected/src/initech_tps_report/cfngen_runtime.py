@@ -13,6 +13,9 @@
   message instead of an empty InternalFailure (the traceback stays in the log).
 
 Only the standard library and cloudformation_cli_python_lib, which the Lambda package has anyway.
+It runs on Python 3.8 and newer (every runtime a project may declare): whatever it evaluates at
+import time is spelled the 3.8 way (`typing.Callable[...]`, no `X | Y`); annotations are never
+evaluated (`from __future__ import annotations`), so they may use the newer spellings.
 
 In handlers.py:
 
@@ -39,8 +42,8 @@ import json
 import re
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, TypeVar, Union, overload
+from collections.abc import Iterable, Mapping
+from typing import Any, Callable, Literal, TypeVar, Union, overload
 
 from cloudformation_cli_python_lib.exceptions import InternalFailure, _HandlerError
 from cloudformation_cli_python_lib.interface import (
@@ -55,7 +58,10 @@ from cloudformation_cli_python_lib.utils import HandlerRequest, KitchenSinkEncod
 __all__ = ["BaseResourceHandlerRequest", "CfnModel", "Resource"]
 
 _M = TypeVar("_M", bound="CfnModel")
+# typing.Callable, not collections.abc's: subscripted at import time, which 3.8 cannot do.
 _Load = Callable[[Any], Any]
+# `X | Y` hints (3.10 and newer) have their own origin; on 3.8 and 3.9 there are none.
+_UNIONS = (Union, getattr(types, "UnionType", Union))
 _NO_MATCH = object()
 _INT = re.compile(r"[-+]?\d+")
 _FLOAT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -164,7 +170,7 @@ def _loader(hint: Any) -> _Load:
 def _build_loader(hint: Any) -> _Load:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
-    if origin is Union or origin is types.UnionType:
+    if origin in _UNIONS:
         return _union_loader([arg for arg in args if arg is not type(None)])
     if origin is Literal:
         return _literal_loader(args)
@@ -308,7 +314,7 @@ def _fit(hint: Any, value: Any) -> tuple[int, int]:
     counting every value inside lists, maps and models."""
     origin = typing.get_origin(hint) or hint
     args = typing.get_args(hint)
-    if origin is Union or origin is types.UnionType:
+    if origin in _UNIONS:
         return max(_fit(arg, value) for arg in args)
     if hint is type(None) or value is None:
         return (1, 1) if hint is type(None) and value is None else (0, 0)
