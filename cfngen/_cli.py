@@ -676,6 +676,12 @@ def _run_template_sync(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _add_runtime(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from cfngen._cli_runtime import add_runtime
+
+    add_runtime(sub)
+
+
 # --------------------------------------------------------------------------- entry point
 
 _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
@@ -686,6 +692,7 @@ _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
     _add_init,
     _add_upgrade,
     _add_template,
+    _add_runtime,
 )
 
 

@@ -85,6 +85,17 @@ class JsonDocument:
                 return None
             pointer = pointer.rsplit("/", 1)[0]
 
+    def scalar_span(self, pointer: str) -> tuple[int, int] | None:
+        """Offsets [start, end) in `text` of the scalar (string, number, literal) at `pointer`,
+        or None when there is no scalar there: what an editor that keeps every other byte
+        replaces."""
+        start = self._map().get(pointer)
+        if start is None or self.text[start] in "{[":
+            return None
+        found = _TOKEN.match(self.text, start)
+        assert found is not None
+        return start, found.end()
+
     def key_position(self, pointer: str) -> tuple[int, int] | None:
         """Line and column of the key naming the member at `pointer` (a property name)."""
         self._map()
