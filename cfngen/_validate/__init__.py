@@ -103,6 +103,7 @@ def validate_text(
 ) -> FileReport:
     """Validate schema text; `path` locates files that relative `$ref`s point at."""
     from cfngen._validate import _semantic, _structure
+    from cfngen._validate._semantic import ACCEPTED
     from cfngen._validate._walk import SchemaIndex
 
     report = FileReport(path=display or (str(path) if path else "<schema>"), strict=strict)
@@ -121,9 +122,10 @@ def validate_text(
         )
         return report
     for dup in doc.duplicates():
+        # The official tool (and the registry's parser) keeps the last value, as we do.
         report.diagnostics.append(
             Diagnostic(
-                "error",
+                ACCEPTED,
                 _jsonsource.join_pointer(dup.pointer, dup.key),
                 f"duplicate key {dup.key!r} (first at line {dup.first_line})",
                 "JSON parsers keep only the last value; remove one of them",
@@ -139,7 +141,7 @@ def validate_text(
     report.schema = doc.data
 
     problems: list[Any] = [
-        _semantic.Problem("error", p.pointer, p.message, p.hint, key=p.key)
+        _semantic.Problem(p.severity, p.pointer, p.message, p.hint, key=p.key)
         for p in _structure.check(doc.data)
     ]
     index = SchemaIndex(doc.data, base_dir=path.parent if path else None)

@@ -1,8 +1,12 @@
 """Semantic checks and lint: what a meta-schema cannot say.
 
-Errors are mistakes that make the schema wrong whatever the tool (a pointer to nothing, a
-`$ref` that does not resolve, a property both readOnly and writeOnly). Warnings are habits
-that cause trouble later (wildcard permissions, hard-coded partitions, no tagging).
+Errors are what the registry (and the official validator) rejects, or what makes the generated
+code wrong: a `$ref` that does not resolve, a property both createOnly and
+conditionalCreateOnly. Mistakes the registry accepts are `ACCEPTED` findings, warnings unless
+`--strict`, so that no project the official tool accepts is locked out: pointers that name no
+property (into /definitions, say), a property both readOnly and writeOnly, `permissions: []`.
+Other warnings are habits that cause trouble later (wildcard permissions, hard-coded
+partitions, no tagging). docs/validate.md has the table.
 """
 
 from __future__ import annotations
@@ -39,6 +43,9 @@ _LIST_INPUTS = {
     "paginationtoken",
 }
 _HARDCODED_PARTITION = re.compile(r"arn:aws:")
+#: The severity of a mistake the registry accepts (tests/test_validate_mutations.py checks each
+#: against the official validator): a warning, an error with --strict.
+ACCEPTED: Severity = "warning"
 #: A branch of allOf/anyOf/oneOf adds to the object around it; it is not an object of its own.
 _BRANCH = re.compile(r"/(?:allOf|anyOf|oneOf)/[0-9]+$")
 
@@ -63,7 +70,7 @@ def check(schema: dict[str, Any], index: SchemaIndex) -> list[Problem]:
     out: list[Problem] = []
     out.extend(_namespace(schema))
     out.extend(_pointers(schema, index))
-    out.extend(_overlaps(schema))
+    out.extend(_overlaps(schema, index))
     out.extend(_required(schema, index))
     out.extend(_refs(schema, index))
     out.extend(_handlers(schema))
@@ -101,7 +108,7 @@ def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
     for i, ptr in _strings(schema.get("nonPublicDefinitions")):
         problem = _definition_problem(schema, ptr)
         if problem:
-            yield Problem("error", f"/nonPublicDefinitions/{i}", problem[0], problem[1])
+            yield Problem(ACCEPTED, f"/nonPublicDefinitions/{i}", problem[0], problem[1])
     transforms = schema.get("propertyTransform")
     if isinstance(transforms, dict):
         for ptr in transforms:
@@ -117,7 +124,7 @@ def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
                 continue
             found = index.property_problem(ptr)
             if found:
-                yield Problem("error", here, found[0], found[1], key=True)
+                yield Problem(ACCEPTED, here, found[0], found[1], key=True)
     config = schema.get("typeConfiguration")
     if isinstance(config, dict):
         yield from _pointer_list(
@@ -169,7 +176,7 @@ def _pointer_list(
         seen[ptr] = i
         found = index.property_problem(ptr, root)
         if found:
-            yield Problem("error", here, found[0], found[1])
+            yield Problem(ACCEPTED, here, found[0], found[1])
 
 
 def _definition_problem(schema: dict[str, Any], ptr: str) -> tuple[str, str | None] | None:
@@ -198,26 +205,28 @@ def _required(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
             if name not in declared:
                 close = close_match(name, sorted(declared))
                 yield Problem(
-                    "error",
+                    ACCEPTED,
                     f"{where}/required/{i}",
                     f"{name!r} is required but not declared in properties",
                     f"did you mean {close!r}?" if close else "declare it, or remove it",
                 )
 
 
-def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:
+def _overlaps(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
     def entries(key: str) -> list[tuple[int, str]]:
         return _strings(schema.get(key))
 
     read_only = {p for _, p in entries("readOnlyProperties")}
     create_only = {p for _, p in entries("createOnlyProperties")}
-    rules = [
+    # The official validator rejects the last two; the registry takes the first two.
+    rules: list[tuple[str, set[str], str, str, Severity]] = [
         (
             "writeOnlyProperties",
             read_only,
             "readOnly and writeOnly",
             "readOnly properties are only returned, writeOnly ones are never returned; "
             "remove it from one list",
+            ACCEPTED,
         ),
         (
             "createOnlyProperties",
@@ -225,24 +234,27 @@ def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:
             "readOnly and createOnly",
             "users cannot set a readOnly property, so it cannot be createOnly; "
             "remove it from one list",
+            ACCEPTED,
         ),
         (
             "conditionalCreateOnlyProperties",
             create_only,
             "createOnly and conditionalCreateOnly",
             "remove it from one list",
+            "error",
         ),
         (
             "conditionalCreateOnlyProperties",
             read_only,
             "readOnly and conditionalCreateOnly",
             "remove it from one list",
+            "error",
         ),
     ]
-    for key, against, both, hint in rules:
+    for key, against, both, hint, severity in rules:
         for i, ptr in entries(key):
             if ptr in against:
-                yield Problem("error", f"/{key}/{i}", f"{ptr} is both {both}", hint)
+                yield Problem(severity, f"/{key}/{i}", f"{ptr} is both {both}", hint)
     required = schema.get("required")
     if isinstance(required, list):
         for i, name in _strings(required):
@@ -255,7 +267,8 @@ def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:
                 )
     settable = read_only | create_only
     for i, ptr in entries("primaryIdentifier"):
-        if ptr not in settable:
+        # An identifier that names nothing has its own finding (_pointers).
+        if ptr not in settable and not index.property_problem(ptr):
             yield Problem(
                 "warning",
                 f"/primaryIdentifier/{i}",
@@ -294,7 +307,7 @@ def _handlers(schema: dict[str, Any]) -> Iterator[Problem]:
         here = f"/handlers/{name}/permissions"
         if permissions == []:
             yield Problem(
-                "error",
+                ACCEPTED,
                 here,
                 f"the {name} handler lists no permissions",
                 'list the IAM actions the handler calls, e.g. "s3:GetObject"',
@@ -335,9 +348,7 @@ def _tagging(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
     if isinstance(tag_property, str):
         found = index.property_problem(tag_property)
         if found:
-            # Nothing reads tagProperty while the resource is not taggable.
-            severity: Severity = "warning" if tagging.get("taggable") is False else "error"
-            yield Problem(severity, "/tagging/tagProperty", found[0], found[1])
+            yield Problem(ACCEPTED, "/tagging/tagProperty", found[0], found[1])
     elif tagging.get("taggable") is True and index.property_problem("/properties/Tags"):
         yield Problem(
             "warning",

@@ -3,7 +3,9 @@
 The meta-schema (`metaschema.json`, beside this file) is plain draft-07 JSON Schema checked by
 jsonschema; each failing keyword becomes one Diagnostic with the pointer of the offending value.
 Subschemas may carry `x-message` / `x-hint` maps (keyword -> text) for wording that depends on
-where the keyword sits; everything else is worded per keyword here.
+where the keyword sits; everything else is worded per keyword here. An `x-severity` map
+(keyword -> "warning") marks the rules the registry does not enforce (docs/validate.md): their
+findings are warnings unless --strict.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from cfngen._diagnostics import Severity
 from cfngen._jsonsource import join_pointer
 from cfngen._typename import type_name_problem
 
@@ -93,7 +96,7 @@ def _inline(node: Any, definitions: dict[str, Any], recursive: set[str]) -> Any:
 class RawProblem:
     """A structural problem before positions are attached."""
 
-    __slots__ = ("hint", "key", "message", "pointer")
+    __slots__ = ("hint", "key", "message", "pointer", "severity")
 
     def __init__(self, pointer: str, message: str, hint: str | None, *, key: bool = False):
         self.pointer = pointer
@@ -101,6 +104,7 @@ class RawProblem:
         self.hint = hint
         #: The problem is the member's name (report the key's position, not its value's).
         self.key = key
+        self.severity: Severity = "error"
 
 
 def check(schema: Any) -> list[RawProblem]:
@@ -111,7 +115,10 @@ def check(schema: Any) -> list[RawProblem]:
     for error in _validator().iter_errors(schema):
         if error.validator == "type":
             mistyped.add(_pointer(error))
+        severity = _custom(error, "x-severity")
         for problem in _translate(error):
+            if severity == "warning":
+                problem.severity = "warning"
             if (problem.pointer, problem.message) not in seen:
                 seen.add((problem.pointer, problem.message))
                 problems.append((error.validator, problem))
