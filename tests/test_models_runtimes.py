@@ -22,7 +22,14 @@ from tests.test_runtime_support import CALLBACK, SINK, lambda_event
 #: Hand-made schemas that exercise every kind of hint, plus real ones of every size. (SINK's
 #: `{"V": "32.5"}` fits two anyOf branches, so `maximal` cannot say what comes back.)
 SCHEMAS = {"awkward": AWKWARD, "every_name": EVERY_NAME}
-REAL = ["AWS::S3::Bucket", "AWS::ECS::TaskDefinition", "AWS::Batch::JobDefinition"]
+REAL = [
+    "AWS::S3::Bucket",
+    "AWS::ECS::TaskDefinition",
+    "AWS::Batch::JobDefinition",
+    # `ComponentProperties = Dict[str, "ComponentProperty"]`: 3.8 leaves the quoted name a
+    # ForwardRef inside the alias, and its "true" stayed a string until the runtime resolved it.
+    "AWS::AmplifyUIBuilder::Component",
+]
 
 
 def package_name(label: str) -> str:
