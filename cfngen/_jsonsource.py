@@ -39,6 +39,32 @@ def join_pointer(base: str, *tokens: str | int) -> str:
     return base + "".join("/" + escape_pointer_token(str(t)) for t in tokens)
 
 
+#: How deep objects and arrays may nest in a document. Real resource schemas nest up to 13
+#: levels (cfn-lint's 1898); the meta-schema validator recurses per level and runs out of
+#: Python's stack near 350, so deeper documents are refused with the pointer where they cross
+#: this line instead of crashing inside it. (Schemas have a tighter limit that also counts
+#: `$ref`s: cfngen/_validate/_depth.py.)
+MAX_NESTING = 200
+
+
+def nesting_too_deep(data: Any, limit: int = MAX_NESTING) -> str | None:
+    """The pointer of the first object or array (in document order) nested deeper than
+    `limit` levels, or None. Iterative: it must not itself run out of stack."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    while stack:
+        value, pointer, depth = stack.pop()
+        if isinstance(value, dict):
+            items = [(join_pointer(pointer, k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            items = [(join_pointer(pointer, i), v) for i, v in enumerate(value)]
+        else:
+            continue
+        if depth > limit:
+            return pointer
+        stack.extend((v, ptr, depth + 1) for ptr, v in reversed(items))
+    return None
+
+
 class JsonSyntaxError(ValueError):
     def __init__(self, message: str, line: int, column: int) -> None:
         super().__init__(f"{message} (line {line}, column {column})")

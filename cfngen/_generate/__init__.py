@@ -334,6 +334,13 @@ def _callback_context(project: Project, inputs: dict[str, bytes | None]) -> dict
             f"{CALLBACK_CONTEXT_FILE}: expected a JSON object (a JSON schema)",
             'write a schema such as {"type": "object", "properties": {...}}',
         )
+    deep = _jsonsource.nesting_too_deep(doc.data)
+    if deep is not None:
+        raise CfngenError(
+            f"{CALLBACK_CONTEXT_FILE}: {deep}: nested more than {_jsonsource.MAX_NESTING} "
+            "levels deep",
+            "name the inner objects in definitions and refer to them with $ref",
+        )
     return doc.data
 
 

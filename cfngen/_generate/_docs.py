@@ -8,7 +8,9 @@ output does not depend on hashing.
 
 from __future__ import annotations
 
+import hashlib
 import html
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +23,12 @@ _UPDATE_DOCS = "https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/u
 _REPLACEMENT = f"[Replacement]({_UPDATE_DOCS}#update-replacement)"
 _SOME_INTERRUPTIONS = f"[Some interruptions]({_UPDATE_DOCS}#update-some-interrupt)"
 _NO_INTERRUPTION = f"[No interruption]({_UPDATE_DOCS}#update-no-interrupt)"
+#: Page file names stay well under every file system's limit (255 bytes) however deep or long
+#: the property path; longer paths keep their start and end and a hash of the whole.
+_MAX_PAGE_NAME = 80
+_UNSAFE_NAME = re.compile(r"[^a-z0-9_-]+")
+#: C0/C1 controls but tab and newline: NUL, CR, escape sequences have no place in Markdown.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,29 @@ def render_docs(schema: dict[str, Any], type_name: str) -> dict[str, str]:
 
 def _escape_markdown(text: str) -> str:
     return "\\" + text if text and text[0] in _MARKDOWN_RESERVED else text
+
+
+def markdown_text(text: str) -> str:
+    """Schema text (a description) as Markdown that shows it as written: line ends made
+    `\\n`, control characters (NUL, ESC, ...) removed, HTML escaped, and a line that would start
+    a heading or a list escaped."""
+    text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return "\n".join(_escape_markdown(html.escape(line, quote=False)) for line in text.split("\n"))
+
+
+def page_file_name(path: tuple[str, ...], taken: set[str]) -> str:
+    """`docs/` file name for the page of the object at `path`: lower-case, safe characters,
+    at most _MAX_PAGE_NAME characters, not in `taken` (lower-case names)."""
+    base = _UNSAFE_NAME.sub("-", "-".join(path).lower()).strip("-") or "type"
+    if len(base) + len(".md") > _MAX_PAGE_NAME:
+        digest = hashlib.sha256(base.encode()).hexdigest()[:10]
+        keep = (_MAX_PAGE_NAME - len(".md") - len(digest) - 2) // 2
+        base = f"{base[:keep]}-{digest}-{base[-keep:]}"
+    filename, n = f"{base}.md", 1
+    while filename in taken:
+        n += 1
+        filename = f"{base}-{n}.md"
+    return filename
 
 
 def _code(value: Any) -> str:
@@ -62,6 +93,8 @@ class _DocsBuilder:
         self.create_only = _pointer_set(schema.get("createOnlyProperties"))
         self.conditional_create_only = _pointer_set(schema.get("conditionalCreateOnlyProperties"))
         self.read_only = _pointer_set(schema.get("readOnlyProperties"))
+        #: `$ref`s whose type text is being written: met again, the type is recursive.
+        self.describing: set[str] = set()
 
     def build(self) -> dict[str, str]:
         properties = self.properties(self.schema, (), ())
@@ -70,7 +103,7 @@ class _DocsBuilder:
             root=True,
             title=self.type_name,
             type_name=self.type_name,
-            description=self.schema.get("description"),
+            description=_description(self.schema, self.schema),
             indent="    ",
             properties=properties,
             ref=self.ref(),
@@ -145,8 +178,18 @@ class _DocsBuilder:
         ref = node.get("$ref")
         node, ref_name = self.resolve(node)
         if ref_name is not None:
-            # A definition has one page wherever it is used.
-            path, name, key = (ref_name,), ref_name, ("$ref", str(ref))
+            recursive_object = isinstance(node.get("properties"), dict) and node["properties"]
+            if str(ref) in self.describing and not recursive_object:
+                # A list of lists of ...: named, not spelled out forever. (An object type
+                # has its own page, which links to itself.)
+                text = markdown_text(ref_name)
+                return _TypeText(text, text, text)
+            self.describing.add(str(ref))
+            try:
+                # A definition has one page wherever it is used.
+                return self.type_text(node, (ref_name,), ref_name, ("$ref", str(ref)))
+            finally:
+                self.describing.discard(str(ref))
         declared = node.get("type")
         if isinstance(declared, list):
             types = [t for t in declared if isinstance(t, str)]
@@ -204,19 +247,14 @@ class _DocsBuilder:
         existing = self.page_files.get(key)
         if existing is not None:
             return existing
-        base = "-".join(path).lower()
-        filename, n = f"{base}.md", 1
-        taken = set(self.page_files.values()) | {"readme.md"}
-        while filename.lower() in taken:
-            n += 1
-            filename = f"{base}-{n}.md"
+        filename = page_file_name(path, {*self.page_files.values(), "readme.md"})
         self.page_files[key] = filename
         self.pages[filename] = render(
             "docs-page.md",
             root=False,
             title=f"{self.type_name} {' '.join(path)}",
             type_name=self.type_name,
-            description=node.get("description"),
+            description=_description(node, node),
             indent="",
             properties=self.properties(node, path, key),
             ref=None,
@@ -231,7 +269,7 @@ class _DocsBuilder:
         if isinstance(identifier, list) and len(identifier) == 1 and isinstance(identifier[0], str):
             tokens = pointer_tokens(identifier[0])
             if len(tokens) == 2 and tokens[0] == "properties":
-                return tokens[1]
+                return markdown_text(tokens[1])
         return None
 
     def getatt(self) -> list[dict[str, str]]:
@@ -243,7 +281,7 @@ class _DocsBuilder:
             if not tokens:
                 continue
             prop = self.lookup(tokens)
-            name = ".".join(t for t in tokens[1:] if t != "*")
+            name = markdown_text(".".join(t for t in tokens[1:] if t != "*"))
             description = _description(prop, self.resolve(prop)[0]) if prop else None
             out.append(
                 {
@@ -279,10 +317,11 @@ def _pointer_set(value: Any) -> frozenset[str]:
 
 
 def _description(prop: dict[str, Any], resolved: dict[str, Any]) -> str | None:
+    """The description as Markdown (markdown_text), or None."""
     for node in (prop, resolved):
         text = node.get("description")
         if isinstance(text, str) and text.strip():
-            return text.strip()
+            return markdown_text(text.strip())
     return None
 
 

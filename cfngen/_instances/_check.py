@@ -225,12 +225,17 @@ def validator(schema: dict[str, Any], kind: str = "model") -> Any:
     if hit is not None and hit[0] is schema:
         _CACHE.move_to_end(key)
         return hit[1]
+    from cfngen._validate._depth import without_ref_loops
+
+    # A $ref that leads back to itself alone accepts any value (jsonschema would recurse
+    # forever on it); `cfngen validate` warns about it.
+    looped = without_ref_loops(schema)
     if kind == "partial":
-        effective = _without_presence(copy.deepcopy(schema))
+        effective = _without_presence(copy.deepcopy(looped))
     elif kind == "input":
-        effective = input_schema(schema)
+        effective = input_schema(looped)
     else:
-        effective = schema
+        effective = looped
     compiled = validator_class()(effective, format_checker=_format_checker())
     _CACHE[key] = (schema, compiled)
     if len(_CACHE) > 32:

@@ -147,7 +147,9 @@ class Builder:
     """Instances of one resource schema. `variant` picks among equally good values."""
 
     def __init__(self, root: dict[str, Any], variant: int = 0) -> None:
-        self.root = root
+        from cfngen._validate._depth import without_ref_loops
+
+        self.root = without_ref_loops(root)  # a $ref loop alone accepts any value
         self.variant = variant
         self.validator = _check.validator(root, "input")
         self.nodes: dict[Path, _Node] = {}

@@ -273,7 +273,8 @@ class _Normaliser:
             return {}  # remote references: nothing to read, so any value is accepted
         parts = [_unescape(p) for p in ref[1:].split("/")[1:]]
         if len(parts) == 2 and parts[0] == "definitions" and (doc, parts[1]) in self.def_names:
-            return {"$ref": f"#/definitions/{self.def_names[(doc, parts[1])]}"}
+            final = self.alias_target(doc, parts[1])
+            return {"$ref": f"#/definitions/{self.def_names[(doc, final)]}"} if final else {}
         # a pointer elsewhere in the document (a property, an items schema): its type, inline
         key = f"{doc}:{ref}"
         if key in self.inlining:
@@ -291,6 +292,34 @@ class _Normaliser:
             return self.node(target, hint, doc, parent)
         finally:
             self.inlining.discard(key)
+
+    def alias_target(self, doc: str, name: str) -> str | None:
+        """The definition a chain of definitions that are only `{"$ref": ...}` ends at (itself
+        when it is no such alias); None when the chain comes back to itself.
+
+        Every alias then names the end of its chain directly: the generator recurses once per
+        link and runs out of stack on a few hundred.
+        """
+        source = self.schema if doc == "resource" else self.callback
+        seen = {name}
+        while True:
+            definition = _dict(_definitions(source).get(name))
+            ref = definition.get("$ref")
+            if not isinstance(ref, str) or any(
+                k in definition for k in (*_STRUCTURAL, "const", "allOf", "oneOf", "anyOf")
+            ):
+                return name  # not only a reference
+            parts = [_unescape(p) for p in ref[1:].split("/")[1:]] if ref.startswith("#") else []
+            if (
+                len(parts) != 2
+                or parts[0] != "definitions"
+                or (doc, parts[1]) not in self.def_names
+            ):
+                return name
+            if parts[1] in seen:
+                return None
+            seen.add(parts[1])
+            name = parts[1]
 
     def merge_all_of(self, schema: dict[str, Any], doc: str) -> dict[str, Any]:
         """allOf as one schema: a lone `$ref` stays a reference, anything else is merged."""

@@ -138,6 +138,21 @@ def validate_text(
             Diagnostic("error", "", "a resource schema must be a JSON object", None, 1, 1)
         )
         return report
+    deep = _jsonsource.nesting_too_deep(doc.data)
+    if deep is not None:
+        line, column = doc.position(deep) or (None, None)
+        report.diagnostics.append(
+            Diagnostic(
+                "error",
+                deep,
+                f"nested more than {_jsonsource.MAX_NESTING} levels deep",
+                "real schemas nest about 10 levels; name the inner objects in definitions "
+                "and refer to them with $ref; nothing else was checked",
+                line,
+                column,
+            )
+        )
+        return report
     report.schema = doc.data
 
     problems: list[Any] = [

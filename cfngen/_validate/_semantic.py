@@ -20,6 +20,7 @@ from cfngen import _patterns
 from cfngen._diagnostics import Severity
 from cfngen._jsonsource import join_pointer, pointer_tokens
 from cfngen._typename import reserved_namespace
+from cfngen._validate._depth import MAX_DEPTH, depth_problems
 from cfngen._validate._walk import SchemaIndex, close_match, schema_nodes
 
 POINTER_LISTS = (
@@ -73,6 +74,7 @@ def check(schema: dict[str, Any], index: SchemaIndex) -> list[Problem]:
     out.extend(_overlaps(schema, index))
     out.extend(_required(schema, index))
     out.extend(_refs(schema, index))
+    out.extend(_depth(schema, index))
     out.extend(_handlers(schema))
     out.extend(_tagging(schema, index))
     out.extend(_nodes(schema))
@@ -294,6 +296,32 @@ def _refs(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
                 f"$ref {ref!r} points outside this file and was not checked",
                 "cfngen checks references within the schema file and to files beside it",
             )
+
+
+def _depth(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+    loops, too_deep = depth_problems(schema, index)
+    for pointer in loops:
+        # A -> A, A -> B -> A, A = allOf[B], B = allOf[A] (EC2::VerifiedAccessTrustProvider's
+        # SseSpecification is one): nothing says what the value is, so the models take any
+        # value there. Through properties or items it is a recursive type, which is fine.
+        yield Problem(
+            ACCEPTED,
+            pointer,
+            "this $ref leads back to itself through $ref, allOf, anyOf or oneOf alone, so the "
+            "schema never says what the value is (the models accept any value here)",
+            "give the definition a type, properties or items, or point the $ref at what it "
+            "was meant to name",
+        )
+    if too_deep is not None:
+        pointer, depth = too_deep
+        yield Problem(
+            "error",
+            pointer,
+            f"the schema nests {depth} levels deep here (following $refs); cfngen handles "
+            f"{MAX_DEPTH}",
+            "real schemas nest at most about 15 levels: flatten the nesting, or break a long "
+            "chain of definitions",
+        )
 
 
 def _handlers(schema: dict[str, Any]) -> Iterator[Problem]:
