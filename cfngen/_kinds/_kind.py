@@ -207,7 +207,7 @@ class Kind(Protocol):
 
     def may_derive(self, project: Project, relpath: str) -> bool:
         """Whether `relpath` (POSIX, relative to the root) is a path this kind derives for this
-        project. Nothing else is ever written or removed by `cfngen generate`."""
+        project: `cfngen generate` must never write or remove any other path."""
         ...
 
     def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
@@ -229,6 +229,9 @@ class Kind(Protocol):
     # ------------------------------------------------------------------ invoke, test, init
 
     #: The request/response protocol and contract tests (cfngen._contract runs them), or None.
+    #: Provisional until the runner knows no protocol: an object with `invoke(project, action,
+    #: request_file, ...)` and `run_tests(project, ...)`, as cfngen/_kinds/resource/contract/
+    #: has it; cfngen/_contract/__init__.py calls them.
     contract: Any
     #: How `cfngen init` makes a project of this kind, or None.
     init: InitSpec | None
