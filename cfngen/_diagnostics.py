@@ -6,6 +6,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 Severity = Literal["error", "warning"]
+#: The severity of a mistake the registry accepts (the official validator's verdict, checked by
+#: tests/test_validate_mutations.py): a warning, an error only with --strict, so that strictness
+#: never locks out a project the official tool accepts. docs/validate.md has the table.
+ACCEPTED: Severity = "warning"
 
 
 @dataclass(frozen=True)
@@ -32,3 +36,16 @@ class Diagnostic:
             "message": self.message,
             "hint": self.hint,
         }
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A finding before its position is known: checks produce these, the validate engine looks
+    up line and column in the source (only for the pointers that have a problem)."""
+
+    severity: Severity
+    pointer: str
+    message: str
+    hint: str | None = None
+    #: The problem is a member's name: report the key's position, not its value's.
+    key: bool = False

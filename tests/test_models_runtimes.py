@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from cfngen._models import MODERN_PYTHON, render_models
-from cfngen._models._check import target_problems
+from cfngen._models._verify import target_problems
 from tests._corpus import corpus
 from tests._maximal import empties, first_difference, maximal, stringify
 from tests._pythons import VERSIONS, round_trip, run_json, runtime_python, write_packages

@@ -16,17 +16,14 @@ the same for every version. The runtime module is one file that runs on 3.8 and 
 
 The pipeline, one module each: `_normalise` (the schema the generator should see), `_generate`
 (one datamodel_code_generator.generate() call), `_assemble` (our imports, ResourceHandlerRequest,
-formatting), `_check` (the module runs; every class keeps the schema's JSON names).
+formatting), `_verify` (the module runs; every class keeps the schema's JSON names).
 """
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
 from typing import Any
 
 from cfngen._models._assemble import assemble, format_source
-from cfngen._models._check import check_models
 from cfngen._models._generate import (
     MODERN_PYTHON,
     OLDEST_PYTHON,
@@ -40,6 +37,7 @@ from cfngen._models._normalise import (
     TYPE_CONFIGURATION_MODEL,
     normalise,
 )
+from cfngen._models._verify import check_models
 
 MODELS_FILE = "models.py"
 RUNTIME_FILE = f"{RUNTIME_MODULE}.py"
@@ -63,9 +61,10 @@ def render_models(
     }
 
 
-@functools.cache
 def runtime_source() -> str:
-    return Path(__file__).with_name(RUNTIME_FILE).read_text(encoding="utf-8")
+    from cfngen._support import source
+
+    return source(RUNTIME_FILE)
 
 
 def models_source(

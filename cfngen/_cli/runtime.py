@@ -7,10 +7,12 @@ import datetime
 import sys
 from pathlib import Path
 
-from cfngen._cli import paint, print_warning
+from cfngen._cli._output import paint, print_warning
 from cfngen._errors import ExitCode
+from cfngen._render import Style
 from cfngen._runtimes import Runtime
 
+_DIFF_STYLES: dict[str, Style] = {"+": "ok", "-": "error", "@": "hint"}
 _PHASES = {
     "supported": "supported",
     "deprecated": "deprecated",
@@ -19,7 +21,7 @@ _PHASES = {
 }
 
 
-def add_runtime(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "runtime",
         help="show the project's Lambda runtime and Lambda's dates for it; `set` moves it",
@@ -89,7 +91,7 @@ def _run_show(args: argparse.Namespace) -> int:
     if row is None:
         print_warning(f"{declared} is not a runtime cfngen knows")
     else:
-        style = "ok" if report.phase == "supported" else "warning"
+        style: Style = "ok" if report.phase == "supported" else "warning"
         print(f"Lambda: {row.name} is {paint(_describe(row, report.phase), style, out)}")
     newest = report.choices[0][0]
     if row is None or row.name != newest.name:
@@ -117,7 +119,7 @@ def _run_set(args: argparse.Namespace) -> int:
     out = sys.stdout
     for diff in change.diffs.values():
         for line in diff.splitlines():
-            style = {"+": "ok", "-": "error", "@": "hint"}.get(line[:1])
+            style = _DIFF_STYLES.get(line[:1])
             out.write(
                 (paint(line, style, out) if style and line[:3] not in ("+++", "---") else line)
                 + "\n"
