@@ -12,15 +12,44 @@ has schemas. A cycle made of `$ref`s and combiners alone never says what a value
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from cfngen._diagnostics import ACCEPTED, Problem
 from cfngen._jsonsource import join_pointer, pointer_tokens
 from cfngen._validate._walk import COMBINERS, SchemaIndex, schema_nodes
 
 #: The deepest chain of schemas (counting each `$ref` followed) cfngen accepts. Real schemas
 #: reach 39 (cfn-lint's 1898 AWS schemas, WAFv2 and Lex); everything downstream works to 150.
 MAX_DEPTH = 100
+
+
+def depth_checks(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+    """depth_problems as findings: each loop a warning (the models take any value there), a
+    schema nested too deep an error."""
+    loops, too_deep = depth_problems(schema, index)
+    for pointer in loops:
+        # A -> A, A -> B -> A, A = allOf[B], B = allOf[A] (EC2::VerifiedAccessTrustProvider's
+        # SseSpecification is one): nothing says what the value is, so the models take any
+        # value there. Through properties or items it is a recursive type, which is fine.
+        yield Problem(
+            ACCEPTED,
+            pointer,
+            "this $ref leads back to itself through $ref, allOf, anyOf or oneOf alone, so the "
+            "schema never says what the value is (the models accept any value here)",
+            "give the definition a type, properties or items, or point the $ref at what it "
+            "was meant to name",
+        )
+    if too_deep is not None:
+        pointer, depth = too_deep
+        yield Problem(
+            "error",
+            pointer,
+            f"the schema nests {depth} levels deep here (following $refs); cfngen handles "
+            f"{MAX_DEPTH}",
+            "real schemas nest at most about 15 levels: flatten the nesting, or break a long "
+            "chain of definitions",
+        )
 
 
 def depth_problems(

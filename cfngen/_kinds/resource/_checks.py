@@ -18,8 +18,9 @@ from typing import Any
 from cfngen import _patterns
 from cfngen._diagnostics import ACCEPTED, Problem, Severity
 from cfngen._jsonsource import join_pointer, pointer_tokens
+from cfngen._kinds.resource._iam import permission_problems
 from cfngen._typename import reserved_namespace
-from cfngen._validate._depth import MAX_DEPTH, depth_problems
+from cfngen._validate._depth import depth_checks
 from cfngen._validate._walk import SchemaIndex, close_match, schema_nodes
 
 POINTER_LISTS = (
@@ -87,8 +88,8 @@ def check(schema: dict[str, Any], index: SchemaIndex) -> list[Problem]:
     out.extend(_overlaps(schema, index))
     out.extend(_required(schema, index))
     out.extend(_refs(schema, index))
-    out.extend(_depth(schema, index))
-    out.extend(_handlers(schema))
+    out.extend(depth_checks(schema, index))
+    out.extend(permission_problems(schema))
     out.extend(_tagging(schema, index))
     out.extend(_nodes(schema))
     out.extend(_list_inputs(schema))
@@ -311,58 +312,6 @@ def _refs(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
             )
 
 
-def _depth(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
-    loops, too_deep = depth_problems(schema, index)
-    for pointer in loops:
-        # A -> A, A -> B -> A, A = allOf[B], B = allOf[A] (EC2::VerifiedAccessTrustProvider's
-        # SseSpecification is one): nothing says what the value is, so the models take any
-        # value there. Through properties or items it is a recursive type, which is fine.
-        yield Problem(
-            ACCEPTED,
-            pointer,
-            "this $ref leads back to itself through $ref, allOf, anyOf or oneOf alone, so the "
-            "schema never says what the value is (the models accept any value here)",
-            "give the definition a type, properties or items, or point the $ref at what it "
-            "was meant to name",
-        )
-    if too_deep is not None:
-        pointer, depth = too_deep
-        yield Problem(
-            "error",
-            pointer,
-            f"the schema nests {depth} levels deep here (following $refs); cfngen handles "
-            f"{MAX_DEPTH}",
-            "real schemas nest at most about 15 levels: flatten the nesting, or break a long "
-            "chain of definitions",
-        )
-
-
-def _handlers(schema: dict[str, Any]) -> Iterator[Problem]:
-    handlers = schema.get("handlers")
-    if not isinstance(handlers, dict):
-        return
-    for name, handler in handlers.items():
-        if not isinstance(handler, dict):
-            continue
-        permissions = handler.get("permissions")
-        here = f"/handlers/{name}/permissions"
-        if permissions == []:
-            yield Problem(
-                ACCEPTED,
-                here,
-                f"the {name} handler lists no permissions",
-                'list the IAM actions the handler calls, e.g. "s3:GetObject"',
-            )
-        for i, permission in _strings(permissions):
-            if "*" in permission:
-                yield Problem(
-                    "warning",
-                    f"{here}/{i}",
-                    f"wildcard permission {permission!r}",
-                    "list the specific actions the handler calls",
-                )
-
-
 def _tagging(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
     tagging = schema.get("tagging")
     if "taggable" in schema:
@@ -396,13 +345,6 @@ def _tagging(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
             "/tagging",
             "the resource is taggable but has no Tags property and no tagProperty",
             'add "tagProperty": the pointer to the property that holds the tags',
-        )
-    if tagging.get("permissions") == []:
-        yield Problem(
-            "warning",
-            "/tagging/permissions",
-            "lists no permissions",
-            "list the IAM actions tagging needs, or remove the key",
         )
 
 
