@@ -87,11 +87,12 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
 
 def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
     """Handlers the schema declares that handlers.py does not register."""
+    from cfngen import _schema
     from cfngen._kinds.resource._registered import handler_warnings
 
     try:
-        schema = json.loads(inputs["schema"] or b"")
-    except ValueError:
+        schema = _schema.loads((inputs["schema"] or b"").decode("utf-8")).data
+    except (UnicodeDecodeError, _schema.JsonSyntaxError):
         return []
     if not isinstance(schema, dict):
         return []
@@ -193,12 +194,12 @@ def _models_from_inputs(
 ) -> dict[str, str] | None:
     """render_models on the schema bytes as read (None when they do not parse: validation,
     which reads the same bytes, then says why). Runs in the child process of _parallel."""
-    from cfngen import _jsonsource
+    from cfngen import _schema
     from cfngen._models import render_models
 
     try:
-        doc = _jsonsource.loads((inputs["schema"] or b"").decode("utf-8"))
-    except (UnicodeDecodeError, _jsonsource.JsonSyntaxError):
+        doc = _schema.loads((inputs["schema"] or b"").decode("utf-8"))
+    except (UnicodeDecodeError, _schema.JsonSyntaxError):
         return None
     if not isinstance(doc.data, dict):
         return None
@@ -226,13 +227,13 @@ def _callback_context(inputs: Mapping[str, bytes | None]) -> dict[str, Any] | No
     data = inputs[CALLBACK_CONTEXT_FILE]
     if data is None:
         return None
-    from cfngen import _jsonsource
+    from cfngen import _schema
 
     try:
-        doc = _jsonsource.loads(data.decode("utf-8"))
+        doc = _schema.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise CfngenError(f"{CALLBACK_CONTEXT_FILE}: is not UTF-8", "save it as UTF-8") from None
-    except _jsonsource.JsonSyntaxError as exc:
+    except _schema.JsonSyntaxError as exc:
         raise CfngenError(
             f"{CALLBACK_CONTEXT_FILE}:{exc.line}:{exc.column}: invalid JSON: {exc.message}",
             "fix the file (a JSON schema of the callback context) or delete it",
