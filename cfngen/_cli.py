@@ -8,6 +8,7 @@ CfngenError. Heavy libraries are imported inside the command that needs them so 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -24,7 +25,8 @@ Runner = Callable[[argparse.Namespace], int]
 
 
 def use_colour(stream: TextIO) -> bool:
-    if os.environ.get("NO_COLOR"):
+    # https://no-color.org; a dumb terminal (Emacs shell, some CI logs) shows escapes raw.
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
@@ -137,6 +139,23 @@ def _add_generate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="write nothing; exit 1 and list the files that are out of date",
     )
     p.add_argument("--force", action="store_true", help="regenerate even when nothing has changed")
+    edits = p.add_mutually_exclusive_group()
+    edits.add_argument(
+        "--discard-edits",
+        dest="edits",
+        action="store_const",
+        const="discard",
+        default="stop",
+        help="overwrite generated files you edited by hand, saving each as <path>.cfngen-old "
+        "first (without this, generate stops and names them)",
+    )
+    edits.add_argument(
+        "--keep-edits",
+        dest="edits",
+        action="store_const",
+        const="keep",
+        help="keep generated files you edited by hand as yours: cfngen stops generating them",
+    )
     p.set_defaults(run=_run_generate)
 
 
@@ -144,7 +163,9 @@ def _run_generate(args: argparse.Namespace) -> int:
     from cfngen._generate import InvalidSchemaError, generate_project
 
     try:
-        result = generate_project(args.path or Path.cwd(), check=args.check, force=args.force)
+        result = generate_project(
+            args.path or Path.cwd(), check=args.check, force=args.force, edits=args.edits
+        )
     except InvalidSchemaError as error:
         from cfngen._validate import render_text
 
@@ -156,11 +177,7 @@ def _run_generate(args: argparse.Namespace) -> int:
 
         sys.stderr.write(render_text([result.report], colour=use_colour(sys.stderr)))
     for path in result.skipped:
-        why = (
-            "it is not what cfngen last wrote there"
-            if path.suffix == ".json"
-            else "it has no cfngen header"
-        )
+        why = result.skip_reasons.get(path.as_posix(), "you took it over")
         print(
             f"cfngen: left {path.as_posix()} alone: {why}, so it is yours "
             "(delete it to have cfngen generate it)",
@@ -170,7 +187,8 @@ def _run_generate(args: argparse.Namespace) -> int:
         print_warning(message)
     if args.check:
         for path in result.drift:
-            print(f"out of date: {path.as_posix()}")
+            state = "edited by hand" if path in result.edited else "out of date"
+            print(f"{state}: {path.as_posix()}")
         if result.drift:
             print(
                 f"cfngen: {len(result.drift)} derived file(s) out of date; "
@@ -180,6 +198,8 @@ def _run_generate(args: argparse.Namespace) -> int:
             return ExitCode.FAILED
         print("cfngen: derived files are up to date")
         return ExitCode.OK
+    for path in result.saved:
+        print(f"saved your edited version as {path.as_posix()}")
     for path in result.written:
         print(f"wrote {path.as_posix()}")
     for path in result.removed:
@@ -704,7 +724,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tolerant_streams() -> None:
+    """A character stdout cannot encode (LANG=C, a latin-1 pipe) is escaped, not a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     run: Runner = args.run
@@ -720,13 +749,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `cfngen validate | head`: the reader left; that is not our failure.
         sys.stderr.close()
         return int(ExitCode.OK)
+    except OSError as exc:
+        # The machine, not cfngen: a full disk, a read-only folder. The core turns the ones
+        # it expects into CfngenError; this is the net for the rest (any other OSError is a
+        # bug, reported below).
+        from cfngen._files import reason
+
+        if exc.errno not in _ENVIRONMENT_ERRNOS:
+            return _internal_error(exc)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print_error(CfngenError(f"{where}{reason(exc)}", "fix that and retry"))
+        return int(ExitCode.USAGE)
     except Exception as exc:  # a bug in cfngen, not a user mistake
-        if os.environ.get("CFNGEN_DEBUG"):
-            raise
-        print(
-            f"cfngen: internal error: {type(exc).__name__}: {exc}\n"
-            "  This is a bug in cfngen. Rerun with CFNGEN_DEBUG=1 for the traceback and "
-            "report it with the command you ran.",
-            file=sys.stderr,
-        )
-        return int(ExitCode.INTERNAL)
+        return _internal_error(exc)
+
+
+_ENVIRONMENT_ERRNOS = frozenset(
+    getattr(errno, name)
+    for name in ("ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM", "EIO", "EMFILE", "ENFILE")
+    if hasattr(errno, name)
+)
+
+
+def _internal_error(exc: Exception) -> int:
+    if os.environ.get("CFNGEN_DEBUG"):
+        raise exc
+    print(
+        f"cfngen: internal error: {type(exc).__name__}: {exc}\n"
+        "  This is a bug in cfngen. Rerun with CFNGEN_DEBUG=1 for the traceback and "
+        "report it with the command you ran.",
+        file=sys.stderr,
+    )
+    return int(ExitCode.INTERNAL)

@@ -50,7 +50,7 @@ except CfngenError as exc:
 """
 AFTER = {"a.txt": b"new a\n", "docs/sub/c.md": b"c\n", "d.txt": b"d\n", "e.txt": b"e\n"}
 #: How often the script calls each of these while committing (journal included).
-CALLS = {"rename": 5, "link": 4, "unlink": 8}
+CALLS = {"rename": 5, "link": 4, "unlink": 6}
 
 
 @pytest.fixture
@@ -190,7 +190,7 @@ def test_sigkill_at_any_step_is_undone_or_finished_by_the_next_command(
     result = strace(
         [sys.executable, str(script), str(root)], syscall=syscall, when=when, signal="KILL"
     )
-    assert result.returncode in (0, -9, 137), result.stderr
+    assert result.returncode in (-9, 137), result.stderr  # the kill happened
     recover(root)
     after = snapshot_tree(root)
     assert after in (before, AFTER)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -37,6 +36,8 @@ def write_atomic(path: Path, content: str | bytes, *, mode: int | None = None) -
     which a sibling temporary file guarantees. The file keeps the mode of the one it replaces;
     a new file gets the user's umask. Several files that belong together: `Transaction`.
     """
+    import tempfile
+
     path.parent.mkdir(parents=True, exist_ok=True)
     data = content.encode("utf-8") if isinstance(content, str) else content
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from cfngen._errors import CfngenError
 
@@ -24,8 +24,7 @@ _KINDS = {
 }
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """What is at a path, without following a final symbolic link."""
 
     #: "absent", "file", "symlink" or "other" (folder, pipe, device, socket).

@@ -16,7 +16,8 @@ killed on the way leaves the journal, and `recover(root)` (the next command) und
 transaction that was not committed or finishes one that was.
 
 Ctrl-C, SIGTERM and SIGHUP are held back while targets are swapped (a few milliseconds), so
-they do not interrupt an undo half-way; only SIGKILL or a crash needs the journal.
+they do not interrupt an undo half-way; one that arrived meanwhile undoes the swap before the
+journal says "committed", then interrupts as usual. Only SIGKILL or a crash needs the journal.
 No fsync: this survives the process dying at any instant, not the machine losing power.
 
 Hand-written: no well-kept library does multi-file transactions with a journal (atomicwrites
@@ -27,16 +28,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
-import secrets
-import signal
-import threading
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from cfngen._errors import CfngenError
 from cfngen._files._atomic import new_file_mode
@@ -48,8 +44,7 @@ _JOURNAL_TMP = JOURNAL + ".new"
 _FORMAT = 1
 
 
-@dataclass
-class _Entry:
+class _Entry(NamedTuple):
     path: str
     op: str  # "write", "create" or "delete"
     staged: str
@@ -58,8 +53,7 @@ class _Entry:
     sha256: str
 
 
-@dataclass
-class _Change:
+class _Change(NamedTuple):
     path: str
     op: str
     data: bytes
@@ -131,7 +125,7 @@ class _Commit:
     def __init__(self, root: Path, changes: list[_Change]) -> None:
         self.root = root
         self.changes = changes
-        self.txid = secrets.token_hex(4)
+        self.txid = os.urandom(4).hex()
         self.entries: list[_Entry] = []
         self.dirs: list[str] = []
         self.state = "staging"
@@ -165,7 +159,7 @@ class _Commit:
                     staged=stem + ".new",
                     backup=stem + ".old",
                     had_original=exists,
-                    sha256=hashlib.sha256(change.data).hexdigest(),
+                    sha256=_digest(change.data),
                 )
             )
             for parent in reversed(folder.parents[:-1] if str(folder) != "." else ()):
@@ -206,6 +200,11 @@ class _Commit:
                 for entry in self.entries:
                     self.current = entry.path
                     _apply(self.root, entry)
+                if _interrupt_pending():
+                    # Before the point of no return: put everything back; the held signal
+                    # is delivered as the block ends.
+                    _undo(self.root, self._journal(), applied=True)
+                    return
                 self.current = JOURNAL
                 self.state = "committed"
                 self._save()
@@ -239,7 +238,7 @@ class _Commit:
             "pid": os.getpid(),
             "state": self.state,
             "dirs": self.dirs,
-            "entries": [asdict(e) for e in self.entries],
+            "entries": [e._asdict() for e in self.entries],
         }
 
     def _save(self) -> None:
@@ -368,9 +367,15 @@ def _remove_journal(root: Path) -> None:
 
 def _sha256(path: Path) -> str | None:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return _digest(path.read_bytes())
     except OSError:
         return None
+
+
+def _digest(data: bytes) -> str:
+    import hashlib  # here, not at the top: recover() runs on every command's quick path
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def _hint(exc: OSError) -> str:
@@ -449,13 +454,28 @@ def _locked(root: Path, *, wait: bool) -> Iterator[bool]:
         os.close(fd)
 
 
+_HELD = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def _interrupt_pending() -> bool:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    return any(getattr(signal, name) in signal.sigpending() for name in _HELD)
+
+
 @contextlib.contextmanager
 def _signals_deferred() -> Iterator[None]:
     """Hold Ctrl-C, SIGTERM and SIGHUP back until the block is done; they arrive after it."""
+    import signal
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    held = {getattr(signal, name) for name in _HELD}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         yield

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 
@@ -32,6 +30,8 @@ class Workspace:
     """A private folder in `parent`; `close()` removes it (call it in a `finally`)."""
 
     def __init__(self, parent: Path, purpose: str) -> None:
+        import tempfile
+
         self.path = Path(tempfile.mkdtemp(prefix=prefix(purpose), dir=parent))
         self._fd: int | None = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         if fcntl is not None:
@@ -39,6 +39,8 @@ class Workspace:
         (self.path / _OWNER).write_text(f"{os.getpid()}\n", encoding="ascii")
 
     def close(self) -> None:
+        import shutil
+
         shutil.rmtree(self.path, ignore_errors=True)
         if self._fd is not None:
             os.close(self._fd)
@@ -63,6 +65,8 @@ def sweep(parent: Path, purpose: str) -> list[Path]:
         if not path.is_dir() or path.is_symlink():
             continue
         if _abandoned(path):
+            import shutil
+
             shutil.rmtree(path, ignore_errors=True)
         else:
             live.append(path)

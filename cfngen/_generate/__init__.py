@@ -1,10 +1,12 @@
 """`cfngen generate`: the derived files of a project, from its schema and answers.
 
-generate_project(root, check=False, force=False) -> GenerateResult
+generate_project(root, check=False, force=False, edits="stop") -> GenerateResult
     Validates the schema first (invalid: raises InvalidSchemaError, a CfngenError with exit_code
     FAILED that carries the validation report, and writes nothing), then renders every derived
-    file in memory and only then writes them, each atomically. check=True writes nothing and
-    lists the drifted files; force=True skips the no-op fast path.
+    file in memory, decides what to do with each (`_plan`; files the user edited since cfngen
+    wrote them raise HandEditsError unless edits="discard" or "keep"), and only then writes
+    them all in one transaction (cfngen._files): every file, or none. check=True writes nothing
+    and lists the drifted files; force=True skips the no-op fast path.
 
 The fast path needs only the standard library: it compares a fingerprint of the inputs and the
 hashes of the derived files with the manifest (see `_ownership`) before anything heavy (the
@@ -14,16 +16,16 @@ validator, jinja, the models renderer) is imported.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._fsutil import write_atomic
+from cfngen._files import Transaction, read_bytes, read_optional, recover
 from cfngen._generate import _ownership
-from cfngen._project import CONFIG_FILE, Project, load_project
+from cfngen._generate._paths import may_derive
+from cfngen._project import CONFIG_FILE, Project, load_project, require_entrypoint
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES, find_runtime
 
 if TYPE_CHECKING:
@@ -41,6 +43,12 @@ class GenerateResult:
     unchanged: list[Path] = field(default_factory=list)
     #: Files at a derived path that the user owns (no cfngen header): left alone.
     skipped: list[Path] = field(default_factory=list)
+    #: Why each skipped file is the user's (by its posix path).
+    skip_reasons: dict[str, str] = field(default_factory=dict)
+    #: Where edited files were saved before being overwritten (edits="discard").
+    saved: list[Path] = field(default_factory=list)
+    #: With check=True: derived files edited by hand since cfngen wrote them.
+    edited: list[Path] = field(default_factory=list)
     #: Derived files cfngen wrote earlier that the schema no longer produces (with check=True:
     #: that would be removed).
     removed: list[Path] = field(default_factory=list)
@@ -53,7 +61,22 @@ class GenerateResult:
     @property
     def drift(self) -> list[Path]:
         """What --check reports: files out of date, including stale ones to remove."""
-        return sorted([*self.written, *self.removed])
+        return sorted([*self.written, *self.removed, *self.edited])
+
+
+class HandEditsError(CfngenError):
+    """Derived files cfngen wrote were edited since: nothing was written."""
+
+    def __init__(self, paths: list[str]) -> None:
+        super().__init__(
+            f"{len(paths)} generated file(s) were edited by hand since cfngen wrote them: "
+            f"{', '.join(paths)}; nothing was written",
+            "move your changes into your own files, then `cfngen generate --discard-edits` "
+            "(it saves each edited file as <path>.cfngen-old first); or make them yours with "
+            "`cfngen generate --keep-edits` (cfngen stops generating them)",
+            exit_code=ExitCode.FAILED,
+        )
+        self.paths = paths
 
 
 class InvalidSchemaError(CfngenError):
@@ -68,7 +91,9 @@ class InvalidSchemaError(CfngenError):
         self.report = report
 
 
-def generate_project(root: Path, *, check: bool = False, force: bool = False) -> GenerateResult:
+def generate_project(
+    root: Path, *, check: bool = False, force: bool = False, edits: str = "stop"
+) -> GenerateResult:
     project = load_project(root)
     if project.artifact_type != "RESOURCE":
         raise CfngenError(
@@ -76,9 +101,12 @@ def generate_project(root: Path, *, check: bool = False, force: bool = False) ->
             f"{project.artifact_type}",
             "use the official `cfn generate` for modules and hooks for now",
         )
+    require_entrypoint(project)
+    notes = [*project.notes, *recover(root)]
     inputs = _read_inputs(project)
     fingerprint = _ownership.fingerprint(inputs)
-    manifest = _ownership.load_manifest(root)
+    manifest = _ownership.load_manifest(root, lambda path: may_derive(path, project.package_name))
+    notes += manifest.ignored
     handlers_display = _display(project, project.handlers_path)
 
     if not force and _ownership.is_up_to_date(root, manifest, fingerprint):
@@ -87,6 +115,7 @@ def generate_project(root: Path, *, check: bool = False, force: bool = False) ->
             skipped=[Path(p) for p in sorted(manifest.user_files)],
             up_to_date=True,
         )
+        result.warnings += notes
         result.warnings += _handler_warnings(project, inputs, handlers_display)
         return result
 
@@ -111,41 +140,40 @@ def generate_project(root: Path, *, check: bool = False, force: bool = False) ->
         if models_job:
             models_job.cancel()
 
+    from cfngen._generate._plan import make_plan
+
+    plan = make_plan(root, rendered, manifest, edits=edits)
+    plan.manifest.fingerprint = fingerprint
     result = GenerateResult(report=report)
+    result.warnings += notes
     result.warnings += _runtime_warnings(project)
     result.warnings += _handler_warnings(project, inputs, handlers_display)
-    new_manifest = _ownership.Manifest(fingerprint=fingerprint)
-    writes: list[tuple[str, bytes]] = []
-    for relpath, data in rendered.items():
-        existing = _read_bytes(root / relpath)
-        if existing == data:
-            result.unchanged.append(Path(relpath))
-            new_manifest.files[relpath] = _ownership.sha256(data)
-        elif existing is None or _owned(relpath, existing, manifest):
-            writes.append((relpath, data))
-            result.written.append(Path(relpath))
-            new_manifest.files[relpath] = _ownership.sha256(data)
-        else:
-            result.skipped.append(Path(relpath))
-            new_manifest.user_files.append(relpath)
-    stale = [
-        relpath
-        for relpath in sorted(manifest.files)
-        if relpath not in rendered
-        and (old := _read_bytes(root / relpath)) is not None
-        and _owned(relpath, old, manifest)
+    result.warnings += [
+        f"{path} is no longer generated from the schema, but it was edited since cfngen "
+        "wrote it: left in place (delete it if you do not need it)"
+        for path in plan.kept_stale
     ]
-    result.removed = [Path(p) for p in stale]
+    result.written = [Path(p) for p in sorted(plan.writes)]
+    result.unchanged = [Path(p) for p in sorted(plan.unchanged)]
+    result.skipped = [Path(p) for p in sorted(plan.skipped)]
+    result.skip_reasons = dict(plan.skipped)
+    result.removed = [Path(p) for p in plan.deletes]
+    result.saved = [Path(p) for p in sorted(plan.saves)]
     if check:
+        result.edited = [Path(p) for p in plan.edited]
         return result
+    if plan.edited:
+        raise HandEditsError(plan.edited)
 
-    for relpath, data in writes:
-        write_atomic(root / relpath, data)
-    for relpath in stale:
-        os.unlink(root / relpath)
-    manifest_text = new_manifest.render().encode()
-    if _read_bytes(root / _ownership.MANIFEST_PATH) != manifest_text:
-        write_atomic(root / _ownership.MANIFEST_PATH, manifest_text)
+    transaction = Transaction(root)
+    for relpath, data in {**plan.saves, **plan.writes}.items():
+        transaction.write(relpath, data)
+    for relpath in plan.deletes:
+        transaction.delete(relpath)
+    manifest_text = plan.manifest.render().encode()
+    if read_optional(root / _ownership.MANIFEST_PATH) != manifest_text:
+        transaction.write(_ownership.MANIFEST_PATH, manifest_text)
+    transaction.commit()
     return result
 
 
@@ -269,35 +297,22 @@ def _validate(project: Project, inputs: dict[str, bytes | None]) -> FileReport:
 
 def _read_inputs(project: Project) -> dict[str, bytes | None]:
     root = project.root
-    schema = _read_bytes(project.schema_path)
-    if schema is None:
-        raise CfngenError(
-            f"{_display(project, project.schema_path)}: no such file",
-            f"{CONFIG_FILE} names the type {project.type_name}, whose schema is this file; "
-            "create it or fix typeName",
-        )
+    hint = (
+        f"{CONFIG_FILE} names the type {project.type_name}, whose schema is this file; "
+        "create it or fix typeName"
+    )
+    schema = read_bytes(
+        project.schema_path, display=_display(project, project.schema_path), hint=hint
+    )
     return {
-        CONFIG_FILE: _read_bytes(root / CONFIG_FILE),
+        CONFIG_FILE: read_optional(root / CONFIG_FILE),
         "schema": schema,
-        CALLBACK_CONTEXT_FILE: _read_bytes(root / CALLBACK_CONTEXT_FILE),
+        CALLBACK_CONTEXT_FILE: read_optional(
+            root / CALLBACK_CONTEXT_FILE, display=CALLBACK_CONTEXT_FILE
+        ),
         # src/requirements.txt includes the project's own requirements only when they exist.
         REQUIREMENTS_FILE: b"exists" if (root / REQUIREMENTS_FILE).is_file() else None,
     }
-
-
-def _read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return None
-
-
-def _owned(relpath: str, data: bytes, manifest: _ownership.Manifest) -> bool:
-    return (
-        _ownership.has_header(data)
-        or manifest.files.get(relpath) == _ownership.sha256(data)
-        or _ownership.is_official_output(relpath, data)
-    )
 
 
 def _display(project: Project, path: Path) -> str:
