@@ -4,6 +4,7 @@
     tx.write("docs/README.md", data)    # create or replace
     tx.create("README.md", data)        # create; fails if something is there by then
     tx.delete("docs/old.md")
+    tx.mkdir("logs")                    # a folder, even an empty one
     tx.commit()                         # CfngenError after putting everything back
 
 How: the journal `ROOT/.cfngen-journal.json` lists every change before anything is touched.
@@ -97,6 +98,10 @@ class Transaction:
     def delete(self, relpath: str) -> None:
         self._add(relpath, "delete", b"", None)
 
+    def mkdir(self, relpath: str) -> None:
+        """Create the folder `relpath` (and its parents) if missing; removed again on undo."""
+        self._add(relpath, "mkdir", b"", None)
+
     def __len__(self) -> int:
         return len(self._changes)
 
@@ -143,6 +148,11 @@ class _Commit:
                     "replace the link with a folder, or remove it",
                 )
             target = self.root / change.path
+            if change.op == "mkdir":
+                for parent in reversed(PurePosixPath(change.path).parents[:-1]):
+                    self._need_dir(str(parent))
+                self._need_dir(change.path)
+                continue
             exists = os.path.lexists(target)
             if change.op == "create" and exists:
                 raise CfngenError(f"{target} exists; nothing was changed", "move it away and retry")
@@ -184,7 +194,7 @@ class _Commit:
 
     def run(self) -> None:
         self._plan()
-        if not self.entries:
+        if not self.entries and not self.dirs:
             return
         try:
             self._save()

@@ -179,6 +179,23 @@ def _derived_path(
     return path
 
 
+def disown(root: Path, paths: list[str]) -> None:
+    """Record `paths` as the user's in the manifest in `root` (init, for files the folder
+    already had): cfngen then never rewrites them."""
+    path = root / MANIFEST_PATH
+    data = read_optional(path)
+    if data is None or not paths:
+        return
+    doc = json.loads(data)
+    files, user_files = doc.get("files", {}), doc.get("user_files", [])
+    for relpath in paths:
+        if relpath in files:
+            del files[relpath]
+            user_files.append(relpath)
+    doc["user_files"] = sorted(user_files)
+    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+
+
 def fingerprint(inputs: dict[str, bytes | None]) -> str:
     """sha256 over the cfngen version and every named input (None: the input is absent)."""
     digest = hashlib.sha256(f"cfngen {__version__}\n".encode())
