@@ -184,16 +184,12 @@ def loads(text: str) -> JsonDocument:
 
 
 def read_text(path: str | Path) -> str:
-    """A file's text as UTF-8, with a CfngenError that says what to do when it cannot be read."""
+    """A file's text as UTF-8, with a CfngenError that says what to do when it cannot be read
+    (a named pipe or a symlink loop included: see cfngen._files)."""
+    from cfngen._files import read_bytes
+
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise CfngenError(f"{path}: no such file", "check the path") from None
-    except IsADirectoryError:
-        raise CfngenError(f"{path}: is a folder, not a file") from None
-    except OSError as exc:
-        raise CfngenError(f"{path}: cannot read it: {exc.strerror}") from None
+    raw = read_bytes(path)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -104,7 +104,9 @@ def read_source(path: Path) -> str | Diagnostic:
     except CfngenError as exc:
         if exc.exit_code != ExitCode.FAILED:
             raise
-        raw = path.read_bytes()
+        from cfngen._files import read_bytes
+
+        raw = read_bytes(path)
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as bad:

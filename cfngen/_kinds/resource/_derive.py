@@ -14,9 +14,9 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
-from cfngen._fsutil import read_if_exists
+from cfngen._files import read_bytes, read_optional
 from cfngen._kinds._kind import Derived
-from cfngen._project import CONFIG_FILE, Project
+from cfngen._project import CONFIG_FILE, Project, require_entrypoint
 from cfngen._runtimes import runtime_name, runtime_warnings
 
 if TYPE_CHECKING:
@@ -45,18 +45,21 @@ def may_derive(project: Project, relpath: str) -> bool:
 
 
 def generate_inputs(project: Project) -> dict[str, bytes | None]:
+    # A typo in the entrypoint would make every derived path point at another package.
+    require_entrypoint(project)
     root = project.root
-    schema = read_if_exists(project.schema_path)
-    if schema is None:
-        raise CfngenError(
-            f"{_display(project, project.schema_path)}: no such file",
-            f"{CONFIG_FILE} names the type {project.type_name}, whose schema is this file; "
-            "create it or fix typeName",
-        )
+    schema = read_bytes(
+        project.schema_path,
+        display=_display(project, project.schema_path),
+        hint=f"{CONFIG_FILE} names the type {project.type_name}, whose schema is this file; "
+        "create it or fix typeName",
+    )
     return {
-        CONFIG_FILE: read_if_exists(root / CONFIG_FILE),
+        CONFIG_FILE: read_optional(root / CONFIG_FILE),
         "schema": schema,
-        CALLBACK_CONTEXT_FILE: read_if_exists(root / CALLBACK_CONTEXT_FILE),
+        CALLBACK_CONTEXT_FILE: read_optional(
+            root / CALLBACK_CONTEXT_FILE, display=CALLBACK_CONTEXT_FILE
+        ),
         # src/requirements.txt includes the project's own requirements only when they exist.
         REQUIREMENTS_FILE: b"exists" if (root / REQUIREMENTS_FILE).is_file() else None,
     }
