@@ -5,6 +5,7 @@ resources whose state changes over calls and botocore's Stubber for throttling."
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -488,6 +489,7 @@ def test_retry_here_gives_up_with_the_last_error_when_the_budget_runs_out():
         aws.retry_here(function, aws.Retry(messages=["cannot be assumed"]), clock=clock)
     assert raised.value is IAM_NOT_READY
     assert sum(clock.slept) <= aws.LOCAL_WAIT_SECONDS
+    assert calls[0] == len(clock.slept) + 1
 
 
 def test_an_eventual_consistency_error_past_the_retry_timeout_answers_its_own_code():
@@ -573,8 +575,9 @@ def test_the_users_own_context_keys_are_kept():
 
 
 def test_a_typed_context_without_the_field_asks_for_generate():
+    @dataclasses.dataclass
     class Old:
-        __dataclass_fields__: dict[str, Any] = {}
+        Attempts: int | None = None
 
     with pytest.raises(TypeError, match="cfngen generate"):
         aws.Steps().run(Old())
@@ -668,15 +671,17 @@ def test_the_retriable_split_is_the_contracts():
 
 
 def test_aws_errors_raises_the_librarys_exceptions():
-    with pytest.raises(exceptions.NotFound, match=r"'Acme::S::P' with identifier '/x' was not"):
-        with aws.aws_errors("Acme::S::P", "/x"):
-            raise client_error("ParameterNotFound")
-    with pytest.raises(exceptions.Throttling, match="^LimitExceededException: slow down$"):
-        with aws.aws_errors("Acme::S::P", service="kinesis"):
-            raise client_error("LimitExceededException", "slow down")
-    with pytest.raises(exceptions.NotUpdatable):
-        with aws.aws_errors("Acme::S::P"):
-            raise exceptions.NotUpdatable("no")
+    not_found = r"'Acme::S::P' with identifier '/x' was not"
+    with pytest.raises(exceptions.NotFound, match=not_found), aws.aws_errors("Acme::S::P", "/x"):
+        raise client_error("ParameterNotFound")
+    throttled = r"^LimitExceededException: slow down$"
+    with (
+        pytest.raises(exceptions.Throttling, match=throttled),
+        aws.aws_errors("Acme::S::P", service="kinesis"),
+    ):
+        raise client_error("LimitExceededException", "slow down")
+    with pytest.raises(exceptions.NotUpdatable), aws.aws_errors("Acme::S::P"):
+        raise exceptions.NotUpdatable("no")
 
 
 # --------------------------------------------------------------------------- clients
