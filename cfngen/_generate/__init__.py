@@ -100,6 +100,7 @@ def generate_project(root: Path, *, check: bool = False, force: bool = False) ->
         report = _validate(project, inputs)
         if not report.valid or report.schema is None:
             raise InvalidSchemaError(report)
+        _check_callback_context(project, inputs)
         schema = report.schema
         rendered = render_project(
             project,
@@ -188,10 +189,14 @@ def render_project(
 
 
 def _render_models(project: Project, models: dict[str, str]) -> dict[str, str]:
+    """models.py and, beside it, the support modules the handlers import."""
     from cfngen._models import MODELS_FILE, RUNTIME_FILE
+    from cfngen._support import AWS_MODULE, support_source
 
     package = f"src/{project.package_name}"
-    return {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
+    texts = {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
+    texts[f"{package}/{AWS_MODULE}"] = support_source(AWS_MODULE)
+    return texts
 
 
 def _render_the_rest(project: Project, schema: dict[str, Any]) -> dict[str, str]:
@@ -328,6 +333,16 @@ def _callback_context(project: Project, inputs: dict[str, bytes | None]) -> dict
             'write a schema such as {"type": "object", "properties": {...}}',
         )
     return doc.data
+
+
+def _check_callback_context(project: Project, inputs: dict[str, bytes | None]) -> None:
+    """A callback context that takes cfngen_aws's reserved key would break the models."""
+    context = _callback_context(project, inputs)  # unreadable: a usage error, said there
+    from cfngen._validate import _semantic, validate_callback_context
+
+    if context is not None and _semantic.callback_context(context):
+        path = project.root / CALLBACK_CONTEXT_FILE
+        raise InvalidSchemaError(validate_callback_context(path, display=CALLBACK_CONTEXT_FILE))
 
 
 def _runtime_name(project: Project) -> str:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from cfngen._generate._templates import render
+from cfngen._timeouts import DEFAULT_TIMEOUT_MINUTES, handler_timeouts
 from cfngen._typename import TypeName
 
-#: What the official tool assumes for a handler without `timeoutInMinutes` (two hours).
-DEFAULT_TIMEOUT_MINUTES = 120
 #: IAM's CreateRole limits for MaxSessionDuration, in seconds.
 MIN_SESSION_SECONDS = 3600
 MAX_SESSION_SECONDS = 43200
@@ -28,13 +27,7 @@ def handler_actions(schema: dict[str, Any]) -> list[str]:
 
 def max_session_duration(schema: dict[str, Any]) -> int:
     """Seconds: the longest handler timeout with headroom, clamped to IAM's 1 to 12 hours."""
-    timeouts = []
-    for handler in _handlers(schema).values():
-        minutes = handler.get("timeoutInMinutes", DEFAULT_TIMEOUT_MINUTES)
-        if not isinstance(minutes, int) or isinstance(minutes, bool):
-            minutes = DEFAULT_TIMEOUT_MINUTES
-        timeouts.append(minutes)
-    longest = max(timeouts, default=DEFAULT_TIMEOUT_MINUTES)
+    longest = max(handler_timeouts(schema).values(), default=DEFAULT_TIMEOUT_MINUTES)
     seconds = SECONDS_PER_TIMEOUT_MINUTE * longest
     return min(MAX_SESSION_SECONDS, max(MIN_SESSION_SECONDS, seconds))
 

@@ -14,6 +14,9 @@ from pathlib import Path
 
 #: Waiters, retries, error mapping and the boto3 client factory for handlers (issue 13).
 AWS_MODULE = "cfngen_aws.py"
+#: The callback context key under which cfngen_aws keeps its state (its STATE_KEY): generate
+#: declares it in CallbackContext, validate refuses it as a property of the user's.
+STATE_KEY = "cfngen"
 
 
 @functools.cache

@@ -3,7 +3,8 @@
 A file goes through four layers, and every layer reports all it finds:
 JSON syntax and duplicate keys (`_jsonsource`), the structural rules of cfngen's meta-schema
 (`_structure`), then semantic checks and lint (`_semantic`). Positions are looked up last,
-only for the pointers that have a problem.
+only for the pointers that have a problem. A project folder's callback-context.json is checked
+too: a property there must not take the key cfngen_aws.py keeps its state under.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ __all__ = [
     "render_summary",
     "render_text",
     "resolve_schema_path",
+    "validate_callback_context",
     "validate_file",
     "validate_paths",
     "validate_text",
@@ -157,10 +159,54 @@ def validate_text(
     return report
 
 
+def validate_callback_context(
+    path: Path, *, strict: bool = False, display: str | None = None
+) -> FileReport:
+    """A project's callback-context.json: JSON, an object, no property cfngen reserves."""
+    from cfngen._validate import _semantic
+
+    report = FileReport(path=display or str(path), strict=strict)
+    text = _read(path)
+    if isinstance(text, Diagnostic):
+        report.diagnostics.append(text)
+        return report
+    try:
+        doc = _jsonsource.loads(text)
+    except _jsonsource.JsonSyntaxError as exc:
+        message = f"invalid JSON: {exc.message}"
+        report.diagnostics.append(
+            Diagnostic("error", "", message, "fix the syntax", exc.line, exc.column)
+        )
+        return report
+    if not isinstance(doc.data, dict):
+        message = "a callback context schema must be a JSON object"
+        report.diagnostics.append(Diagnostic("error", "", message, None, 1, 1))
+        return report
+    for problem in _semantic.callback_context(doc.data):
+        line, column = doc.key_position(problem.pointer) or (None, None)
+        report.diagnostics.append(
+            Diagnostic("error", problem.pointer, problem.message, problem.hint, line, column)
+        )
+    return report
+
+
 def validate_paths(paths: Sequence[Path], *, strict: bool = False) -> list[FileReport]:
     # Resolve every path first: a missing one is a usage error before any work is done.
-    resolved = [resolve_schema_path(p) for p in paths]
-    return [validate_file(p, strict=strict) for p in resolved]
+    resolved = [(resolve_schema_path(p), _callback_context_path(p)) for p in paths]
+    reports = []
+    for schema, context in resolved:
+        reports.append(validate_file(schema, strict=strict))
+        if context is not None:
+            reports.append(validate_callback_context(context, strict=strict))
+    return reports
+
+
+def _callback_context_path(path: Path) -> Path | None:
+    """A project folder's callback-context.json, when it has one."""
+    from cfngen._generate import CALLBACK_CONTEXT_FILE
+
+    candidate = path / CALLBACK_CONTEXT_FILE
+    return candidate if path.is_dir() and candidate.is_file() else None
 
 
 def render_text(reports: Sequence[FileReport], *, colour: bool = False) -> str:
