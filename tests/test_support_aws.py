@@ -633,6 +633,8 @@ CODES = [
     ("InvalidParameterValue", "ec2", 400, "InvalidRequest"),
     ("MissingParameter", "ec2", 400, "InvalidRequest"),
     ("MalformedPolicyDocument", "iam", 400, "InvalidRequest"),
+    ("ParameterPatternMismatchException", "ssm", 400, "InvalidRequest"),
+    ("UnsupportedParameterType", "ssm", 400, "InvalidRequest"),
     ("SomethingOdd", None, 400, "GeneralServiceException"),
 ]
 

@@ -181,7 +181,8 @@ SERVICE_OVERRIDES: dict[tuple[str, str], HandlerErrorCode] = {
 _CODE_PATTERNS: tuple[tuple[str, HandlerErrorCode], ...] = (
     (
         r"Throttl|TooManyRequests|ProvisionedThroughputExceeded|RequestLimitExceeded"
-        r"|BandwidthLimitExceeded|SlowDown|PriorRequestNotComplete|TransactionInProgress",
+        r"|BandwidthLimitExceeded|SlowDown|PriorRequestNotComplete"
+        r"|TransactionInProgress",
         _Code.Throttling,
     ),
     (
@@ -207,7 +208,11 @@ _CODE_PATTERNS: tuple[tuple[str, HandlerErrorCode], ...] = (
         r"Internal|Unavailable|RequestTimeout|ServiceFailure|ServerException",
         _Code.ServiceInternalError,
     ),
-    (r"Validation|Invalid|MissingParameter|Malformed|BadRequest", _Code.InvalidRequest),
+    (
+        r"Validation|Invalid|MissingParameter|Malformed|BadRequest|Mismatch"
+        r"|Unsupported",
+        _Code.InvalidRequest,
+    ),
 )
 _PATTERNS = tuple((re.compile(pattern), code) for pattern, code in _CODE_PATTERNS)
 _STATUS_CODES = {
