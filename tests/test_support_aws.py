@@ -260,6 +260,14 @@ def test_the_target_must_recur_continuously():
     assert (events[-1]["status"], calls[0]) == ("SUCCESS", 5)
 
 
+def test_polls_keep_their_pace_while_the_target_recurs():
+    clock = FakeClock()
+    refresh, _ = scripted(["pending", "ready", "ready", "ready"])
+    waiter = aws.Waiter(refresh, target=["ready"], continuous_target_occurrence=3)
+    assert drive(run_steps(waiter, clock=clock), clock)[-1]["status"] == "SUCCESS"
+    assert clock.slept == [0.2, 0.2, 0.2]
+
+
 def test_a_not_found_error_from_refresh_counts_as_not_found(dax):
     clock = FakeClock()
     waiter = aws.Waiter.until_found(
@@ -619,6 +627,7 @@ CODES = [
     ("ResourceNotFoundException", None, 400, "NotFound"),
     ("ParameterNotFound", "ssm", 400, "NotFound"),
     ("NoSuchEntity", "iam", 404, "NotFound"),
+    ("NoSuchConfigurationRecorderException", "config", 400, "NotFound"),
     ("InvalidVpcID.NotFound", "ec2", 400, "NotFound"),
     ("ClusterNotFoundFault", "dax", 400, "NotFound"),
     ("SomethingOdd", None, 404, "NotFound"),
@@ -627,7 +636,7 @@ CODES = [
     ("InvalidGroup.Duplicate", "ec2", 400, "AlreadyExists"),
     ("ResourceExistsException", "secretsmanager", 400, "AlreadyExists"),
     ("BucketAlreadyOwnedByYou", "s3", 409, "AlreadyExists"),
-    ("ResourceConflictException", "lambda", 409, "AlreadyExists"),
+    ("ResourceConflictException", "lambda", 409, "ResourceConflict"),
     ("ValidationException", None, 400, "InvalidRequest"),
     ("ValidationError", "cloudformation", 400, "InvalidRequest"),
     ("InvalidParameterValue", "ec2", 400, "InvalidRequest"),

@@ -172,8 +172,6 @@ SERVICE_OVERRIDES: dict[tuple[str, str], HandlerErrorCode] = {
     ("dynamodb", "LimitExceededException"): _Code.Throttling,
     ("s3", "BucketAlreadyOwnedByYou"): _Code.AlreadyExists,
     ("s3", "OperationAborted"): _Code.ResourceConflict,
-    # "The function already exists" on CreateFunction.
-    ("lambda", "ResourceConflictException"): _Code.AlreadyExists,
 }
 
 # Searched in the AWS error code in order; the first that matches wins. Written out:
@@ -182,7 +180,8 @@ SERVICE_OVERRIDES: dict[tuple[str, str], HandlerErrorCode] = {
 _CODE_PATTERNS: tuple[tuple[str, HandlerErrorCode], ...] = (
     (
         r"Throttl|TooManyRequests|ProvisionedThroughputExceeded|RequestLimitExceeded"
-        r"|BandwidthLimitExceeded|SlowDown|PriorRequestNotComplete|TransactionInProgress",
+        r"|BandwidthLimitExceeded|SlowDown|PriorRequestNotComplete"
+        r"|TransactionInProgress",
         _Code.Throttling,
     ),
     (
@@ -208,7 +207,11 @@ _CODE_PATTERNS: tuple[tuple[str, HandlerErrorCode], ...] = (
         r"Internal|Unavailable|RequestTimeout|ServiceFailure|ServerException",
         _Code.ServiceInternalError,
     ),
-    (r"Validation|Invalid|MissingParameter|Malformed|BadRequest", _Code.InvalidRequest),
+    (
+        r"Validation|Invalid|MissingParameter|Malformed|BadRequest|Mismatch"
+        r"|Unsupported",
+        _Code.InvalidRequest,
+    ),
 )
 _PATTERNS = tuple((re.compile(pattern), code) for pattern, code in _CODE_PATTERNS)
 _STATUS_CODES = {
@@ -287,7 +290,8 @@ def error_code(error: BaseException, service: str | None = None) -> HandlerError
 def is_retriable(code: HandlerErrorCode) -> bool:
     """Whether the contract counts `code` as retriable (`RETRIABLE`).
 
-    if is_retriable(error_code(error)): ...
+    if not is_retriable(error_code(error)):
+        return ProgressEvent.failed(error_code(error), str(error))
     """
     return code in RETRIABLE
 
@@ -310,10 +314,10 @@ def handler_error(
     raise handler_error(error, TYPE_NAME, model.Name) from error
     """
     code = error_code(error, service)
-    cls: Any = getattr(exceptions, code.name)
+    error_class: type[Exception] = getattr(exceptions, code.name)
     if code in (_Code.NotFound, _Code.AlreadyExists):
-        return cls(type_name, str(identifier))  # type: ignore[no-any-return]
-    return cls(_message(error))  # type: ignore[no-any-return]
+        return error_class(type_name, str(identifier))
+    return error_class(_message(error))
 
 
 @contextmanager
