@@ -16,7 +16,7 @@ import pytest
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._generate import generate_project
 from cfngen._models import render_models
-from cfngen._support import AWS_MODULE, STATE_KEY, cfngen_aws, support_source
+from cfngen._support import AWS_MODULE, STATE_KEY, cfngen_aws, source
 from cfngen._timeouts import handler_timeouts
 from cfngen._validate import validate_callback_context, validate_paths
 from tests._generate_helpers import make_project, snapshot_tree, widget_schema
@@ -63,7 +63,7 @@ def generated(tmp_path: Path) -> Iterator[Any]:
         (package / "__init__.py").write_text("")
         for name, text in render_models(schema, callback_context).items():
             (package / name).write_text(text)
-        (package / AWS_MODULE).write_text(support_source(AWS_MODULE))
+        (package / AWS_MODULE).write_text(source(AWS_MODULE))
         sys.path.insert(0, str(tmp_path))
         loaded.append("gen")
         return importlib.import_module("gen.models"), importlib.import_module("gen.cfngen_aws")

@@ -191,11 +191,11 @@ def render_project(
 def _render_models(project: Project, models: dict[str, str]) -> dict[str, str]:
     """models.py and, beside it, the support modules the handlers import."""
     from cfngen._models import MODELS_FILE, RUNTIME_FILE
-    from cfngen._support import AWS_MODULE, support_source
+    from cfngen._support import AWS_MODULE, source
 
     package = f"src/{project.package_name}"
     texts = {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
-    texts[f"{package}/{AWS_MODULE}"] = support_source(AWS_MODULE)
+    texts[f"{package}/{AWS_MODULE}"] = source(AWS_MODULE)
     return texts
 
 
