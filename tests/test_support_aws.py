@@ -710,3 +710,24 @@ def test_clients_pin_the_retry_mode_and_timeouts():
     assert aws.client(session, "ssm", region_name="us-west-2").meta.region_name == "us-west-2"
     with pytest.raises(exceptions.InvalidCredentials):
         aws.client(None, "ssm")
+
+
+def test_clients_sign_with_the_sessions_credentials_in_its_region(dax):
+    """Clients share one botocore session for speed, never its credentials or region."""
+    seen: list[str] = []
+    for key, region in [("AKIDFIRST", "eu-west-1"), ("AKIDSECOND", "us-west-2")]:
+        session = boto3.Session(
+            aws_access_key_id=key,
+            aws_secret_access_key="s",
+            aws_session_token="t",
+            region_name=region,
+        )
+        ssm = aws.client(session, "ssm")
+        ssm.meta.events.register(
+            "before-send",
+            lambda request, **_: seen.append(request.headers["Authorization"].decode()),
+        )
+        ssm.describe_parameters()
+        assert ssm.meta.region_name == region
+    assert "Credential=AKIDFIRST/" in seen[0] and "/eu-west-1/ssm/" in seen[0]
+    assert "Credential=AKIDSECOND/" in seen[1] and "/us-west-2/ssm/" in seen[1]
