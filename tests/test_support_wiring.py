@@ -18,7 +18,7 @@ from cfngen._generate import generate_project
 from cfngen._models import render_models
 from cfngen._support import AWS_MODULE, STATE_KEY, cfngen_aws, source
 from cfngen._timeouts import handler_timeouts
-from cfngen._validate import validate_callback_context, validate_paths
+from cfngen._validate import validate_file, validate_paths
 from tests._generate_helpers import make_project, snapshot_tree, widget_schema
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,7 +204,7 @@ def test_validate_names_each_planted_bug_in_the_callback_context(
 ):
     path = tmp_path / "callback-context.json"
     path.write_text(content if isinstance(content, str) else json.dumps(content, indent=4))
-    report = validate_callback_context(path)
+    report = validate_file(path)
     assert not report.valid
     [diagnostic] = report.diagnostics
     assert (diagnostic.pointer, diagnostic.severity) == (pointer, "error")
@@ -215,7 +215,7 @@ def test_validate_names_each_planted_bug_in_the_callback_context(
 def test_validate_accepts_a_callback_context_that_leaves_the_key_alone(tmp_path):
     path = tmp_path / "callback-context.json"
     path.write_text(json.dumps({"properties": {"Cfngen": {}, f"{STATE_KEY}x": {}}}))
-    assert validate_callback_context(path).diagnostics == []
+    assert validate_file(path).diagnostics == []
 
 
 def test_validating_a_project_folder_checks_its_callback_context(tmp_path):

@@ -2,7 +2,7 @@
 
 They run on the project's Lambda runtime, not on cfngen's Python: standard library,
 botocore and cloudformation-cli-python-lib only (the library brings boto3), and code that
-every runtime a project may declare accepts (Python 3.8 and newer).
+every runtime a project may declare accepts (cfngen_aws.py: Python 3.8 and newer).
 `cfngen generate` copies them with its header line; `source(name)` is their text.
 """
 

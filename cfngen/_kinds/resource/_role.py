@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from cfngen._generate._templates import render
+from cfngen._generate._jinja import render
 from cfngen._timeouts import DEFAULT_TIMEOUT_MINUTES, handler_timeouts
 from cfngen._typename import TypeName
+
+TEMPLATES = Path(__file__).with_name("templates")
 
 #: IAM's CreateRole limits for MaxSessionDuration, in seconds.
 MIN_SESSION_SECONDS = 3600
@@ -37,6 +40,7 @@ def render_role(schema: dict[str, Any], type_name: str) -> str:
     name = TypeName(type_name)
     actions = handler_actions(schema)
     return render(
+        TEMPLATES,
         "resource-role.yaml",
         type_name=name,
         hyphenated=name.hyphenated,
