@@ -16,10 +16,10 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="write the files derived from the schema (models, role, SAM template, docs)",
         description=(
             "Validate the project's schema, then write the files derived from it: "
-            "src/<package>/models.py and cfngen_runtime.py, resource-role.yaml, template.yml, "
-            "src/requirements.txt, docs/ and example_inputs/. Each starts with a line saying "
-            "cfngen generated it; a file at one of those paths without that line is yours "
-            "and is left alone. handlers.py is never touched."
+            "src/<package>/models.py, cfngen_runtime.py and cfngen_aws.py, resource-role.yaml, "
+            "template.yml, src/requirements.txt, docs/ and example_inputs/. Each starts with a "
+            "line saying cfngen generated it; a file at one of those paths without that line "
+            "is yours and is left alone. handlers.py is never touched."
         ),
     )
     p.add_argument(
