@@ -36,6 +36,7 @@ DERIVED = {
     "example_inputs/inputs_1_invalid.json",
     "example_inputs/inputs_1_update.json",
     "resource-role.yaml",
+    "src/acme_test_widget/cfngen_aws.py",
     "src/acme_test_widget/cfngen_runtime.py",
     "src/acme_test_widget/models.py",
     "src/requirements.txt",

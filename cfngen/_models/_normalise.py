@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cfngen._schema import Resolver, pointer_tokens
+from cfngen._support import STATE_KEY
 
 RESOURCE_MODEL = "ResourceModel"
 TYPE_CONFIGURATION_MODEL = "TypeConfigurationModel"
@@ -179,7 +180,7 @@ class _Normaliser:
             TYPE_CONFIGURATION_MODEL, config if isinstance(config, dict) else {}, "resource"
         )
         self.definitions[CALLBACK_CONTEXT] = self.object_class(
-            CALLBACK_CONTEXT, self.callback, "callback"
+            CALLBACK_CONTEXT, _with_support_state(self.callback), "callback"
         )
         root["definitions"] = self.definitions
         return Normalised(schema=root, classes=self.classes)
@@ -319,6 +320,13 @@ class _Normaliser:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _with_support_state(callback: dict[str, Any]) -> dict[str, Any]:
+    """The callback context with cfngen_aws's reserved key (a JSON object) as its last field."""
+    properties = _dict(callback.get("properties"))
+    own = {name: sub for name, sub in properties.items() if name != STATE_KEY}
+    return {**callback, "properties": {**own, STATE_KEY: {"type": "object"}}}
 
 
 def _definitions(source: dict[str, Any]) -> dict[str, Any]:

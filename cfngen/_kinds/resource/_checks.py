@@ -15,6 +15,7 @@ from cfngen import _patterns
 from cfngen._diagnostics import Problem, Severity
 from cfngen._kinds.resource._pointers import PropertyIndex, schema_nodes
 from cfngen._schema import Resolver, close_match, join_pointer
+from cfngen._support import STATE_KEY
 from cfngen._typename import reserved_namespace
 
 POINTER_LISTS = (
@@ -457,3 +458,24 @@ def _list_inputs(schema: dict[str, Any]) -> Iterator[Problem]:
                 "pagination belongs to the list handler, not to the resource model",
                 key=True,
             )
+
+
+# --------------------------------------------------------------------------- callback context
+
+
+def check_callback_context(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
+    """callback-context.json, the JSON schema of the handlers' progress state: its top-level
+    property names must leave cfngen_aws.py's reserved key alone."""
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or STATE_KEY not in properties:
+        return []
+    return [
+        Problem(
+            "error",
+            join_pointer("/properties", STATE_KEY),
+            f"the property name {STATE_KEY!r} is reserved: the waiters of cfngen_aws.py keep "
+            "their progress under it in the callback context",
+            "rename the property",
+            key=True,
+        )
+    ]

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, read_optional
 from cfngen._kinds._kind import Derived
+from cfngen._kinds.resource import CALLBACK_CONTEXT_FILE
 from cfngen._project import CONFIG_FILE, Project, require_entrypoint
 from cfngen._runtimes import runtime_name, runtime_warnings
 
 if TYPE_CHECKING:
     from cfngen._validate import FileReport
 
-CALLBACK_CONTEXT_FILE = "callback-context.json"
 REQUIREMENTS_FILE = "requirements.txt"
 EXAMPLE_INPUTS = ("create", "update", "invalid")
 ROLE_FILE = "resource-role.yaml"
@@ -33,11 +33,13 @@ SRC_REQUIREMENTS = "src/requirements.txt"
 def may_derive(project: Project, relpath: str) -> bool:
     """Whether `relpath` is one of the paths generate writes for this project."""
     from cfngen._models import MODELS_FILE, RUNTIME_FILE
+    from cfngen._support import AWS_MODULE
 
     path = PurePosixPath(relpath)
     if relpath in (ROLE_FILE, SAM_FILE, SRC_REQUIREMENTS):
         return True
-    if relpath in {f"src/{project.package_name}/{name}" for name in (MODELS_FILE, RUNTIME_FILE)}:
+    modules = (MODELS_FILE, RUNTIME_FILE, AWS_MODULE)
+    if relpath in {f"src/{project.package_name}/{name}" for name in modules}:
         return True
     if path.parts[:1] == ("docs",) and path.suffix == ".md" and ".." not in path.parts:
         return True
@@ -76,6 +78,7 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
         report = _validate(project, inputs)
         if not report.valid or report.schema is None:
             raise InvalidSchemaError(report)
+        _check_callback_context(project, inputs)
         files = render_project(
             project,
             report.schema,
@@ -142,10 +145,14 @@ def render_project(
 
 
 def _render_models(project: Project, models: dict[str, str]) -> dict[str, str]:
+    """models.py and, beside it, the support modules the handlers import."""
     from cfngen._models import MODELS_FILE, RUNTIME_FILE
+    from cfngen._support import AWS_MODULE, source
 
     package = f"src/{project.package_name}"
-    return {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
+    texts = {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
+    texts[f"{package}/{AWS_MODULE}"] = source(AWS_MODULE)
+    return texts
 
 
 def _render_the_rest(project: Project, schema: dict[str, Any]) -> dict[str, str]:
@@ -217,6 +224,23 @@ def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileRepor
     except UnicodeDecodeError:  # check_file turns it into a diagnostic with its position
         return project.kind.check_file(project.schema_path, strict=False, display=display)
     return project.kind.check_text(text, path=project.schema_path, strict=False, display=display)
+
+
+def _check_callback_context(project: Project, inputs: Mapping[str, bytes | None]) -> None:
+    """A callback context that takes cfngen_aws's reserved key would break the models."""
+    from cfngen._generate import InvalidSchemaError
+    from cfngen._kinds.resource import callback_context_rules
+    from cfngen._validate import check_json_schema
+
+    if _callback_context(inputs) is None:  # unreadable: a usage error, said there
+        return
+    text = (inputs[CALLBACK_CONTEXT_FILE] or b"").decode("utf-8")
+    path = project.root / CALLBACK_CONTEXT_FILE
+    report = check_json_schema(
+        text, callback_context_rules(), path=path, display=CALLBACK_CONTEXT_FILE
+    )
+    if not report.valid:
+        raise InvalidSchemaError(report)
 
 
 def _display(project: Project, path: Path) -> str:

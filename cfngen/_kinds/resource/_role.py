@@ -7,12 +7,11 @@ from typing import Any
 
 from cfngen._generate._jinja import render
 from cfngen._schema import SchemaView
+from cfngen._timeouts import DEFAULT_TIMEOUT_MINUTES, handler_timeouts
 from cfngen._typename import TypeName
 
 TEMPLATES = Path(__file__).with_name("templates")
 
-#: What the official tool assumes for a handler without `timeoutInMinutes` (two hours).
-DEFAULT_TIMEOUT_MINUTES = 120
 #: IAM's CreateRole limits for MaxSessionDuration, in seconds.
 MIN_SESSION_SECONDS = 3600
 MAX_SESSION_SECONDS = 43200
@@ -28,11 +27,7 @@ def handler_actions(schema: dict[str, Any]) -> list[str]:
 
 def max_session_duration(schema: dict[str, Any]) -> int:
     """Seconds: the longest handler timeout with headroom, clamped to IAM's 1 to 12 hours."""
-    timeouts = [
-        DEFAULT_TIMEOUT_MINUTES if h.timeout_in_minutes is None else h.timeout_in_minutes
-        for h in SchemaView(schema).handlers.values()
-    ]
-    longest = max(timeouts, default=DEFAULT_TIMEOUT_MINUTES)
+    longest = max(handler_timeouts(schema).values(), default=DEFAULT_TIMEOUT_MINUTES)
     seconds = SECONDS_PER_TIMEOUT_MINUTE * longest
     return min(MAX_SESSION_SECONDS, max(MIN_SESSION_SECONDS, seconds))
 
