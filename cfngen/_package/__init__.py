@@ -1,0 +1,12 @@
+"""Packaging and registration (`cfngen build`, `cfngen submit`): the engine.
+
+The package is the official `cfn submit --dry-run`'s file set for the project's kind (declared
+in _layout), with a handler zip whose dependencies are cross-installed for the Lambda runtime
+(_deps), cached on their inputs (_cache) and checked against the size limits (_limits).
+"""
+
+from __future__ import annotations
+
+from cfngen._package._build import BuildResult, build_package
+
+__all__ = ["BuildResult", "build_package"]

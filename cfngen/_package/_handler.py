@@ -1,0 +1,147 @@
+"""ResourceProvider.zip: the handler package and its dependencies, deflated, for Lambda.
+
+Its bytes are a pure function of the requirements (as resolved once and cached, see _cache),
+the platform, the handler package's files and `include_boto3`, so a rebuild with nothing
+changed reads one cached file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from cfngen._package import _cache
+from cfngen._package._deps import (
+    Distribution,
+    Platform,
+    package_files,
+    pip_install,
+    read_distributions,
+)
+from cfngen._package._layout import source_files
+from cfngen._package._platform import handler_platform
+from cfngen._package._zip import zip_bytes
+from cfngen._project import Project
+
+REQUIREMENTS_FILE = "requirements.txt"
+
+
+@dataclass(frozen=True)
+class Shipped:
+    name: str
+    version: str
+    #: The wheel tag it was installed from when it holds native code, else "".
+    native_tag: str
+
+
+@dataclass(frozen=True)
+class HandlerZip:
+    data: bytes
+    platform: Platform
+    shipped: tuple[Shipped, ...]
+    #: Distributions resolved but left out because Lambda provides them.
+    left_out: tuple[str, ...]
+    unzipped_size: int
+    from_cache: bool
+    warnings: tuple[str, ...]
+
+
+def build_handler_zip(
+    project: Project,
+    *,
+    include_boto3: bool = False,
+    use_cache: bool = True,
+    refresh: bool = False,
+    pip_options: Sequence[str] = (),
+    on_line: Callable[[str], None] | None = None,
+) -> HandlerZip:
+    platform, warnings = handler_platform(project)
+    sources = source_files(project)
+    requirements = project.root / REQUIREMENTS_FILE
+    if requirements.is_file():
+        text = _cache.requirements_text(requirements)
+    else:
+        text = ""
+        warnings.append(
+            f"{REQUIREMENTS_FILE}: no such file, so the handler zip holds the handler package "
+            "alone; add cloudformation-cli-python-lib there, or the handler cannot import"
+        )
+    cacheable = use_cache and text is not None
+    deps_key = _cache.digest("deps", text, platform, sorted(pip_options), _cache.pip_environment())
+    handler_key = _cache.digest(
+        "handler", deps_key, include_boto3, [(n, _sha256(p)) for n, p in sources.items()]
+    )
+    if cacheable and not refresh:
+        hit = _cached_handler(handler_key, platform, warnings)
+        if hit is not None:
+            return hit
+
+    temporary: list[Path] = []
+    try:
+        deps = _cache.lookup("deps", deps_key) if cacheable and not refresh else None
+        if deps is None:
+            folder = (
+                _cache.new_folder("deps")
+                if cacheable
+                else Path(tempfile.mkdtemp(prefix="cfngen-deps-"))
+            )
+            temporary.append(folder)
+            if requirements.is_file():
+                pip_install(
+                    requirements, platform, folder, pip_options=pip_options, on_line=on_line
+                )
+            deps = _cache.commit_folder("deps", deps_key, folder) if cacheable else folder
+        dists = read_distributions(deps)
+        dropped = [] if include_boto3 else [d for d in dists if d.provided_by_lambda]
+        files: dict[str, bytes | Path] = dict(package_files(deps, dropped))
+        files.update(sources)  # the handler package wins over a same-named dependency file
+        data = zip_bytes(files, deflate=True)
+        unzipped = sum(len(f) if isinstance(f, bytes) else f.stat().st_size for f in files.values())
+    finally:
+        _cache.discard(p for p in temporary if p.exists())
+    shipped = tuple(_shipped(d) for d in dists if d not in dropped)
+    left_out = tuple(f"{d.name} {d.version}" for d in dropped)
+    if cacheable:
+        summary = {
+            "shipped": [[s.name, s.version, s.native_tag] for s in shipped],
+            "left_out": list(left_out),
+            "unzipped_size": unzipped,
+        }
+        _cache.store_file("handlers", handler_key, json.dumps(summary).encode(), ".json")
+        _cache.store_file("handlers", handler_key, data, ".zip")
+    return HandlerZip(data, platform, shipped, left_out, unzipped, False, tuple(warnings))
+
+
+def _cached_handler(key: str, platform: Platform, warnings: list[str]) -> HandlerZip | None:
+    summary_path = _cache.lookup("handlers", key, ".json")
+    zip_path = _cache.lookup("handlers", key, ".zip")
+    if summary_path is None or zip_path is None:
+        return None
+    try:
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+        data = zip_path.read_bytes()
+        shipped = tuple(Shipped(*row) for row in summary["shipped"])
+        return HandlerZip(
+            data,
+            platform,
+            shipped,
+            tuple(summary["left_out"]),
+            int(summary["unzipped_size"]),
+            True,
+            tuple(warnings),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # a damaged entry: build afresh
+
+
+def _shipped(dist: Distribution) -> Shipped:
+    native = next((t for t in dist.tags if not t.endswith("-none-any")), "")
+    return Shipped(dist.name, dist.version, native)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
