@@ -676,6 +676,90 @@ def _run_template_sync(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+# --------------------------------------------------------------------------- build, submit
+
+
+def _add_package_options(p: argparse.ArgumentParser) -> None:
+    """The options build and submit share: how the handler's dependencies are installed."""
+    p.add_argument(
+        "--include-boto3",
+        action="store_true",
+        help="also ship boto3, botocore and the rest of what Lambda provides (default: leave "
+        "them out)",
+    )
+    p.add_argument(
+        "--find-links",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of wheels pip may install from besides the index (repeatable)",
+    )
+    p.add_argument(
+        "--refresh",
+        action="store_true",
+        help="resolve requirements.txt again instead of reusing the last install of the same text",
+    )
+    p.add_argument(
+        "--no-cache",
+        dest="use_cache",
+        action="store_false",
+        help="neither use nor fill cfngen's build cache",
+    )
+
+
+def _add_build(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "build",
+        help="build the package `cfn submit` uploads, without Docker",
+        description=(
+            "Write the project's registry package (acme-svc-widget.zip, as `cfn submit "
+            "--dry-run` names it) into the project folder: the official file set, with a "
+            "deflated ResourceProvider.zip whose dependencies from requirements.txt are "
+            "installed for the Lambda runtime's CPython version and architecture. The same "
+            "inputs give the same bytes; with nothing changed it returns at once."
+        ),
+    )
+    p.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        metavar="PROJECT",
+        help="the project folder (default: the current folder)",
+    )
+    _add_package_options(p)
+    p.set_defaults(run=_run_build)
+
+
+def _build(args: argparse.Namespace, root: Path, *, write: bool = True) -> object:
+    from cfngen._package import build_package
+
+    err = sys.stderr
+
+    def pip_line(line: str) -> None:
+        print(paint(f"  pip | {line}", "dim", err), file=err, flush=True)
+
+    result = build_package(
+        root,
+        include_boto3=args.include_boto3,
+        use_cache=args.use_cache,
+        refresh=args.refresh,
+        pip_options=[option for d in args.find_links for option in ("--find-links", str(d))],
+        on_pip_line=pip_line,
+        write=write,
+    )
+    for message in result.warnings:
+        print_warning(message)
+    from cfngen._package import render_build
+
+    print(render_build(result, lambda t, s: paint(t, s, sys.stdout)))
+    return result
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    _build(args, args.path or Path.cwd())
+    return ExitCode.OK
+
+
 # --------------------------------------------------------------------------- entry point
 
 _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
@@ -686,6 +770,7 @@ _COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
     _add_init,
     _add_upgrade,
     _add_template,
+    _add_build,
 )
 
 

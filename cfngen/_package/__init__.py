@@ -8,5 +8,6 @@ in _layout), with a handler zip whose dependencies are cross-installed for the L
 from __future__ import annotations
 
 from cfngen._package._build import BuildResult, build_package
+from cfngen._package._report import render_build
 
-__all__ = ["BuildResult", "build_package"]
+__all__ = ["BuildResult", "build_package", "render_build"]

@@ -29,7 +29,7 @@ class Limit:
         if size <= self.bytes:
             return None
         return (
-            f"{subject} is {_mb(size)}, over {self.what} of {_mb(self.bytes)} "
+            f"{subject} is {size_text(size)}, over {self.what} of {size_text(self.bytes)} "
             f"({self.bytes:,} bytes; {self.source})"
         )
 
@@ -53,7 +53,8 @@ HOOK_CONFIGURATION = Limit(
 )
 
 
-def _mb(size: int) -> str:
+def size_text(size: int) -> str:
+    """`1.4 MB`, `12.3 kB`: decimal units, as the quotas pages write them."""
     if size < 1_000_000:
         return f"{size / 1000:.1f} kB"
     return f"{size / 1_000_000:.1f} MB"
