@@ -7,7 +7,25 @@ in _layout), with a handler zip whose dependencies are cross-installed for the L
 
 from __future__ import annotations
 
+from cfngen._package._aws import Clients, Clock, make_clients
 from cfngen._package._build import BuildResult, build_package
 from cfngen._package._report import render_build
+from cfngen._package._submit import (
+    SubmitOptions,
+    SubmitResult,
+    prepare_configuration,
+    submit_package,
+)
 
-__all__ = ["BuildResult", "build_package", "render_build"]
+__all__ = [
+    "BuildResult",
+    "Clients",
+    "Clock",
+    "SubmitOptions",
+    "SubmitResult",
+    "build_package",
+    "make_clients",
+    "prepare_configuration",
+    "render_build",
+    "submit_package",
+]

@@ -22,6 +22,10 @@ _FILE_SETS = {"RESOURCE": RESOURCE, "HOOK": HOOK, "MODULE": MODULE}
 TargetInfo = Callable[[Project], dict[str, Any]]
 
 
+def file_set_for(project: Project) -> FileSet:
+    return _FILE_SETS[project.artifact_type]
+
+
 @dataclass(frozen=True)
 class BuildResult:
     project: Project
@@ -52,7 +56,7 @@ def build_package(
     Raises CfngenError when the package breaks a hard size limit; nothing is written then.
     """
     project = load_project(root.absolute())
-    file_set = _FILE_SETS[project.artifact_type]
+    file_set = file_set_for(project)
     handlers: list[HandlerZip] = []
 
     def handler_zip() -> bytes:

@@ -36,9 +36,6 @@ class PackageContext:
     target_info: Callable[[Project], dict[str, Any]] | None = None
     warnings: list[str] = field(default_factory=list)
 
-    def schema(self) -> dict[str, Any]:
-        return load_object(self.project.schema_path, "fix the schema (`cfngen validate` says how)")
-
 
 Part = Callable[[PackageContext], Entries]
 
@@ -80,16 +77,23 @@ def schema(context: PackageContext) -> Entries:
 
 
 def configuration_schema(context: PackageContext) -> Entries:
+    derived = configuration_schema_of(context.project)
+    if derived is None:
+        return {}
+    return {"configuration-schema.json": json.dumps(derived, indent=4).encode("utf-8")}
+
+
+def configuration_schema_of(project: Project) -> dict[str, Any] | None:
     """The type configuration's schema, as the official tool derives it: typeConfiguration with
-    the schema's definitions and typeName added (so its `$ref`s resolve)."""
-    loaded = context.schema()
+    the schema's definitions and typeName added (so its `$ref`s resolve); None without one."""
+    loaded = load_object(project.schema_path, "fix the schema (`cfngen validate` says how)")
     configuration = loaded.get("typeConfiguration")
     if not isinstance(configuration, dict):
-        return {}
+        return None
     derived = dict(configuration)
     derived["definitions"] = loaded.get("definitions", {})
-    derived["typeName"] = loaded.get("typeName", str(context.project.type_name))
-    return {"configuration-schema.json": json.dumps(derived, indent=4).encode("utf-8")}
+    derived["typeName"] = loaded.get("typeName", str(project.type_name))
+    return derived
 
 
 def inputs(context: PackageContext) -> Entries:
