@@ -7,11 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cfngen._errors import CfngenError, ExitCode
 from cfngen._fsutil import write_atomic
 from cfngen._package._handler import HandlerZip, build_handler_zip
 from cfngen._package._layout import HOOK, MODULE, RESOURCE, FileSet, PackageContext, package_name
-from cfngen._package._limits import LAMBDA_UNZIPPED, LAMBDA_ZIPPED
+from cfngen._package._limits import LAMBDA_ZIPPED
 from cfngen._package._zip import zip_bytes
 from cfngen._project import Project, load_project
 
@@ -76,14 +75,6 @@ def build_package(
     handler = handlers[0] if handlers else None
     warnings = list(handler.warnings if handler else ()) + context.warnings
     if handler is not None:
-        problem = LAMBDA_UNZIPPED.problem(handler.unzipped_size, "the handler, unzipped,")
-        if problem:
-            raise CfngenError(
-                problem,
-                "leave out what the handler does not import (requirements.txt), or drop "
-                "--include-boto3",
-                exit_code=ExitCode.FAILED,
-            )
         zipped = LAMBDA_ZIPPED.problem(len(handler.data), "ResourceProvider.zip")
         if zipped:
             warnings.append(zipped)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from cfngen._errors import CfngenError, ExitCode
 from cfngen._package import _cache
 from cfngen._package._deps import (
     Distribution,
@@ -23,6 +24,7 @@ from cfngen._package._deps import (
     read_distributions,
 )
 from cfngen._package._layout import source_files
+from cfngen._package._limits import LAMBDA_UNZIPPED
 from cfngen._package._platform import handler_platform
 from cfngen._package._zip import zip_bytes
 from cfngen._project import Project
@@ -90,17 +92,25 @@ def build_handler_zip(
                 else Path(tempfile.mkdtemp(prefix="cfngen-deps-"))
             )
             temporary.append(folder)
-            if requirements.is_file():
+            if text is None or _has_requirements(text):
                 pip_install(
                     requirements, platform, folder, pip_options=pip_options, on_line=on_line
                 )
             deps = _cache.commit_folder("deps", deps_key, folder) if cacheable else folder
         dists = read_distributions(deps)
         dropped = [] if include_boto3 else [d for d in dists if d.provided_by_lambda]
-        files: dict[str, bytes | Path] = dict(package_files(deps, dropped))
+        files = package_files(deps, dropped)
         files.update(sources)  # the handler package wins over a same-named dependency file
+        unzipped = sum(f.stat().st_size for f in files.values())
+        problem = LAMBDA_UNZIPPED.problem(unzipped, "the handler, unzipped,")
+        if problem:
+            raise CfngenError(
+                problem,
+                "ship only what the handler imports (requirements.txt); without "
+                "--include-boto3 Lambda's own SDK is left out",
+                exit_code=ExitCode.FAILED,
+            )
         data = zip_bytes(files, deflate=True)
-        unzipped = sum(len(f) if isinstance(f, bytes) else f.stat().st_size for f in files.values())
     finally:
         _cache.discard(p for p in temporary if p.exists())
     shipped = tuple(_shipped(d) for d in dists if d not in dropped)
@@ -114,6 +124,11 @@ def build_handler_zip(
         _cache.store_file("handlers", handler_key, json.dumps(summary).encode(), ".json")
         _cache.store_file("handlers", handler_key, data, ".zip")
     return HandlerZip(data, platform, shipped, left_out, unzipped, False, tuple(warnings))
+
+
+def _has_requirements(text: str) -> bool:
+    """Whether pip has anything to install (it refuses a file of comments only)."""
+    return any(line.split("#")[0].strip() for line in text.splitlines())
 
 
 def _cached_handler(key: str, platform: Platform, warnings: list[str]) -> HandlerZip | None:

@@ -126,12 +126,9 @@ def overrides(context: PackageContext) -> Entries:
 
 def target_info(context: PackageContext) -> Entries:
     """target-info.json and one schema per target under target-schemas/, as for a hook."""
-    if context.target_info is None:
-        raise CfngenError(
-            "cfngen cannot find the target schemas of this hook",
-            "this cfngen packages hooks once it knows the hook kind",
-        )
-    info = context.target_info(context.project)
+    from cfngen._package._targets import local_target_info
+
+    info = (context.target_info or local_target_info)(context.project)
     if not info:
         return {}
     entries = {"target-info.json": json.dumps(info, indent=4).encode("utf-8")}
