@@ -142,7 +142,14 @@ def pip_install(
             ):
                 raise _pip_failed(output, platform)
             tried.add(canonicalize_name(_name(missing)))
-            wheel = _build_sdist(missing, built_dir, requirements.parent, pip_options, on_line)
+            wheel = _build_sdist(
+                missing,
+                platform,
+                built_dir,
+                cwd=requirements.parent,
+                pip_options=pip_options,
+                on_line=on_line,
+            )
             _require_pure(wheel, platform)
 
 
@@ -251,7 +258,9 @@ def _name(requirement: str) -> str:
 
 def _build_sdist(
     requirement: str,
+    platform: Platform,
     wheel_dir: Path,
+    *,
     cwd: Path,
     pip_options: Sequence[str],
     on_line: ProgressLine | None,
@@ -272,9 +281,10 @@ def _build_sdist(
     new = sorted(set(wheel_dir.glob("*.whl")) - before)
     if code != 0 or not new:
         raise CfngenError(
-            f"{requirement}: pip finds no wheel for it and cannot build one from its source: "
-            f"{_last_error(output)}",
-            "check the name and version in requirements.txt",
+            f"{requirement}: pip finds no wheel for {platform.describe()} and no source to "
+            f"build one from: {_last_error(output)}",
+            "check the name and version in requirements.txt; a package whose wheels need a "
+            "newer glibc needs a newer runtime (python3.12 and later run on Amazon Linux 2023)",
             exit_code=ExitCode.FAILED,
         )
     return new[0]
