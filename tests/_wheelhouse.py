@@ -78,9 +78,13 @@ def native_module(python: Path, module: str, work: Path) -> tuple[str, bytes]:
         textwrap.dedent(
             f"""
             #include <Python.h>
-            static PyObject *answer(PyObject *self, PyObject *args) {{ return PyLong_FromLong(42); }}
+            static PyObject *answer(PyObject *self, PyObject *args) {{
+                return PyLong_FromLong(42);
+            }}
             static PyMethodDef methods[] = {{{{"answer", answer, METH_NOARGS, ""}}, {{NULL}}}};
-            static struct PyModuleDef def = {{PyModuleDef_HEAD_INIT, "{module}", NULL, -1, methods}};
+            static struct PyModuleDef def = {{
+                PyModuleDef_HEAD_INIT, "{module}", NULL, -1, methods
+            }};
             PyMODINIT_FUNC PyInit_{module}(void) {{ return PyModule_Create(&def); }}
             """
         )
