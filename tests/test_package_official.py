@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -95,9 +96,12 @@ def inner(archive: zipfile.ZipFile) -> zipfile.ZipFile:
 
 
 def without_lambda_provided(official: zipfile.ZipFile) -> set[str]:
-    """The official handler zip's files, less Lambda's SDK and console scripts."""
+    """The official handler zip's files, less Lambda's SDK, console scripts, and pip's marker
+    of the requirement named on its command line (cfngen installs the wheels pip downloaded)."""
     names = set(official.namelist())
-    dropped = {n for n in names if n.startswith("bin/")}
+    dropped = {
+        n for n in names if n.startswith("bin/") or re.fullmatch(r"[^/]+\.dist-info/REQUESTED", n)
+    }
     for metadata in (n for n in names if n.endswith(".dist-info/METADATA")):
         text = official.read(metadata).decode()
         name = next(

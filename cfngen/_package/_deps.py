@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import email.parser
+import os
 import re
 import subprocess
 import sys
@@ -90,9 +91,9 @@ class Distribution:
     def native(self) -> bool:
         return any(not tag.endswith("-none-any") for tag in self.tags)
 
-    @property
-    def provided_by_lambda(self) -> bool:
-        return canonicalize_name(self.name) in LAMBDA_PROVIDED
+
+def provided_by_lambda(name: str) -> bool:
+    return canonicalize_name(name) in LAMBDA_PROVIDED
 
 
 def pip_install(
@@ -100,31 +101,38 @@ def pip_install(
     platform: Platform,
     dest: Path,
     *,
+    leave_out: Callable[[str], bool] = lambda name: False,
     pip_options: Sequence[str] = (),
     on_line: ProgressLine | None = None,
     max_sdists: int = 20,
-) -> None:
-    """Install `requirements` into `dest` for `platform`.
+) -> list[tuple[str, str]]:
+    """Install `requirements` into `dest` for `platform`, except the distributions `leave_out`
+    names; the (name, version) of those left out.
 
-    A requirement pip finds no wheel for is built from its sdist on this machine: a pure-Python
-    result (`py3-none-any`) is then offered to pip beside the index; a native one is refused,
-    since it was compiled for this machine and not for Lambda.
+    pip resolves and downloads (`pip download`, with the user's pip configuration and cache);
+    the wheels are then unpacked with pypa's `installer`, in this process, so that what Lambda
+    provides is never unpacked at all (botocore alone is 2,000 files). A requirement pip finds
+    no wheel for is built from its sdist on this machine: a pure-Python result (`py3-none-any`)
+    is then offered to pip beside the index; a native one is refused, since it was compiled for
+    this machine and not for Lambda.
     """
-    with tempfile.TemporaryDirectory(prefix="cfngen-wheels-") as built:
+    with (
+        tempfile.TemporaryDirectory(prefix="cfngen-wheels-") as built,
+        tempfile.TemporaryDirectory(prefix="cfngen-downloads-") as downloads,
+    ):
         built_dir = Path(built)
         tried: set[str] = set()
         while True:
             command = [
-                *_pip("install"),
-                "--target",
-                str(dest),
+                *_pip("download"),
+                "--dest",
+                downloads,
                 "--only-binary=:all:",
                 "--implementation",
                 "cp",
                 "--python-version",
                 platform.python_version,
                 *(arg for tag in platform.tags for arg in ("--platform", tag)),
-                "--no-compile",
                 "--find-links",
                 str(built_dir),
                 *pip_options,
@@ -133,7 +141,7 @@ def pip_install(
             ]
             code, output = _run(command, requirements.parent, on_line)
             if code == 0:
-                return
+                break
             missing = _missing_requirement(output)
             if (
                 missing is None
@@ -151,6 +159,34 @@ def pip_install(
                 on_line=on_line,
             )
             _require_pure(wheel, platform)
+        left_out: list[tuple[str, str]] = []
+        for wheel in sorted(Path(downloads).glob("*.whl")):
+            name, version, _, _ = parse_wheel_filename(wheel.name)
+            if leave_out(name):
+                left_out.append((name, str(version)))
+            else:
+                _unpack(wheel, dest)
+        return left_out
+
+
+def _unpack(wheel: Path, dest: Path) -> None:
+    """Install one wheel into `dest` as `pip install --target` lays it out."""
+    from installer import install
+    from installer.destinations import SchemeDictionaryDestination
+    from installer.sources import WheelFile
+
+    root = str(dest)
+    scheme = {
+        "purelib": root,
+        "platlib": root,
+        "data": root,
+        "headers": os.path.join(root, "include"),
+        "scripts": os.path.join(root, "bin"),
+    }
+    # The interpreter only goes into console scripts' shebangs; package_files drops bin/.
+    destination = SchemeDictionaryDestination(scheme, "/usr/bin/python3", "posix")
+    with WheelFile.open(wheel) as source:
+        install(source, destination, {"INSTALLER": b"cfngen\n"})
 
 
 def read_distributions(root: Path) -> list[Distribution]:
@@ -224,6 +260,8 @@ def _run(command: list[str], cwd: Path, on_line: ProgressLine | None) -> tuple[i
         process = subprocess.Popen(
             command,
             cwd=cwd,
+            # Line by line as pip prints it: a pipe would otherwise get it in blocks, at the end.
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,

@@ -21,6 +21,7 @@ from cfngen._package._deps import (
     Platform,
     package_files,
     pip_install,
+    provided_by_lambda,
     read_distributions,
 )
 from cfngen._package._layout import source_files
@@ -30,6 +31,9 @@ from cfngen._package._zip import zip_bytes
 from cfngen._project import Project
 
 REQUIREMENTS_FILE = "requirements.txt"
+#: In a dependency cache entry: the installed files, and what was left out of them.
+_SITE = "site"
+_LEFT_OUT = "left-out.json"
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,9 @@ def build_handler_zip(
             "alone; add cloudformation-cli-python-lib there, or the handler cannot import"
         )
     cacheable = use_cache and text is not None
-    deps_key = _cache.digest("deps", text, platform, sorted(pip_options), _cache.pip_environment())
+    deps_key = _cache.digest(
+        "deps", text, platform, include_boto3, sorted(pip_options), _cache.pip_environment()
+    )
     handler_key = _cache.digest(
         "handler", deps_key, include_boto3, [(n, _sha256(p)) for n, p in sources.items()]
     )
@@ -92,14 +98,22 @@ def build_handler_zip(
                 else Path(tempfile.mkdtemp(prefix="cfngen-deps-"))
             )
             temporary.append(folder)
+            (folder / _SITE).mkdir()
+            left: list[tuple[str, str]] = []
             if text is None or _has_requirements(text):
-                pip_install(
-                    requirements, platform, folder, pip_options=pip_options, on_line=on_line
+                left = pip_install(
+                    requirements,
+                    platform,
+                    folder / _SITE,
+                    leave_out=(lambda name: False) if include_boto3 else provided_by_lambda,
+                    pip_options=pip_options,
+                    on_line=on_line,
                 )
+            (folder / _LEFT_OUT).write_text(json.dumps(left), encoding="utf-8")
             deps = _cache.commit_folder("deps", deps_key, folder) if cacheable else folder
-        dists = read_distributions(deps)
-        dropped = [] if include_boto3 else [d for d in dists if d.provided_by_lambda]
-        files = package_files(deps, dropped)
+        dists = read_distributions(deps / _SITE)
+        left_out = tuple(f"{name} {version}" for name, version in _read_left_out(deps))
+        files = package_files(deps / _SITE, ())
         files.update(sources)  # the handler package wins over a same-named dependency file
         unzipped = sum(f.stat().st_size for f in files.values())
         problem = LAMBDA_UNZIPPED.problem(unzipped, "the handler, unzipped,")
@@ -113,8 +127,7 @@ def build_handler_zip(
         data = zip_bytes(files, deflate=True)
     finally:
         _cache.discard(p for p in temporary if p.exists())
-    shipped = tuple(_shipped(d) for d in dists if d not in dropped)
-    left_out = tuple(f"{d.name} {d.version}" for d in dropped)
+    shipped = tuple(_shipped(d) for d in dists)
     if cacheable:
         summary = {
             "shipped": [[s.name, s.version, s.native_tag] for s in shipped],
@@ -151,6 +164,10 @@ def _cached_handler(key: str, platform: Platform, warnings: list[str]) -> Handle
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None  # a damaged entry: build afresh
+
+
+def _read_left_out(deps: Path) -> list[tuple[str, str]]:
+    return [(str(n), str(v)) for n, v in json.loads((deps / _LEFT_OUT).read_text("utf-8"))]
 
 
 def _shipped(dist: Distribution) -> Shipped:
