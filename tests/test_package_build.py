@@ -16,7 +16,7 @@ import pytest
 
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._package import build_package
-from cfngen._package._deps import Platform
+from cfngen._package._platform import Platform
 from tests._wheelhouse import native_module, pyenv_python, write_sdist, write_wheel
 from tests.test_init_support import cfngen_argv, cfngen_env, made_once
 

@@ -21,7 +21,8 @@ import pytest
 from packaging.utils import canonicalize_name
 
 from cfngen._package import build_package
-from cfngen._package._deps import LAMBDA_PROVIDED, Platform
+from cfngen._package._deps import LAMBDA_PROVIDED
+from cfngen._package._platform import Platform
 from tests._package_projects import hook_project
 from tests._wheelhouse import pyenv_python, write_wheel
 from tests.test_init_support import made_once

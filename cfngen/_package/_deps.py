@@ -25,6 +25,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._package._platform import Platform
 
 #: What every Python Lambda runtime already has on its path (the runtimes page lists the SDK
 #: each one includes; these are boto3 and what it depends on). Shipping them only makes the
@@ -33,46 +34,7 @@ LAMBDA_PROVIDED = frozenset(
     {"boto3", "botocore", "jmespath", "python-dateutil", "s3transfer", "six", "urllib3"}
 )
 
-#: glibc of each Amazon Linux release Lambda runs Python on: a manylinux_2_N wheel runs there
-#: when N is at most this minor version (PEP 600).
-_GLIBC_MINOR = {"2": 26, "2023": 34}
-#: The legacy manylinux names and the glibc they stand for (PEPs 513, 571, 599).
-_LEGACY = (("manylinux2014", 17), ("manylinux2010", 12), ("manylinux1", 5))
-#: The oldest glibc a manylinux wheel exists for, per architecture.
-_OLDEST = {"x86_64": 5, "aarch64": 17}
-
 ProgressLine = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class Platform:
-    """The interpreter and machine a handler runs on in Lambda."""
-
-    python_version: str
-    #: `x86_64` or `aarch64` (Lambda's `arm64`).
-    arch: str
-    amazon_linux: str
-
-    @property
-    def tags(self) -> tuple[str, ...]:
-        """Every manylinux platform tag this Amazon Linux accepts, newest first."""
-        newest = _GLIBC_MINOR[self.amazon_linux]
-        tags = []
-        for minor in range(newest, _OLDEST[self.arch] - 1, -1):
-            tags.append(f"manylinux_2_{minor}_{self.arch}")
-            tags.extend(f"{name}_{self.arch}" for name, m in _LEGACY if m == minor)
-        return tuple(tags)
-
-    @property
-    def abi(self) -> str:
-        return "cp" + self.python_version.replace(".", "")
-
-    def describe(self) -> str:
-        glibc = _GLIBC_MINOR[self.amazon_linux]
-        return (
-            f"CPython {self.python_version} on {self.arch} "
-            f"(Amazon Linux {self.amazon_linux}, glibc 2.{glibc})"
-        )
 
 
 @dataclass(frozen=True)

@@ -13,22 +13,18 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._package import _cache
-from cfngen._package._deps import (
-    Distribution,
-    Platform,
-    package_files,
-    pip_install,
-    provided_by_lambda,
-    read_distributions,
-)
 from cfngen._package._layout import source_files
 from cfngen._package._limits import LAMBDA_UNZIPPED
-from cfngen._package._platform import handler_platform
+from cfngen._package._platform import Platform, handler_platform
 from cfngen._package._zip import zip_bytes
 from cfngen._project import Project
+
+if TYPE_CHECKING:
+    from cfngen._package._deps import Distribution
 
 REQUIREMENTS_FILE = "requirements.txt"
 #: In a dependency cache entry: the installed files, and what was left out of them.
@@ -87,6 +83,14 @@ def build_handler_zip(
         hit = _cached_handler(handler_key, platform, warnings)
         if hit is not None:
             return hit
+
+    # Only a build that misses the cache needs pip, installer and wheel metadata.
+    from cfngen._package._deps import (
+        package_files,
+        pip_install,
+        provided_by_lambda,
+        read_distributions,
+    )
 
     temporary: list[Path] = []
     try:

@@ -9,17 +9,56 @@ and, through the runtime table, the Amazon Linux release. The architecture is te
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from cfngen._errors import CfngenError
-from cfngen._package._deps import Platform
 from cfngen._project import CONFIG_FILE, Project
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES, find_runtime
 
 TEMPLATE_FILE = "template.yml"
+
+#: glibc of each Amazon Linux release Lambda runs Python on: a manylinux_2_N wheel runs there
+#: when N is at most this minor version (PEP 600).
+_GLIBC_MINOR = {"2": 26, "2023": 34}
+#: The legacy manylinux names and the glibc they stand for (PEPs 513, 571, 599).
+_LEGACY = (("manylinux2014", 17), ("manylinux2010", 12), ("manylinux1", 5))
+#: The oldest glibc a manylinux wheel exists for, per architecture.
+_OLDEST = {"x86_64": 5, "aarch64": 17}
+
+
+@dataclass(frozen=True)
+class Platform:
+    """The interpreter and machine a handler runs on in Lambda."""
+
+    python_version: str
+    #: `x86_64` or `aarch64` (Lambda's `arm64`).
+    arch: str
+    amazon_linux: str
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """Every manylinux platform tag this Amazon Linux accepts, newest first."""
+        newest = _GLIBC_MINOR[self.amazon_linux]
+        tags = []
+        for minor in range(newest, _OLDEST[self.arch] - 1, -1):
+            tags.append(f"manylinux_2_{minor}_{self.arch}")
+            tags.extend(f"{name}_{self.arch}" for name, m in _LEGACY if m == minor)
+        return tuple(tags)
+
+    @property
+    def abi(self) -> str:
+        return "cp" + self.python_version.replace(".", "")
+
+    def describe(self) -> str:
+        glibc = _GLIBC_MINOR[self.amazon_linux]
+        return (
+            f"CPython {self.python_version} on {self.arch} "
+            f"(Amazon Linux {self.amazon_linux}, glibc 2.{glibc})"
+        )
+
+
 _PYTHON = re.compile(r"^python3\.?(\d+)$")
 
 
@@ -64,28 +103,42 @@ def _unlisted(name: str) -> tuple[str, str]:
     return f"3.{minor}", "2" if minor <= 11 else "2023"
 
 
-class _AnyTagLoader(yaml.SafeLoader):  # type: ignore[misc]
-    """Reads CloudFormation's short-form intrinsics (`!Ref`, `!Sub`) as plain values."""
+def _load_yaml(text: str) -> Any:
+    """YAML with CloudFormation's short-form intrinsics (`!Ref`, `!Sub`) read as plain values.
+    (yaml is imported here: a rebuild with nothing changed never needs it.)"""
+    import yaml
 
+    class Loader(yaml.SafeLoader):  # type: ignore[misc]
+        pass
 
-def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        return loader.construct_scalar(node)
-    if isinstance(node, yaml.SequenceNode):
-        return loader.construct_sequence(node)
-    return loader.construct_mapping(node)
+    def any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+        if isinstance(node, yaml.ScalarNode):
+            return loader.construct_scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node)
+        return loader.construct_mapping(node)
 
-
-_AnyTagLoader.add_multi_constructor("!", _any_tag)
+    Loader.add_multi_constructor("!", any_tag)
+    return yaml.load(text, Loader=Loader)
 
 
 def architecture(template: Path, entrypoint: str) -> str:
     """`aarch64` when the entrypoint's function in `template` declares arm64, else `x86_64`."""
     try:
-        data = yaml.load(template.read_text(encoding="utf-8"), Loader=_AnyTagLoader)
+        text = template.read_text(encoding="utf-8")
     except FileNotFoundError:
         return "x86_64"
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CfngenError(
+            f"{template}: cannot read it: {exc}", "fix the file or delete it"
+        ) from None
+    if "arm64" not in text:
+        return "x86_64"
+    import yaml
+
+    try:
+        data = _load_yaml(text)
+    except yaml.YAMLError as exc:
         raise CfngenError(
             f"{template}: cannot read it: {exc}", "fix the file or delete it"
         ) from None
