@@ -694,8 +694,14 @@ def _add_package_options(p: argparse.ArgumentParser) -> None:
         "--find-links",
         action="append",
         default=[],
+        type=Path,
         metavar="DIR",
         help="a folder of wheels pip may install from besides the index (repeatable)",
+    )
+    p.add_argument(
+        "--no-index",
+        action="store_true",
+        help="install from --find-links folders only, not from the package index",
     )
     p.add_argument(
         "--refresh",
@@ -746,7 +752,10 @@ def _build(args: argparse.Namespace, root: Path, *, write: bool = True) -> Build
         include_boto3=args.include_boto3,
         use_cache=args.use_cache,
         refresh=args.refresh,
-        pip_options=[option for d in args.find_links for option in ("--find-links", str(d))],
+        pip_options=[
+            *(["--no-index"] if args.no_index else []),
+            *(option for d in args.find_links for option in ("--find-links", str(d.absolute()))),
+        ],
         on_pip_line=pip_line,
         write=write,
     )

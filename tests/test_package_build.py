@@ -329,3 +329,27 @@ def snapshot(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and ".git" not in p.parts
     }
+
+
+def test_the_cli_names_a_native_sdist_in_one_message_with_exit_1(
+    wheelhouse, tmp_path_factory, tmp_path
+):
+    root = project(tmp_path_factory, tmp_path, "nativesrc\n")
+    env = cfngen_env(tmp_path, PIP_CONFIG_FILE=os.devnull)
+    result = subprocess.run(
+        [*cfngen_argv(), "build", "--no-index", "--find-links", str(wheelhouse)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == ExitCode.FAILED
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("cfngen: error:")]
+    assert errors == [
+        "cfngen: error: nativesrc 1.0 has native code and publishes no wheel for CPython 3.12 on "
+        "x86_64 (Amazon Linux 2023, glibc 2.34); built here it would be "
+        "nativesrc-1.0-cp311-cp311-linux_x86_64.whl, which Lambda cannot load"
+    ]
+    assert not (root / PACKAGE).exists()
