@@ -76,3 +76,32 @@ def hook_project(root: Path, requirements: str = "") -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     return root
+
+
+class HookStandIn:
+    """The hook kind as `cfngen build` sees it, until the hook kind registers itself: its label
+    and its package (cfngen._package.HOOK)."""
+
+    name = "hook"
+    label = "hook"
+    artifact_types = ("HOOK",)
+
+    @property
+    def packaging(self):
+        from cfngen._package import HOOK
+
+        return HOOK
+
+
+class NoPackage:
+    name = "custom-resource"
+    label = "Lambda-backed custom resource"
+    packaging = None
+
+
+def hook(root: Path):
+    """The hook project in `root`, loaded with the stand-in kind."""
+    from cfngen._project import Project
+
+    config = json.loads((root / ".rpdk-config").read_text())
+    return Project(root.absolute(), HookStandIn(), config)

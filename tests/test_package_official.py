@@ -23,7 +23,8 @@ from packaging.utils import canonicalize_name
 from cfngen._package import build_package
 from cfngen._package._deps import LAMBDA_PROVIDED
 from cfngen._package._platform import Platform
-from tests._package_projects import hook_project
+from cfngen._project import Project
+from tests._package_projects import hook, hook_project
 from tests._wheelhouse import pyenv_python, write_wheel
 from tests.test_init_support import made_once
 
@@ -87,7 +88,7 @@ def official_dry_run(root: Path, env: dict[str, str], wheelhouse: Path) -> zipfi
     return zipfile.ZipFile(io.BytesIO(package.read_bytes()))
 
 
-def ours(root: Path, wheelhouse: Path) -> zipfile.ZipFile:
+def ours(root: Path | Project, wheelhouse: Path) -> zipfile.ZipFile:
     result = build_package(root, pip_options=["--no-index", "--find-links", str(wheelhouse)])
     return zipfile.ZipFile(io.BytesIO(result.data))
 
@@ -153,7 +154,7 @@ def test_a_hook_package_matches_the_official_dry_run(offline, tmp_path):
     house = tmp_path / "wheels"
     write_wheel(house, "hookdep", "1.0", {"hookdep.py": b"X = 1\n"})
     root = hook_project(tmp_path / "hook", "hookdep\n")
-    mine = ours(root, house)
+    mine = ours(hook(root), house)
     assert {"target-info.json", "target-schemas/aws-s3-bucket.json"} <= set(mine.namelist())
     assert_same_package(mine, official_dry_run(root, offline, house))
 

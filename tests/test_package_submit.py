@@ -24,7 +24,7 @@ from cfngen._package import (
     submit_package,
 )
 from cfngen._package._stacks import infrastructure_template
-from tests._package_projects import hook_project
+from tests._package_projects import NoPackage, hook, hook_project
 from tests.test_init_support import cfngen_argv, cfngen_env, made_once
 
 ROLE_STACK = "acme-svc-widget-role-stack"
@@ -349,7 +349,7 @@ def test_a_hook_is_configured_after_registration(tmp_path, stubs):
     project = hook_project(tmp_path / "hook", "# none\n")
     config = tmp_path / "config.json"
     config.write_text(json.dumps(hook_configuration({"EncryptionAlgorithm": "aws:kms"})))
-    build = build_package(project, write=False)
+    build = build_package(hook(project), write=False)
     text = prepare_configuration(build.project, config)
     expect_upload(s3_stub, "b", build.data)
     cfn_stub.add_response("register_type", {"RegistrationToken": "reg-1"}, None)
@@ -407,7 +407,7 @@ def test_a_configuration_that_breaks_the_schema_is_refused_before_any_call(
     config = tmp_path / "config.json"
     config.write_text(json.dumps(configuration))
     with pytest.raises(CfngenError) as caught:
-        prepare_configuration(build_package(project, write=False).project, config)
+        prepare_configuration(hook(project), config)
     assert caught.value.exit_code == ExitCode.FAILED
     assert named in caught.value.message
 
@@ -419,7 +419,7 @@ def test_a_hook_configuration_over_the_quota_is_refused(tmp_path):
         json.dumps(hook_configuration({"EncryptionAlgorithm": "AES256" + " " * 205_000}))
     )
     with pytest.raises(CfngenError) as caught:
-        prepare_configuration(build_package(project, write=False).project, config)
+        prepare_configuration(hook(project), config)
     assert "204,800 bytes" in caught.value.message
 
 
@@ -467,3 +467,15 @@ def test_the_cli_without_credentials_exits_2_before_building(resource, tmp_path)
     )
     assert dry.returncode == 0, dry.stderr
     assert (root / "acme-svc-widget.zip").is_file()
+
+
+def test_a_kind_the_registry_does_not_take_has_no_package(tmp_path):
+    from cfngen._project import Project
+
+    with pytest.raises(CfngenError) as caught:
+        build_package(Project(tmp_path, NoPackage(), {}))
+    assert caught.value.message == (
+        "a Lambda-backed custom resource is not registered with CloudFormation, "
+        "so it has no package to build"
+    )
+    assert caught.value.exit_code == ExitCode.USAGE

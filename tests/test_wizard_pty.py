@@ -44,7 +44,7 @@ def finish(child) -> int:
 def test_answering_every_prompt_makes_the_project(tmp_path):
     child = spawn(tmp_path, "widget")
     child.expect("What do you want to build")
-    child.expect("not yet available")  # hooks, modules, custom resources are listed, disabled
+    child.expect("resource type")
     child.send("\r")
     child.expect("Start from the working example")
     child.send("n")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from cfngen._package._aws import Clients, Clock, make_clients
 from cfngen._package._build import BuildResult, build_package
+from cfngen._package._layout import HOOK, MODULE, RESOURCE, FileSet
 from cfngen._package._report import render_build
 from cfngen._package._submit import (
     SubmitOptions,
@@ -18,9 +19,13 @@ from cfngen._package._submit import (
 )
 
 __all__ = [
+    "HOOK",
+    "MODULE",
+    "RESOURCE",
     "BuildResult",
     "Clients",
     "Clock",
+    "FileSet",
     "SubmitOptions",
     "SubmitResult",
     "build_package",

@@ -5,24 +5,26 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from cfngen._errors import CfngenError
 from cfngen._fsutil import write_atomic
 from cfngen._package._handler import HandlerZip, build_handler_zip
-from cfngen._package._layout import HOOK, MODULE, RESOURCE, FileSet, PackageContext, package_name
+from cfngen._package._layout import FileSet, PackageContext, package_name
 from cfngen._package._limits import LAMBDA_ZIPPED
 from cfngen._package._zip import zip_bytes
 from cfngen._project import Project, load_project
 
-#: Until the kind registry lands (issue 9), the one place that maps artifact_type to a kind's
-#: file set; afterwards each Kind brings its own.
-_FILE_SETS = {"RESOURCE": RESOURCE, "HOOK": HOOK, "MODULE": MODULE}
-
-TargetInfo = Callable[[Project], dict[str, Any]]
-
 
 def file_set_for(project: Project) -> FileSet:
-    return _FILE_SETS[project.artifact_type]
+    """The project's kind's package, or a CfngenError when the registry takes no such kind."""
+    file_set = project.kind.packaging
+    if file_set is None:
+        raise CfngenError(
+            f"a {project.kind.label} is not registered with CloudFormation, so it has no "
+            "package to build",
+            "deploy its template with `sam deploy` or `aws cloudformation deploy`",
+        )
+    return file_set
 
 
 @dataclass(frozen=True)
@@ -40,21 +42,21 @@ class BuildResult:
 
 
 def build_package(
-    root: Path,
+    root: Path | Project,
     *,
     include_boto3: bool = False,
     use_cache: bool = True,
     refresh: bool = False,
     pip_options: Sequence[str] = (),
     on_pip_line: Callable[[str], None] | None = None,
-    target_info: TargetInfo | None = None,
     write: bool = True,
 ) -> BuildResult:
-    """Build the project's package; write it beside `.rpdk-config` unless `write` is False.
+    """Build the project's package (`root` is its folder, or the project already loaded);
+    write it beside `.rpdk-config` unless `write` is False.
 
     Raises CfngenError when the package breaks a hard size limit; nothing is written then.
     """
-    project = load_project(root.absolute())
+    project = root if isinstance(root, Project) else load_project(root.absolute())
     file_set = file_set_for(project)
     handlers: list[HandlerZip] = []
 
@@ -70,7 +72,7 @@ def build_package(
         handlers.append(built)
         return built.data
 
-    context = PackageContext(project, handler_zip, target_info)
+    context = PackageContext(project, handler_zip, file_set.target_info)
     entries = file_set.collect(context)
     handler = handlers[0] if handlers else None
     warnings = list(handler.warnings if handler else ()) + context.warnings

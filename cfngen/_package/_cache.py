@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from cfngen import __version__
-from cfngen._init._templates import cfngen_home
+from cfngen._init._template_cache import cfngen_home
 
 #: Bump when the layout of a cache entry changes.
 _FORMAT = 1

@@ -52,6 +52,10 @@ class FileSet:
     #: How `submit --configure FILE` wraps the type configuration: "hook" for the
     #: CloudFormationConfiguration.HookConfiguration envelope, "plain" for a resource.
     configuration: str | None = None
+    #: A hook's target info (target type name -> TypeName, Schema, ...); by default read from
+    #: the project's target-schemas/ and target-info.json as the official dry-run does offline.
+    #: A kind that finds schemas elsewhere passes its own: dataclasses.replace(HOOK, ...).
+    target_info: Callable[[Project], dict[str, Any]] | None = None
 
     def collect(self, context: PackageContext) -> Entries:
         entries: Entries = {}

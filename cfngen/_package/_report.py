@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 from cfngen._package._build import BuildResult
 from cfngen._package._limits import size_text
+from cfngen._render import Rendered
 
-Paint = Callable[[str, str], str]
 
-
-def render_build(result: BuildResult, paint: Paint) -> str:
+def render_build(result: BuildResult, text: Rendered) -> None:
+    """What was built, on stdout."""
+    paint = text.paint_out
     name = _display(result.path)
     verb = "wrote" if result.written else "up to date:"
     kind = result.file_set.registry_type.lower()
@@ -39,7 +39,8 @@ def render_build(result: BuildResult, paint: Paint) -> str:
                 "  left out, as Lambda provides them (--include-boto3 keeps them): "
                 + ", ".join(handler.left_out)
             )
-    return "\n".join(lines)
+    for line in lines:
+        text.out(line)
 
 
 def _display(path: Path) -> str:

@@ -63,7 +63,7 @@ def prepare_configuration(project: Project, path: Path) -> str:
     envelope = file_set_for(project).configuration
     if envelope is None:
         raise CfngenError(
-            f"a {project.artifact_type.lower()} has no type configuration", "leave out --configure"
+            f"a {project.kind.label} has no type configuration", "leave out --configure"
         )
     schema = configuration_schema_of(project)
     if schema is None:
