@@ -105,3 +105,24 @@ def hook(root: Path):
 
     config = json.loads((root / ".rpdk-config").read_text())
     return Project(root.absolute(), HookStandIn(), config)
+
+
+class ModuleStandIn:
+    """The module kind as `cfngen build` sees it, until the module kind registers itself."""
+
+    name = "module"
+    label = "module"
+    artifact_types = ("MODULE",)
+
+    @property
+    def packaging(self):
+        from cfngen._package import MODULE
+
+        return MODULE
+
+
+def module(root: Path):
+    from cfngen._project import Project
+
+    config = json.loads((root / ".rpdk-config").read_text())
+    return Project(root.absolute(), ModuleStandIn(), config)

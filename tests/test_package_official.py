@@ -24,7 +24,7 @@ from cfngen._package import build_package
 from cfngen._package._deps import LAMBDA_PROVIDED
 from cfngen._package._platform import Platform
 from cfngen._project import Project
-from tests._package_projects import hook, hook_project
+from tests._package_projects import hook, hook_project, module
 from tests._wheelhouse import pyenv_python, write_wheel
 from tests.test_init_support import made_once
 
@@ -188,3 +188,38 @@ def test_the_handler_imports_on_the_runtimes_cpython_with_lambdas_sdk_beside_it(
         check=False,
     )
     assert result.stdout.split() == ["True", "True", "True"], result.stderr
+
+
+def test_a_module_package_matches_the_official_dry_run(offline, tmp_path):
+    root = tmp_path / "stack"
+    root.mkdir()
+    for command in (
+        ["init", "--type-name", "Acme::Svc::Stack::MODULE", "--artifact-type", "MODULE"],
+        ["validate"],  # writes schema.json from the fragment, as the module kind's generate does
+    ):
+        done = subprocess.run(
+            [BIN / "cfn", *command],
+            cwd=root,
+            env=offline,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+    (root / "overrides.json").write_text("{}\n")
+    result = build_package(module(root))
+    assert result.path.name == "acme-svc-stack-module.zip"
+    mine = zipfile.ZipFile(io.BytesIO(result.data))
+    official = official_dry_run(root, offline, tmp_path)
+    assert (
+        sorted(mine.namelist())
+        == sorted(official.namelist())
+        == [
+            ".rpdk-config",
+            "fragments/sample.json",
+            "overrides.json",
+            "schema.json",
+        ]
+    )
+    for name in mine.namelist():
+        assert mine.read(name) == official.read(name), name

@@ -479,3 +479,28 @@ def test_a_kind_the_registry_does_not_take_has_no_package(tmp_path):
         "so it has no package to build"
     )
     assert caught.value.exit_code == ExitCode.USAGE
+
+
+def test_a_module_is_registered_as_a_module_without_a_role(tmp_path, stubs):
+    from tests._package_projects import module
+
+    root = tmp_path / "stack"
+    (root / "fragments").mkdir(parents=True)
+    config = {"artifact_type": "MODULE", "typeName": "Acme::Svc::Stack::MODULE"}
+    (root / ".rpdk-config").write_text(json.dumps(config))
+    (root / "fragments" / "stack.yaml").write_text("Resources: {}\n")
+    (root / "schema.json").write_text('{"typeName": "Acme::Svc::Stack::MODULE"}\n')
+    build = build_package(module(root), write=False)
+    clients, cfn_stub, s3_stub = stubs
+    expect_upload(s3_stub, "b", build.data)
+    request = {
+        "Type": "MODULE",
+        "TypeName": "Acme::Svc::Stack::MODULE",
+        "SchemaHandlerPackage": ANY,
+        "ClientRequestToken": "token-1",
+    }
+    expect_registration(cfn_stub, request, ["COMPLETE"])
+    result = submit_package(
+        build, clients, SubmitOptions(bucket="b"), clock=FakeTime().clock(), token="token-1"
+    )
+    assert result.package_url.startswith("s3://b/acme-svc-stack-module-")

@@ -81,7 +81,7 @@ def build_package(
         if zipped:
             warnings.append(zipped)
     data = zip_bytes(entries, deflate=False)
-    path = project.root / package_name(str(project.type_name))
+    path = project.root / package_name(project)
     written = False
     if write and not _holds(path, data):
         write_atomic(path, data)

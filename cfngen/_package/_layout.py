@@ -64,9 +64,22 @@ class FileSet:
         return entries
 
 
-def package_name(type_name: str) -> str:
-    """`acme-svc-widget.zip`, `acme-svc-stack-module.zip`: the official dry-run's file name."""
-    return "-".join(type_name.split("::")).lower() + ".zip"
+def registered_name(project: Project) -> str:
+    """The type name as `.rpdk-config` spells it: what RegisterType gets. (Read as written: a
+    module's `Org::Service::Name::MODULE` has four parts.)"""
+    raw = project.config.get("typeName")
+    return raw if isinstance(raw, str) else str(project.type_name)
+
+
+def hyphenated(project: Project) -> str:
+    """`acme-svc-widget`, `acme-svc-stack-module`: the official tool's name for files and
+    stacks of this type (`Project.hypenated_name`)."""
+    return "-".join(registered_name(project).split("::")).lower()
+
+
+def package_name(project: Project) -> str:
+    """`acme-svc-widget.zip`: the official dry-run's file name."""
+    return hyphenated(project) + ".zip"
 
 
 # ------------------------------------------------------------------------------ parts
@@ -96,7 +109,7 @@ def configuration_schema_of(project: Project) -> dict[str, Any] | None:
         return None
     derived = dict(configuration)
     derived["definitions"] = loaded.get("definitions", {})
-    derived["typeName"] = loaded.get("typeName", str(project.type_name))
+    derived["typeName"] = loaded.get("typeName", registered_name(project))
     return derived
 
 

@@ -23,7 +23,8 @@ from cfngen._package import _stacks
 from cfngen._package._aws import Clients, Clock, aws_call, duration
 from cfngen._package._build import BuildResult, file_set_for
 from cfngen._package._configure import read_configuration
-from cfngen._package._layout import configuration_schema_of
+from cfngen._package._layout import configuration_schema_of, registered_name
+from cfngen._package._layout import hyphenated as hyphenated_name
 from cfngen._project import Project
 
 #: The official tool polls every 30 s; registration usually takes a few minutes.
@@ -87,8 +88,8 @@ def submit_package(
     """Register `build`; raises CfngenError (exit 1) when registration fails or times out."""
     clock = clock or Clock()
     cfn, project = clients.cloudformation, build.project
-    type_name = str(project.type_name)
-    hyphenated = "-".join(type_name.split("::")).lower()
+    type_name = registered_name(project)
+    hyphenated = hyphenated_name(project)
     role_arn = options.role_arn
     if options.use_role and not role_arn and _has_handlers(build):
         template = build.file_set.role_template
