@@ -504,3 +504,38 @@ def test_a_module_is_registered_as_a_module_without_a_role(tmp_path, stubs):
         build, clients, SubmitOptions(bucket="b"), clock=FakeTime().clock(), token="token-1"
     )
     assert result.package_url.startswith("s3://b/acme-svc-stack-module-")
+
+
+def test_a_resource_configuration_is_the_properties_object_itself(resource, tmp_path):
+    project = resource.project
+    schema = json.loads(project.schema_path.read_text())
+    config = tmp_path / "config.json"
+    config.write_text('{"ApiKey": "k"}')
+    with pytest.raises(CfngenError) as caught:
+        prepare_configuration(project, config)
+    assert caught.value.message == "acme-svc-widget.json declares no typeConfiguration to set"
+    schema["typeConfiguration"] = {
+        "properties": {"ApiKey": {"type": "string", "minLength": 2}},
+        "additionalProperties": False,
+    }
+    project.schema_path.write_text(json.dumps(schema))
+    with pytest.raises(CfngenError) as caught:
+        prepare_configuration(project, config)
+    assert "/ApiKey: 'k' is too short" in caught.value.message
+    config.write_text('{"ApiKey": "key"}')
+    assert json.loads(prepare_configuration(project, config)) == {"ApiKey": "key"}
+
+
+def test_a_stack_wait_stops_at_the_timeout(resource, stubs):
+    clients, cfn_stub, _ = stubs
+    cfn_stub.add_response("create_stack", {"StackId": "arn:s"}, None)
+    for _ in range(3):
+        cfn_stub.add_response(
+            "describe_stacks", stack(ROLE_STACK, "CREATE_IN_PROGRESS"), {"StackName": ROLE_STACK}
+        )
+    time = FakeTime()
+    with pytest.raises(CfngenError) as caught:
+        submit_package(resource, clients, SubmitOptions(timeout=8), clock=time.clock())
+    assert caught.value.exit_code == ExitCode.FAILED
+    assert caught.value.message == f"stack {ROLE_STACK} is still CREATE_IN_PROGRESS after 8 s"
+    assert time.now == 8  # 5 s, then only the 3 s left

@@ -101,7 +101,7 @@ def _wait(cfn: Any, name: str, action: str, *, say: Say, clock: Clock, timeout: 
                 "look at it in the CloudFormation console, or wait longer with --timeout",
                 exit_code=ExitCode.FAILED,
             )
-        clock.sleep(STACK_POLL)
+        clock.sleep(min(STACK_POLL, max(timeout - (clock.now() - start), 0.0)))
 
 
 def _describe(cfn: Any, name: str) -> dict[str, Any]:
