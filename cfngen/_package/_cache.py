@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -119,6 +120,16 @@ def discard(paths: Iterable[Path]) -> None:
 
 
 def _prune(folder: Path, kind: str) -> None:
+    """Keep the newest entries; drop what a killed build left half-made over a day ago."""
+    stale = time.time() - 86_400
+    for tmp in folder.glob(".tmp-*"):
+        with contextlib.suppress(OSError):
+            if tmp.stat().st_mtime >= stale:
+                continue
+            if tmp.is_dir():
+                shutil.rmtree(tmp, ignore_errors=True)
+            else:
+                tmp.unlink()
     entries = [p for p in folder.iterdir() if not p.name.startswith(".tmp-")]
     entries.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     for old in entries[_KEEP[kind] :]:
