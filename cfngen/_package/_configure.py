@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._jsonsource import load_object, read_text
 from cfngen._package._limits import HOOK_CONFIGURATION
+from cfngen._schema import load_object, read_text
 
 #: The envelope around a hook's properties; its keys as SetTypeConfiguration documents them
 #: (TargetStacks is the older spelling of HookInvocationStatus).

@@ -21,8 +21,8 @@ from typing import Any
 
 from cfngen import __version__
 from cfngen._errors import CfngenError
-from cfngen._jsonsource import load_object
 from cfngen._project import CONFIG_FILE, Project
+from cfngen._schema import load_object
 
 Entries = dict[str, bytes]
 

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._jsonsource import load_object
 from cfngen._package import _stacks
 from cfngen._package._aws import Clients, Clock, aws_call, duration
 from cfngen._package._build import BuildResult, file_set_for
@@ -26,6 +25,7 @@ from cfngen._package._configure import read_configuration
 from cfngen._package._layout import configuration_schema_of, registered_name
 from cfngen._package._layout import hyphenated as hyphenated_name
 from cfngen._project import Project
+from cfngen._schema import load_object
 
 #: The official tool polls every 30 s; registration usually takes a few minutes.
 REGISTRATION_POLL = 10.0

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
-from cfngen._jsonsource import load_object
 from cfngen._project import Project
+from cfngen._schema import load_object
 
 TARGET_SCHEMAS = "target-schemas"
 TARGET_INFO = "target-info.json"
