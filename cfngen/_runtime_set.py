@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfngen import _jsonsource
+from cfngen import _schema
 from cfngen._errors import CfngenError
-from cfngen._fsutil import write_atomic
+from cfngen._files import Transaction
 from cfngen._project import CONFIG_FILE, load_project
 from cfngen._runtimes import (
     DEFAULT_RUNTIME,
@@ -36,7 +36,8 @@ from cfngen._runtimes import (
 
 TEMPLATE_FILE = "template.yml"
 
-Writer = Callable[[Path, bytes], None]
+#: Makes the Transaction the edits are committed in (tests pass one that fails).
+Transactions = Callable[[Path], Transaction]
 
 
 @dataclass
@@ -84,11 +85,12 @@ def set_runtime(
     today: str,
     *,
     regenerate: Callable[[Path], Any] | None = None,
-    write: Writer = write_atomic,
+    transaction: Transactions = Transaction,
 ) -> RuntimeChange:
     """Move the project to runtime `name` (python3.12 or python312), then `regenerate(root)`
-    (default: `cfngen generate`). All or nothing: if a write or the regeneration fails, the
-    files edited here are put back as they were and the error is raised."""
+    (default: `cfngen generate`). All or nothing: both files are written in one transaction,
+    and if the regeneration fails they are put back as they were (in another) and the error
+    is raised."""
     older = python_of(name)
     if find_runtime(name) is None and older is not None and older < OLDEST_RUNTIME.version_info:
         raise CfngenError(
@@ -142,22 +144,22 @@ def set_runtime(
                 f"b/{relpath}",
             )
         )
-    # TODO(safety): write and regenerate in one transaction with the multi-file commit the
-    # safety engineer adds to cfngen/_fsutil.py; until then each file is written atomically
-    # and put back by hand when a later step fails.
-    written: list[Path] = []
-    try:
-        for path, (_, new) in edits.items():
-            write(path, new)
-            written.append(path)
-        if regenerate is None:
-            from cfngen._generate import generate_project
+    edit = transaction(project.root)
+    for path, (_, new) in edits.items():
+        edit.write(path.relative_to(project.root).as_posix(), new)
+    edit.commit()
+    if regenerate is None:
+        from cfngen._generate import generate_project
 
-            regenerate = generate_project
+        regenerate = generate_project
+    try:
         change.generated = regenerate(root)
     except BaseException:
-        for path in reversed(written):
-            write_atomic(path, edits[path][0])
+        # generate leaves the project as it was when it fails; so must the edit.
+        undo = transaction(project.root)
+        for path, (old, _) in edits.items():
+            undo.write(path.relative_to(project.root).as_posix(), old)
+        undo.commit()
         raise
     return change
 
@@ -171,8 +173,8 @@ def edit_config(text: str, runtime: Runtime, path: Path) -> str:
     A missing key is added after the last member, indented like it.
     """
     try:
-        doc = _jsonsource.loads(text)
-    except _jsonsource.JsonSyntaxError as error:
+        doc = _schema.loads(text)
+    except _schema.JsonSyntaxError as error:
         raise CfngenError(f"{path}: invalid JSON: {error}", f"fix {CONFIG_FILE}") from None
     if not isinstance(doc.data, dict):
         raise CfngenError(f"{path}: expected a JSON object", f"fix {CONFIG_FILE}")
@@ -182,7 +184,7 @@ def edit_config(text: str, runtime: Runtime, path: Path) -> str:
     spans = []
     missing = []
     for key, value in wanted.items():
-        span = doc.scalar_span(_jsonsource.join_pointer("", key))
+        span = doc.scalar_span(_schema.join_pointer("", key))
         if key in doc.data and not isinstance(doc.data[key], str):
             raise CfngenError(f'{path}: "{key}" is not a string', f'write it as "{key}": "{value}"')
         if span is None:

@@ -12,10 +12,10 @@ import pytest
 from cfngen._cli import main
 from cfngen._errors import ExitCode
 from cfngen._generate import InvalidSchemaError, generate_project
-from cfngen._jsonsource import MAX_NESTING
 from cfngen._models import render_models
+from cfngen._schema import MAX_NESTING
+from cfngen._schema._depth import MAX_DEPTH
 from cfngen._validate import validate_text
-from cfngen._validate._depth import MAX_DEPTH
 from tests._generate_helpers import make_project, snapshot_tree
 from tests._maximal import load_models, unload
 

@@ -140,7 +140,7 @@ def test_callback_context_models_run_on_the_oldest_runtime(tmp_path):
 
 PLANTED = [
     # (module text, target, the problem the check must name)
-    ("x: int | None = None\n", (3, 9), "`X | Y` in an annotation needs Python 3.10"),
+    ("class A:\n    x: int | None = None\n", (3, 9), "`X | Y` in an annotation needs Python 3.10"),
     ("class A:\n    x: list[int]\n", (3, 8), "`list[...]` needs Python 3.9"),
     ("class A:\n    x: Dict[str, tuple[int]]\n", (3, 8), "`tuple[...]` needs Python 3.9"),
     ("from typing import List, TypeAlias\n", (3, 9), "typing.TypeAlias needs Python 3.10"),
@@ -155,6 +155,10 @@ def test_the_target_check_names_each_planted_problem(text, python, named):
     assert any(named in problem for problem in target_problems(text, python))
     # The same text is fine for the Python version that has what it uses.
     assert target_problems(text, (3, 12)) == []
+
+
+def test_module_level_annotations_are_never_evaluated_so_they_pass():
+    assert target_problems("TIMEOUT_MINUTES: dict[str, int] = {}\n", (3, 8)) == []
 
 
 def test_models_for_old_runtimes_type_check(tmp_path):

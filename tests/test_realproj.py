@@ -49,8 +49,20 @@ PROJECTS = {
 
 @pytest.fixture
 def project(request, tmp_path):
+    """A copy of the fixture, with handlers.py in the project's style in its package."""
     root = tmp_path / request.param
     shutil.copytree(FIXTURES / request.param, root)
+    loaded = load_project(root)
+    schema = json.loads(loaded.schema_path.read_text())
+    loaded.package_dir.mkdir(parents=True)
+    (loaded.package_dir / "__init__.py").write_text("")
+    (loaded.package_dir / "handlers.py").write_text(
+        HANDLERS.format(
+            type_name=schema["typeName"],
+            keywords=", ".join(f"{name}=desired.{name}" for name in schema["properties"]),
+            identifier=schema["primaryIdentifier"][0].split("/")[-1],
+        )
+    )
     return root
 
 
@@ -134,16 +146,7 @@ def test_models_run_through_the_lambda_entrypoint_on_the_declared_runtime(projec
         generate_project(project)
     loaded = load_project(project)
     schema = json.loads(loaded.schema_path.read_text())
-    names = list(schema["properties"])
     identifier = schema["primaryIdentifier"][0].split("/")[-1]
-    (loaded.package_dir / "handlers.py").write_text(
-        HANDLERS.format(
-            type_name=schema["typeName"],
-            keywords=", ".join(f"{name}=desired.{name}" for name in names),
-            identifier=identifier,
-        )
-    )
-    (loaded.package_dir / "__init__.py").write_text("")
     typed, expected = maximal(schema)
     events = [
         lambda_event("CREATE", stringify(typed)),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -185,9 +186,8 @@ def test_template_that_is_not_yaml_is_an_error():
 def official(tmp_path):
     """A python3.9 project as `cfn init` writes it (the parts runtime set reads)."""
     root = make_project(tmp_path / "p", runtime="python3.9")
-    (root / ".rpdk-config").write_text(
-        OFFICIAL_CONFIG.replace("Acme::Test::Old", "Acme::Test::Widget")
-    )
+    config = OFFICIAL_CONFIG.replace("Acme::Test::Old", "Acme::Test::Widget")
+    (root / ".rpdk-config").write_text(config.replace("acme_test_old", "acme_test_widget"))
     (root / "template.yml").write_text(OFFICIAL_TEMPLATE)
     return root
 
@@ -252,38 +252,46 @@ def test_set_refuses_runtimes_lambda_blocks(official, name, today, message):
     assert snapshot_tree(official) == before
 
 
-class FailingWriter:
-    """Writes atomically, except that call number `fail_at` raises (a full disk, a signal)."""
+class FailingTransaction:
+    """A cfngen._files.Transaction whose commit fails (a full disk, a signal) on the first
+    `fail` commits: the transaction itself puts back what it wrote, runtime set the rest."""
 
-    def __init__(self, fail_at: int, error: BaseException) -> None:
-        self.calls = 0
-        self.fail_at = fail_at
+    def __init__(self, error: BaseException, fail: int = 1) -> None:
         self.error = error
+        self.fail = fail
+        self.commits = 0
 
-    def __call__(self, path: Path, data: bytes) -> None:
-        from cfngen._fsutil import write_atomic
+    def __call__(self, root: Path) -> Any:
+        from cfngen._files import Transaction
 
-        self.calls += 1
-        if self.calls == self.fail_at:
-            raise self.error
-        write_atomic(path, data)
+        outer = self
+
+        class Failing(Transaction):
+            def commit(self) -> None:
+                outer.commits += 1
+                if outer.commits <= outer.fail:
+                    raise outer.error
+                super().commit()
+
+        return Failing(root)
 
 
 @pytest.mark.parametrize(
     "error", [OSError(28, "No space left on device"), KeyboardInterrupt()], ids=["ENOSPC", "SIGINT"]
 )
-@pytest.mark.parametrize("fail_at", [1, 2])
-def test_a_failed_write_leaves_both_files_as_they_were(official, fail_at, error):
+def test_a_failed_write_leaves_both_files_as_they_were(official, error):
     before = snapshot_tree(official)
+    regenerate = Recorder()
     with pytest.raises(type(error)):
         set_runtime(
             official,
             "python3.12",
             TODAY,
-            regenerate=Recorder(),
-            write=FailingWriter(fail_at, error),
+            regenerate=regenerate,
+            transaction=FailingTransaction(error),
         )
     assert snapshot_tree(official) == before
+    assert regenerate.seen == []
 
 
 @pytest.mark.parametrize(

@@ -77,7 +77,7 @@ def models_source(
         raise internal_error(f"models for Python {python} were asked for; 3.8 is the oldest")
     # Every version from 3.10 on reads the same module: one output, whatever the runtime.
     python = min(python, MODERN_PYTHON)
-    from cfngen._validate._depth import without_ref_loops
+    from cfngen._schema import without_ref_loops
 
     schema = without_ref_loops(schema)
     aliased: frozenset[str] = frozenset()

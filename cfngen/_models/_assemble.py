@@ -3,11 +3,13 @@ annotations that survive mypy, and black's formatting."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from cfngen._models._generate import MODERN_PYTHON, RUNTIME_MODULE, internal_error
 from cfngen._models._normalise import BASE_CLASS, RESOURCE_MODEL, TYPE_CONFIGURATION_MODEL
+from cfngen._timeouts import handler_timeouts
 
 HANDLER_REQUEST = "ResourceHandlerRequest"
 #: black's line length: models.py reads like any black-formatted project file.
@@ -16,12 +18,17 @@ LINE_LENGTH = 88
 _DOCSTRING = '''"""Models of TYPE_NAME.
 
 ResourceModel (the properties), TypeConfigurationModel, CallbackContext (the handlers'
-progress state, from callback-context.json) and ResourceHandlerRequest. Every field is
-None unless CloudFormation sent it: handlers get partial models. `Model._deserialize()`
-reads JSON and `model._serialize()` writes it; a JSON name that is not a Python name is
-kept in `field(metadata={'alias': ...})`.
+progress state, from callback-context.json), ResourceHandlerRequest and TIMEOUT_MINUTES
+(each handler's timeoutInMinutes). Every field is None unless CloudFormation sent it:
+handlers get partial models. `Model._deserialize()` reads JSON and `model._serialize()`
+writes it; a JSON name that is not a Python name is kept in
+`field(metadata={'alias': ...})`.
 """
 '''
+_TIMEOUTS_COMMENT = (
+    "#: Minutes CloudFormation gives each handler in all, callbacks included: the schema's",
+    "#: timeoutInMinutes, else 120. Steps in cfngen_aws.py never wait past them.",
+)
 _IMPORT = re.compile(r"(?:from \S+ )?import .+")
 _DATACLASS_NAME = re.compile(r"\bdataclass(?: as (\w+))?")
 _TYPING_OPTIONAL = re.compile(r"^from typing import .*\bOptional(?: as (\w+))?\b", re.MULTILINE)
@@ -89,6 +96,11 @@ def assemble(raw: str, schema: dict[str, Any], *, python: tuple[int, int] = MODE
             f"    desiredResourceState: {request_field.format(RESOURCE_MODEL)}",
             f"    previousResourceState: {request_field.format(RESOURCE_MODEL)}",
             f"    typeConfiguration: {request_field.format(TYPE_CONFIGURATION_MODEL)}",
+            "",
+            "",
+            *_TIMEOUTS_COMMENT,
+            # A module-level annotation is never evaluated (future annotations): fine on 3.8.
+            f"TIMEOUT_MINUTES: dict[str, int] = {json.dumps(handler_timeouts(schema))}",
             *(
                 [
                     "",

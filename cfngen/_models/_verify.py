@@ -39,6 +39,14 @@ def target_problems(text: str, python: tuple[int, int]) -> list[str]:
     except SyntaxError as error:
         return [f"line {error.lineno}: syntax Python {python[0]}.{python[1]} cannot read"]
     problems: list[str] = []
+    # The runtime evaluates the annotations of classes (typing.get_type_hints); a module-level
+    # annotation is never evaluated under `from __future__ import annotations`.
+    in_classes = {
+        id(statement)
+        for cls in ast.walk(tree)
+        if isinstance(cls, ast.ClassDef)
+        for statement in cls.body
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "typing":
             problems += [
@@ -47,7 +55,8 @@ def target_problems(text: str, python: tuple[int, int]) -> list[str]:
                 for alias in node.names
                 if _TYPING_SINCE.get(alias.name, python) > python
             ]
-        annotation = getattr(node, "annotation", None) if isinstance(node, ast.AnnAssign) else None
+        evaluated = isinstance(node, ast.AnnAssign) and id(node) in in_classes
+        annotation = node.annotation if evaluated else None  # type: ignore[attr-defined]
         for part in ast.walk(annotation) if annotation is not None else ():
             if python < (3, 10) and isinstance(part, ast.BinOp) and isinstance(part.op, ast.BitOr):
                 problems.append(f"line {part.lineno}: `X | Y` in an annotation needs Python 3.10")

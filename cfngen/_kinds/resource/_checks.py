@@ -17,11 +17,11 @@ from typing import Any
 
 from cfngen import _patterns
 from cfngen._diagnostics import ACCEPTED, Problem, Severity
-from cfngen._jsonsource import join_pointer, pointer_tokens
 from cfngen._kinds.resource._iam import permission_problems
+from cfngen._kinds.resource._pointers import PropertyIndex, schema_nodes
+from cfngen._schema import Resolver, close_match, depth_checks, join_pointer
+from cfngen._support import STATE_KEY
 from cfngen._typename import reserved_namespace
-from cfngen._validate._depth import depth_checks
-from cfngen._validate._walk import SchemaIndex, close_match, schema_nodes
 
 POINTER_LISTS = (
     "primaryIdentifier",
@@ -81,14 +81,15 @@ def _strings(value: Any) -> list[tuple[int, str]]:
     return [(i, v) for i, v in enumerate(value) if isinstance(v, str)]
 
 
-def check(schema: dict[str, Any], index: SchemaIndex) -> list[Problem]:
+def check(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
+    index = PropertyIndex(schema, resolver)
     out: list[Problem] = []
     out.extend(_namespace(schema))
     out.extend(_pointers(schema, index))
     out.extend(_overlaps(schema, index))
     out.extend(_required(schema, index))
     out.extend(_refs(schema, index))
-    out.extend(depth_checks(schema, index))
+    out.extend(depth_checks(schema, resolver))
     out.extend(permission_problems(schema))
     out.extend(_tagging(schema, index))
     out.extend(_nodes(schema))
@@ -114,7 +115,7 @@ def _namespace(schema: dict[str, Any]) -> Iterator[Problem]:
         )
 
 
-def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _pointers(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     for key in POINTER_LISTS:
         yield from _pointer_list(index, schema.get(key), f"/{key}")
     extra = schema.get("additionalIdentifiers")
@@ -122,7 +123,7 @@ def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
         for i, identifier in enumerate(extra):
             yield from _pointer_list(index, identifier, f"/additionalIdentifiers/{i}")
     for i, ptr in _strings(schema.get("nonPublicDefinitions")):
-        problem = _definition_problem(schema, ptr)
+        problem = _definition_problem(index.resolver, ptr)
         if problem:
             yield Problem(ACCEPTED, f"/nonPublicDefinitions/{i}", problem[0], problem[1])
     transforms = schema.get("propertyTransform")
@@ -176,7 +177,7 @@ def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
 
 
 def _pointer_list(
-    index: SchemaIndex, value: Any, where: str, root: Any = None
+    index: PropertyIndex, value: Any, where: str, root: Any = None
 ) -> Iterator[Problem]:
     seen: dict[str, int] = {}
     for i, ptr in _strings(value):
@@ -195,25 +196,21 @@ def _pointer_list(
             yield Problem(ACCEPTED, here, found[0], found[1])
 
 
-def _definition_problem(schema: dict[str, Any], ptr: str) -> tuple[str, str | None] | None:
+def _definition_problem(resolver: Resolver, ptr: str) -> tuple[str, str | None] | None:
     if not ptr.startswith("/definitions/"):
         return (f"{ptr!r} does not point at a definition", "write /definitions/Name")
-    node: Any = schema
-    for token in pointer_tokens(ptr):
-        if not isinstance(node, dict) or token not in node:
-            return (f"{ptr!r} does not resolve: there is no {token!r} there", None)
-        node = node[token]
-    return None
+    outcome = resolver.at(ptr)
+    return None if outcome.problem is None else (outcome.problem, outcome.hint)
 
 
-def _required(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _required(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     """Required names must be declared: both top-level objects forbid every other key."""
     for where, node in (("", schema), ("/typeConfiguration", schema.get("typeConfiguration"))):
         if not isinstance(node, dict):
             continue
         declared = {
             name
-            for candidate in index.expand(node)
+            for candidate in index.resolver.expand(node)
             if isinstance(candidate.get("properties"), dict)
             for name in candidate["properties"]
         }
@@ -228,7 +225,7 @@ def _required(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
                 )
 
 
-def _overlaps(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _overlaps(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     def entries(key: str) -> list[tuple[int, str]]:
         return _strings(schema.get(key))
 
@@ -294,12 +291,12 @@ def _overlaps(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
             )
 
 
-def _refs(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _refs(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     for ptr, node in schema_nodes(schema):
         ref = node.get("$ref")
         if not isinstance(ref, str):
             continue
-        outcome = index.resolve_ref(ref)
+        outcome = index.resolver.resolve_ref(ref)
         here = join_pointer(ptr, "$ref")
         if outcome.problem:
             yield Problem("error", here, outcome.problem, outcome.hint)
@@ -312,7 +309,7 @@ def _refs(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
             )
 
 
-def _tagging(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _tagging(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     tagging = schema.get("tagging")
     if "taggable" in schema:
         yield Problem(
@@ -438,3 +435,24 @@ def _list_inputs(schema: dict[str, Any]) -> Iterator[Problem]:
                 "pagination belongs to the list handler, not to the resource model",
                 key=True,
             )
+
+
+# --------------------------------------------------------------------------- callback context
+
+
+def check_callback_context(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
+    """callback-context.json, the JSON schema of the handlers' progress state: its top-level
+    property names must leave cfngen_aws.py's reserved key alone."""
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or STATE_KEY not in properties:
+        return []
+    return [
+        Problem(
+            "error",
+            join_pointer("/properties", STATE_KEY),
+            f"the property name {STATE_KEY!r} is reserved: the waiters of cfngen_aws.py keep "
+            "their progress under it in the callback context",
+            "rename the property",
+            key=True,
+        )
+    ]

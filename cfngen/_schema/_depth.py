@@ -16,18 +16,18 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from cfngen._diagnostics import ACCEPTED, Problem
-from cfngen._jsonsource import join_pointer, pointer_tokens
-from cfngen._validate._walk import COMBINERS, SchemaIndex, schema_nodes
+from cfngen._schema._pointer import join_pointer, pointer_tokens
+from cfngen._schema._refs import COMBINERS, Resolver, subschemas
 
 #: The deepest chain of schemas (counting each `$ref` followed) cfngen accepts. Real schemas
 #: reach 39 (cfn-lint's 1898 AWS schemas, WAFv2 and Lex); everything downstream works to 150.
 MAX_DEPTH = 100
 
 
-def depth_checks(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def depth_checks(schema: dict[str, Any], resolver: Resolver) -> Iterator[Problem]:
     """depth_problems as findings: each loop a warning (the models take any value there), a
     schema nested too deep an error."""
-    loops, too_deep = depth_problems(schema, index)
+    loops, too_deep = depth_problems(schema, resolver)
     for pointer in loops:
         # A -> A, A -> B -> A, A = allOf[B], B = allOf[A] (EC2::VerifiedAccessTrustProvider's
         # SseSpecification is one): nothing says what the value is, so the models take any
@@ -53,11 +53,11 @@ def depth_checks(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem
 
 
 def depth_problems(
-    schema: dict[str, Any], index: SchemaIndex
+    schema: dict[str, Any], resolver: Resolver
 ) -> tuple[list[str], tuple[str, int] | None]:
     """(pointers of the `$ref`s that loop back to themselves through `$ref`s and combiners
     alone, (the pointer where the deepest chain passes MAX_DEPTH, its depth) or None)."""
-    graph = _Graph(schema, index)
+    graph = _Graph(schema, resolver)
     return graph.loops(), graph.too_deep()
 
 
@@ -65,7 +65,7 @@ def without_ref_loops(schema: dict[str, Any]) -> dict[str, Any]:
     """The schema with every `$ref` that loops back to itself (see depth_problems) replaced by
     `{}`, any value: what the models and example inputs make of it. The schema itself when
     there is none (a copy is made only along the way to each loop)."""
-    loops = _Graph(schema, SchemaIndex(schema)).loops()
+    loops = _Graph(schema, Resolver(schema)).loops()
     for pointer in loops:
         tokens = pointer_tokens(pointer)[:-1]  # the node holding the $ref
         schema = _replaced(schema, tokens)
@@ -84,11 +84,11 @@ def _replaced(node: Any, tokens: list[str]) -> Any:
 class _Graph:
     """The subschemas of a schema, numbered, with their inline and nested children."""
 
-    def __init__(self, schema: dict[str, Any], index: SchemaIndex) -> None:
+    def __init__(self, schema: dict[str, Any], resolver: Resolver) -> None:
         number: dict[int, int] = {}  # id(schema) -> its number
         self.nodes: list[dict[str, Any]] = []
         self.pointers: list[str] = []
-        for pointer, node in schema_nodes(schema):
+        for pointer, node in _documents(schema):
             if id(node) not in number:
                 number[id(node)] = len(self.nodes)
                 self.nodes.append(node)
@@ -98,7 +98,11 @@ class _Graph:
         nested: list[list[int]] = []
         for node in self.nodes:
             self.inline.append(
-                [number[id(c)] for c in _inline_children(node, index, targets) if id(c) in number]
+                [
+                    number[id(c)]
+                    for c in _inline_children(node, resolver, targets)
+                    if id(c) in number
+                ]
             )
             nested.append([number[id(c)] for c in _nested_children(node) if id(c) in number])
         self.children = [[*a, *b] for a, b in zip(self.inline, nested, strict=True)]
@@ -129,13 +133,25 @@ class _Graph:
         return self.pointers[key], depth[deepest]
 
 
+def _documents(schema: dict[str, Any]) -> Iterable[tuple[str, dict[str, Any]]]:
+    """Every subschema: the schema's, its typeConfiguration's and its list handler schema's."""
+    yield from subschemas(schema, "")
+    config = schema.get("typeConfiguration")
+    if isinstance(config, dict):
+        yield from subschemas(config, "/typeConfiguration")
+    handlers = schema.get("handlers")
+    listing = handlers.get("list") if isinstance(handlers, dict) else None
+    if isinstance(listing, dict) and isinstance(listing.get("handlerSchema"), dict):
+        yield from subschemas(listing["handlerSchema"], "/handlers/list/handlerSchema")
+
+
 def _inline_children(
-    node: dict[str, Any], index: SchemaIndex, targets: dict[str, Any]
+    node: dict[str, Any], resolver: Resolver, targets: dict[str, Any]
 ) -> Iterable[Any]:
     ref = node.get("$ref")
     if isinstance(ref, str):
         if ref not in targets:
-            targets[ref] = index.resolve_ref(ref).target
+            targets[ref] = resolver.resolve_ref(ref).target
         yield targets[ref]
     for key in COMBINERS:
         branches = node.get(key)
