@@ -30,6 +30,7 @@ from cfngen._cli import (
     validate,
 )
 from cfngen._cli._output import print_error, print_warning, tolerant_streams
+from cfngen._cli._progress import status_line
 from cfngen._errors import CfngenError, ExitCode
 
 __all__ = ["build_parser", "main", "print_error", "print_warning"]
@@ -61,7 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     run: Runner = args.run
     try:
-        return int(run(args))
+        if args.command in _SILENT or (args.command == "init" and not args.no_input):
+            return int(run(args))
+        with status_line(args.command):
+            return int(run(args))
     except CfngenError as error:
         print_error(error)
         return int(error.exit_code)
@@ -86,6 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug in cfngen, not a user mistake
         return _internal_error(exc)
 
+
+#: Commands that show their own progress as they go (or ask questions on the terminal): no
+#: status line over them.
+_SILENT = frozenset({"invoke", "test", "submit"})
 
 _ENVIRONMENT_ERRNOS = frozenset(
     getattr(errno, name)

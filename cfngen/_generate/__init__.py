@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._files import Transaction, read_optional, recover
 from cfngen._generate import _ownership
+from cfngen._progress import phase
 from cfngen._project import load_project
 from cfngen._render import Rendered
 
@@ -198,5 +199,6 @@ def generate_project(
     manifest_text = plan.manifest.render().encode()
     if read_optional(root / _ownership.MANIFEST_PATH) != manifest_text:
         transaction.write(_ownership.MANIFEST_PATH, manifest_text)
-    transaction.commit()
+    with phase("writing the files"):
+        transaction.commit()
     return result

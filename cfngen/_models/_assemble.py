@@ -43,6 +43,7 @@ def assemble(raw: str, schema: dict[str, Any], *, python: tuple[int, int] = MODE
     if python < MODERN_PYTHON:
         raw = _plain_aliases(raw)
     raw, hidden = unshadow(raw)
+    raw = _wide_classes(raw)
     lines = raw.splitlines()
     start = 0
     while start < len(lines) and (lines[start].startswith("#") or not lines[start].strip()):
@@ -161,6 +162,27 @@ def _with_optional(imports: list[str]) -> tuple[list[str], str]:
         "from typing import " + ", ".join(names) if line is typing_line else line
         for line in imports
     ], "Optional"
+
+
+#: Fields beyond which a class leaves __init__ and __repr__ to CfnModel (see cfngen_runtime.py:
+#: dataclasses builds them in quadratic time). Real schemas have at most a few hundred.
+WIDE_CLASS = 500
+
+
+def _wide_classes(raw: str) -> str:
+    """`@dataclass(init=False, repr=False)` on the classes with more than WIDE_CLASS fields."""
+    import ast
+
+    lines = raw.splitlines()
+    for node in ast.parse(raw).body:
+        fields = sum(isinstance(s, ast.AnnAssign) for s in getattr(node, "body", ()))
+        if not isinstance(node, ast.ClassDef) or fields <= WIDE_CLASS:
+            continue
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Name) and "dataclass" in decorator.id:
+                line = decorator.lineno - 1
+                lines[line] = lines[line].rstrip() + "(init=False, repr=False)"
+    return "\n".join(lines)
 
 
 def unshadow(raw: str) -> tuple[str, list[str]]:

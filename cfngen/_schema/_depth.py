@@ -64,12 +64,25 @@ def depth_problems(
 def without_ref_loops(schema: dict[str, Any]) -> dict[str, Any]:
     """The schema with every `$ref` that loops back to itself (see depth_problems) replaced by
     `{}`, any value: what the models and example inputs make of it. The schema itself when
-    there is none (a copy is made only along the way to each loop)."""
-    loops = _Graph(schema, Resolver(schema)).loops()
-    for pointer in loops:
+    there is none (a copy is made only along the way to each loop).
+
+    Remembered for the last few schemas (by identity: treat them as frozen), since the models,
+    each example input and each conformance check ask about the same one.
+    """
+    cached = _LOOP_FREE.get(id(schema))
+    if cached is not None and cached[0] is schema:
+        return cached[1]
+    out = schema
+    for pointer in _Graph(schema, Resolver(schema), nested=False).loops():
         tokens = pointer_tokens(pointer)[:-1]  # the node holding the $ref
-        schema = _replaced(schema, tokens)
-    return schema
+        out = _replaced(out, tokens)
+    _LOOP_FREE[id(schema)] = (schema, out)
+    while len(_LOOP_FREE) > 8:
+        del _LOOP_FREE[next(iter(_LOOP_FREE))]
+    return out
+
+
+_LOOP_FREE: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
 
 
 def _replaced(node: Any, tokens: list[str]) -> Any:
@@ -84,7 +97,8 @@ def _replaced(node: Any, tokens: list[str]) -> Any:
 class _Graph:
     """The subschemas of a schema, numbered, with their inline and nested children."""
 
-    def __init__(self, schema: dict[str, Any], resolver: Resolver) -> None:
+    def __init__(self, schema: dict[str, Any], resolver: Resolver, *, nested: bool = True):
+        """`nested=False`: only the inline edges, all that loops() needs."""
         number: dict[int, int] = {}  # id(schema) -> its number
         self.nodes: list[dict[str, Any]] = []
         self.pointers: list[str] = []
@@ -95,7 +109,7 @@ class _Graph:
                 self.pointers.append(pointer)
         targets: dict[str, Any] = {}
         self.inline: list[list[int]] = []
-        nested: list[list[int]] = []
+        below: list[list[int]] = []
         for node in self.nodes:
             self.inline.append(
                 [
@@ -103,9 +117,12 @@ class _Graph:
                     for c in _inline_children(node, resolver, targets)
                     if id(c) in number
                 ]
+                if "$ref" in node or any(k in node for k in COMBINERS)
+                else []
             )
-            nested.append([number[id(c)] for c in _nested_children(node) if id(c) in number])
-        self.children = [[*a, *b] for a, b in zip(self.inline, nested, strict=True)]
+            if nested:
+                below.append([number[id(c)] for c in _nested_children(node) if id(c) in number])
+        self.children = [[*a, *b] for a, b in zip(self.inline, below, strict=nested)]
 
     def loops(self) -> list[str]:
         found = []

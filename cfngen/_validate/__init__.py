@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from cfngen import _schema
 from cfngen._diagnostics import ACCEPTED, Diagnostic, Problem
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._progress import phase
 from cfngen._render import Paint, plain
 
 if TYPE_CHECKING:
@@ -235,7 +236,11 @@ def validate_text(
 def validate_paths(paths: Sequence[Path], *, strict: bool = False) -> list[FileReport]:
     # Resolve every path first: a missing one is a usage error before any work is done.
     targets = [target for path in paths for target in _targets(path)]
-    return [kind.check_file(file, strict=strict) for file, kind in targets]
+    reports = []
+    for file, kind in targets:
+        with phase(f"validating {file.name}"):
+            reports.append(kind.check_file(file, strict=strict))
+    return reports
 
 
 def render_text(reports: Sequence[FileReport], paint: Paint = plain) -> str:

@@ -17,6 +17,7 @@ from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, read_optional
 from cfngen._kinds._kind import Derived
 from cfngen._kinds.resource import CALLBACK_CONTEXT_FILE
+from cfngen._progress import phase
 from cfngen._project import CONFIG_FILE, Project, require_entrypoint
 from cfngen._runtimes import declared_python, runtime_name, runtime_warnings
 
@@ -77,7 +78,8 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
     _import_shared()
     models_job = _parallel.start(_models_from_inputs, project, inputs)
     try:
-        report = _validate(project, inputs)
+        with phase("validating the schema"):
+            report = _validate(project, inputs)
         if not report.valid or report.schema is None:
             raise InvalidSchemaError(report)
         _check_callback_context(project, inputs)
@@ -125,9 +127,9 @@ def render_project(
     python = project_python(project)
     texts: dict[str, str] = {}
     if models is None:
-        texts.update(
-            _render_models(project, render_models(schema, callback_context, python=python))
-        )
+        with phase("generating models.py"):
+            rendered = render_models(schema, callback_context, python=python)
+        texts.update(_render_models(project, rendered))
         texts.update(_render_the_rest(project, schema))
     else:
         try:
@@ -137,9 +139,11 @@ def render_project(
         else:
             the_rest_error = None
         # Errors in the order the sequential path meets them: the models' first.
-        rendered = models()
-        if rendered is None:
-            rendered = render_models(schema, callback_context, python=python)
+        with phase("generating models.py"):
+            got = models()
+            rendered = (
+                got if got is not None else render_models(schema, callback_context, python=python)
+            )
         texts.update(_render_models(project, rendered))
         if the_rest_error is not None:
             raise the_rest_error
@@ -175,9 +179,11 @@ def _render_the_rest(project: Project, schema: dict[str, Any]) -> dict[str, str]
         project.test_entrypoint,
     )
     texts[SRC_REQUIREMENTS] = render_requirements((project.root / REQUIREMENTS_FILE).is_file())
-    for name, text in render_docs(schema, project.type_name).items():
-        texts[f"docs/{name}"] = text
-    inputs = example_inputs(schema)
+    with phase("writing docs/"):
+        for name, text in render_docs(schema, project.type_name).items():
+            texts[f"docs/{name}"] = text
+    with phase("making example inputs"):
+        inputs = example_inputs(schema)
     for kind in EXAMPLE_INPUTS:
         texts[f"example_inputs/inputs_1_{kind}.json"] = (
             json.dumps(inputs[kind], indent=4, ensure_ascii=False) + "\n"
