@@ -82,10 +82,10 @@ def main() -> None:
         for n, root in projects.items():
             schema = root / "acme-scale-thing.json"
             rows[n].setdefault("validate", []).append(
-                measure([cfngen, "validate", str(schema)], root)
+                measure([*cfngen, "validate", str(schema)], root, args.source)
             )
             rows[n].setdefault("generate", []).append(
-                measure([cfngen, "generate", "--force", str(root)], root)
+                measure([*cfngen, "generate", "--force", str(root)], root, args.source)
             )
     load = os.getloadavg()[0]
     print(f"\nload average {load:.1f}; medians of {args.runs} run(s)")
