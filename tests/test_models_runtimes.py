@@ -8,6 +8,8 @@ CPython 3.14 here: python3.14 models are the 3.10+ ones, which 3.13 runs.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cfngen._models import MODERN_PYTHON, render_models
@@ -172,6 +174,26 @@ def test_models_for_old_runtimes_type_check(tmp_path):
         write_packages(folder, {"every_name": render_models(EVERY_NAME, python=version)})
         result = mypy(folder)
         assert result.returncode == 0, result.stdout
+
+
+IMPORT_SUPPORT = r"""
+import importlib
+json.dump([importlib.import_module("support." + name).__name__ for name in job], sys.stdout)
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS, ids=lambda v: f"py{v[0]}{v[1]}")
+def test_every_shipped_support_module_imports_on_each_runtime(version, tmp_path):
+    """What generate copies beside models.py verbatim (cfngen/_support/*.py) runs everywhere."""
+    from cfngen._support import source
+
+    names = sorted(
+        p.stem for p in (Path(__file__).parent.parent / "cfngen/_support").glob("cfngen_*.py")
+    )
+    assert names  # cfngen_runtime and whatever else ships
+    write_packages(tmp_path, {"support": {f"{n}.py": source(f"{n}.py") for n in names}})
+    imported = run_json(runtime_python(version), tmp_path, IMPORT_SUPPORT, names)
+    assert imported == [f"support.{n}" for n in names]
 
 
 def test_the_shipped_runtime_module_is_one_file_for_every_runtime():
