@@ -199,3 +199,46 @@ def test_every_shipped_support_module_imports_on_each_runtime(version, tmp_path)
 def test_the_shipped_runtime_module_is_one_file_for_every_runtime():
     texts = {render_models(SINK, python=v)["cfngen_runtime.py"] for v in VERSIONS}
     assert len(texts) == 1
+
+
+WIDE_RUN = r"""
+from wide.models import ResourceModel
+out = {}
+model = ResourceModel(P0="a", Config=None)
+out["init"] = [model.P0, model.P1, model.Config]
+out["repr"] = repr(ResourceModel(P0="a"))[:40]
+try:
+    ResourceModel(Nope=1)
+except TypeError as error:
+    out["unknown"] = str(error)
+out["equal"] = ResourceModel(P0="a") == ResourceModel(P0="a")
+given = {"P0": "x", "P1": "5", "Config": {"Mode": "m"}}
+out["round_trip"] = ResourceModel._deserialize(given)._serialize()
+json.dump(out, sys.stdout)
+"""
+
+
+@pytest.mark.parametrize("version", [(3, 8), (3, 13)], ids=["py38", "py313"])
+def test_a_class_too_wide_for_dataclasses_init_works_the_same(version, tmp_path):
+    """More than WIDE_CLASS fields: __init__ and __repr__ come from CfnModel, not dataclasses
+    (which builds them in time quadratic in the fields)."""
+    from cfngen._models._assemble import WIDE_CLASS
+
+    properties = {f"P{i}": {"type": "string"} for i in range(WIDE_CLASS + 1)}
+    properties["P1"] = {"type": "integer"}
+    # Named like its type: the generator gives it a default_factory, not a default.
+    properties["Config"] = {"$ref": "#/definitions/Config"}
+    schema = schema_with({"type": "string"})
+    schema["properties"] = properties
+    schema["definitions"] = {
+        "Config": {"type": "object", "properties": {"Mode": {"type": "string"}}}
+    }
+    files = render_models(schema, python=version)
+    assert "@dataclass(init=False, repr=False)\nclass ResourceModel" in files["models.py"]
+    write_packages(tmp_path, {"wide": files})
+    out = run_json(runtime_python(version), tmp_path, WIDE_RUN, None)
+    assert out["init"] == ["a", None, None]
+    assert out["repr"].startswith("ResourceModel(P0='a', P1=None, P2=None")
+    assert out["unknown"] == "ResourceModel() got an unexpected keyword argument 'Nope'"
+    assert out["equal"] is True
+    assert out["round_trip"] == {"P0": "x", "P1": 5, "Config": {"Mode": "m"}}
