@@ -152,3 +152,56 @@ def test_ctrl_c_leaves_nothing_behind(tmp_path):
     child.expect("interrupted")
     assert finish(child) == ExitCode.INTERRUPTED
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+CTRL_D = "\x04"
+
+
+ALL_BUT_KIND = (
+    "-t", "Acme::Svc::Widget", "--data", "example=false", "--runtime", "python3.12", "--tags",
+    "--no-type-configuration", "--handlers", "create,read",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "at"),
+    [
+        ((), "What do you want to build"),  # a select
+        (("-t", "Acme::Svc::Widget"), "Python package name"),  # text, its default filled in
+        ((*ALL_BUT_KIND, "--package-name", "acme_widget"), "Create this project"),  # confirm
+    ],
+    ids=["select", "text", "confirm"],
+)
+def test_ctrl_d_in_any_prompt_is_an_interrupt_and_writes_nothing(tmp_path, args, at):
+    """Ctrl-D (end of input) ends the wizard like Ctrl-C: exit 130, no project, no traceback."""
+    child = spawn(tmp_path, *args, "widget")
+    if at != "What do you want to build":
+        child.expect("What do you want to build")
+        child.send("\r")
+        if "example=false" not in args:
+            child.expect("Start from the working example")
+            child.send("n")
+    child.expect(at)
+    child.send(CTRL_D)
+    child.expect("interrupted")
+    assert finish(child) == ExitCode.INTERRUPTED
+    assert "Traceback" not in (child.before or "")
+    assert not (tmp_path / "widget").exists()
+    assert not list(tmp_path.glob(".cfngen-init-*"))
+
+
+def test_a_package_name_that_hides_a_module_is_refused_as_typed(tmp_path):
+    child = spawn(tmp_path, "-t", "Acme::Svc::Widget", "widget")
+    child.expect("What do you want to build")
+    child.send("\r")
+    child.expect("Start from the working example")
+    child.send("n")
+    child.expect("Python package name")
+    child.send(CTRL_U + "json")
+    child.expect("would hide Python's own json module")
+    child.send(CTRL_U + "boto3")
+    child.expect("would hide the boto3 package")
+    child.send(CTRL_U + "acme_widget\r")
+    child.expect("Lambda runtime")
+    child.send(CTRL_C)
+    assert finish(child) == ExitCode.INTERRUPTED
