@@ -324,3 +324,59 @@ def test_plain_copier_update_works_after_template_sync_on_a_fresh_machine(tmp_pa
     handlers = (clone / HANDLERS).read_text()
     assert "USER CREATE CODE" in handlers
     assert handlers.count("<<<<<<< before updating") == 1
+
+
+def function_source(text: str, name: str) -> str:
+    import ast
+
+    node = next(
+        n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef) and n.name == name
+    )
+    return ast.get_source_segment(text, node) or ""
+
+
+def test_upgrade_never_marks_a_handler_the_user_wrote_as_a_stub(home, tmp_path, capsys):
+    """Template 0.1.0 had no `# STUB:` lines; the live one does. A handler the user
+    implemented must not get one (cfngen test would then call it not implemented); one the
+    user never touched is still a stub and does."""
+    root = make(tmp_path / "widget")
+    edit(
+        root / HANDLERS,
+        "    # TODO: describe it through the service's API by model.Id; return _not_found(model)\n"
+        "    # when it does not exist, otherwise copy every property it reports onto the model.\n",
+        "    LOG.info('reading %s', model.Id)  # the user's implementation\n",
+    )
+    commit_all(root, "read implemented")
+    main(["upgrade", str(root)])
+    out = capsys.readouterr().out
+    handlers = (root / HANDLERS).read_text()
+    assert "<<<<<<<" not in function_source(handlers, "read_handler")
+    assert "STUB" not in function_source(handlers, "read_handler")
+    assert "the user's implementation" in function_source(handlers, "read_handler")
+    for untouched in ("create_handler", "delete_handler", "list_handler"):
+        assert "# STUB: not implemented" in function_source(handlers, untouched), untouched
+    assert "kept read_handler in src/acme_svc_widget/handlers.py free of" in out
+
+
+def test_uncommitted_changes_are_named_and_only_the_projects_count(home, tmp_path, capsys):
+    outer = tmp_path / "monorepo"
+    outer.mkdir()
+    git(outer, "init", "-q")
+    (outer / "other").mkdir()
+    (outer / "other" / "notes.txt").write_text("committed\n")
+    root = make(outer / "types" / "widget")
+    commit_all(outer, "everything")
+    (outer / "other" / "notes.txt").write_text("work in progress elsewhere\n")
+    (root / "scratch.txt").write_text("mine\n")
+    (root / "README.md").write_text("changed\n")
+    assert main(["upgrade", str(root)]) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert "uncommitted changes in 2 path(s): README.md, scratch.txt" in err
+    assert "notes.txt" not in err
+    (root / "scratch.txt").unlink()
+    git(root, "checkout", "--", "README.md")
+    # Dirty files elsewhere in the repository do not stop the project's upgrade.
+    assert main(["upgrade", str(root)]) in (ExitCode.OK, ExitCode.FAILED)
+    out = capsys.readouterr().out
+    assert f"to template {LIVE}" in out
+    assert (outer / "other" / "notes.txt").read_text() == "work in progress elsewhere\n"
