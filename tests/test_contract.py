@@ -123,6 +123,18 @@ def test_cli_json_report_has_exactly_the_documented_shape(tmp_path):
     assert "PASSED  contract_create_read" in result.stderr
 
 
+def test_cli_text_report_lines_and_summary_share_one_stream_in_order(tmp_path):
+    root = project(tmp_path, "store")
+    result = run_cli("test", cwd=root)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    tests = [i for i, line in enumerate(lines) if line.lstrip().startswith(("PASSED", "SKIPPED"))]
+    summary = [i for i, line in enumerate(lines) if "16 tests" in line or "14 passed" in line]
+    assert len(tests) == 16 and summary, result.stdout
+    assert max(tests) < min(summary)
+    assert "PASSED" not in result.stderr
+
+
 # --------------------------------------------------------------------------- planted violations
 
 VIOLATIONS = {
@@ -626,3 +638,24 @@ def test_overrides_apply_to_generated_inputs_as_cfn_test_applies_them(tmp_path, 
     [inputs], notes = load_input_sets(root, SchemaInfo.from_schema({}))
     assert inputs.create == generated["create"]
     assert notes and "overrides.json is ignored" in notes[0]
+
+
+def test_skips_name_the_input_file_that_is_missing(tmp_path):
+    """Item 8.12: a skipped test names the real input (`inputs/inputs_1_update.json`), never
+    `None_update.json`."""
+    root = project(tmp_path, "store")
+    for extra in ("update", "invalid"):
+        (root / "inputs" / f"inputs_1_{extra}.json").unlink(missing_ok=True)
+    result = run_contract_tests(root)
+    messages = [t.message or "" for t in result.tests if t.outcome == "skipped"]
+    assert any("inputs/inputs_1_update.json is missing" in m for m in messages), messages
+    assert any("inputs/inputs_1_invalid.json is missing" in m for m in messages), messages
+    assert not any("None" in m for m in messages), messages
+
+
+def test_a_missing_generated_input_is_named_as_generated():
+    from cfngen._kinds.resource.contract._inputs import InputSet
+
+    message = InputSet(create={}, update=None, invalid=None).missing("update")
+    assert "generated from the schema" in message and "inputs/inputs_1_update.json" in message
+    assert "None" not in message

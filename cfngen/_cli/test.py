@@ -41,7 +41,9 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ),
     )
     add_format(
-        p, text_help="text (default) or one JSON document on stdout; progress goes to stderr"
+        p,
+        text_help="text (default: each test's line, then the summary, on stdout) or one JSON "
+        "document on stdout (each test's line goes to stderr)",
     )
     add_handler_options(p, after="fail an action after")
     p.set_defaults(run=run)
@@ -51,12 +53,14 @@ def run(args: argparse.Namespace) -> int:
     from cfngen._contract import run_contract_tests
     from cfngen._contract._results import TestResult, render_json, render_progress, render_summary
 
-    err = sys.stderr
-    paint_err = painter(err)
+    # Each test's line and the summary on one stream, so they stay in order when both are
+    # redirected; with --format json, stdout holds only the document.
+    lines = sys.stderr if args.format == "json" else sys.stdout
+    paint_lines = painter(lines)
 
     def progress(result: TestResult) -> None:
-        err.write(render_progress(result, paint_err))
-        err.flush()
+        lines.write(render_progress(result, paint_lines))
+        lines.flush()
 
     result = run_contract_tests(
         args.project or Path.cwd(),
