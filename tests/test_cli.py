@@ -128,3 +128,20 @@ def test_a_stdout_that_cannot_encode_the_output_is_no_crash(tmp_path):
     output = (result.stdout + result.stderr).decode("ascii")
     assert "Traceback" not in output and "internal error" not in output
     assert "\\u2713" in output  # the check mark, escaped
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN", "1e999"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["test", "--enforce-timeout"],
+        ["invoke", "CREATE", "request.json", "--enforce-timeout"],
+        ["invoke", "CREATE", "request.json", "--max-delay"],
+    ],
+)
+def test_nan_and_infinite_numbers_are_usage_errors(capsys, argv, value):
+    *command, option = argv
+    with pytest.raises(SystemExit) as info:
+        main([*command, f"{option}={value}"])
+    assert info.value.code == ExitCode.USAGE
+    assert "finite number" in capsys.readouterr().err

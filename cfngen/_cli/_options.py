@@ -3,15 +3,31 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 
-def seconds(text: str) -> float:
+def _finite(text: str) -> float:
+    """A number of seconds; `nan` and `inf` (which float() accepts) are not one."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a finite number of seconds: {text!r}")
+    return value
+
+
+def seconds(text: str) -> float:
+    value = _finite(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
+    return value
+
+
+def delay(text: str) -> float:
+    value = _finite(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 seconds or more: {text!r}")
     return value
 
 

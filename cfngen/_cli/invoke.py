@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfngen._cli._options import add_handler_options
+from cfngen._cli._options import add_handler_options, delay
 from cfngen._cli._output import paint, painter, print_warning
 from cfngen._errors import ExitCode
 
@@ -50,7 +50,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_handler_options(p, after="stop after")
     p.add_argument(
         "--max-delay",
-        type=float,
+        type=delay,
         default=DEFAULT_MAX_DELAY,
         metavar="S",
         help="sleep at most S seconds of callbackDelaySeconds between calls "
