@@ -380,3 +380,43 @@ def test_uncommitted_changes_are_named_and_only_the_projects_count(home, tmp_pat
     out = capsys.readouterr().out
     assert f"to template {LIVE}" in out
     assert (outer / "other" / "notes.txt").read_text() == "work in progress elsewhere\n"
+
+
+def test_an_upgrade_killed_half_way_is_named_by_the_next_one(home, tmp_path, capsys):
+    """SIGKILL during the merge leaves partly merged files (nothing can run then); the next
+    upgrade says so and how to undo them, instead of a bare "uncommitted changes"."""
+    import os
+    import signal
+    import time
+
+    from tests.test_init_support import cfngen_env
+
+    root = make(tmp_path / "widget")
+    marker = (
+        Path(git(root, "rev-parse", "--absolute-git-dir").strip()) / "cfngen-upgrade-in-progress"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cfngen", "upgrade", str(root)],
+        env=cfngen_env(home),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    while not marker.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    assert marker.exists(), "the upgrade finished before it could be killed"
+    # Kill it as soon as the merge has changed the first file.
+    while not git(root, "status", "--porcelain") and process.poll() is None:
+        time.sleep(0.01)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert process.returncode == -signal.SIGKILL, "the upgrade finished before it was killed"
+    assert git(root, "status", "--porcelain")
+    assert main(["upgrade", str(root)]) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert "was killed half-way" in err and "git checkout -- . && git clean -fd" in err
+    git(root, "checkout", "--", ".")
+    git(root, "clean", "-fdq")
+    assert main(["upgrade", str(root)]) in (ExitCode.OK, ExitCode.FAILED)
+    assert f"to template {LIVE}" in capsys.readouterr().out
+    assert not marker.exists()

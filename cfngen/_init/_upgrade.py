@@ -112,7 +112,17 @@ def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
             "commit the project first (`git init && git add -A && git commit -m 'Before "
             "upgrade'`) so the upgrade can be reviewed and undone",
         )
+    marker = _in_progress_marker(root)
     dirty = status_porcelain(root)
+    if marker.exists():
+        if dirty:
+            raise CfngenError(
+                f"an earlier `cfngen upgrade` of {root} was killed half-way; its partly merged "
+                f"files are still there ({len(dirty)} path(s))",
+                "undo them with `git checkout -- . && git clean -fd` in the project (what you "
+                "committed is safe), then run `cfngen upgrade` again",
+            )
+        marker.unlink()
     if dirty:
         shown = ", ".join(dirty[:10]) + (f" and {len(dirty) - 10} more" if len(dirty) > 10 else "")
         raise CfngenError(
@@ -150,6 +160,8 @@ def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
 
     old = {} if recopy else _old_render(synced.src_path, answers, str(current))
     edited = {rel for rel, data in old.items() if _read(root / rel) not in (None, data)}
+    # If this process is killed during the merge, the next upgrade says how to undo it.
+    marker.write_text(f"{os.getpid()}\n", encoding="ascii")
     try:
         if recopy:  # a fresh rendering on purpose: stubs are stubs again
             _copier.recopy(root, live.tag)
@@ -159,6 +171,8 @@ def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
     except BaseException:
         _restore(root)
         raise
+    finally:
+        marker.unlink(missing_ok=True)
     result.changed = _changed_files(root)
     result.conflicts = _conflicted_files(root, result.changed)
     result.deleted_edited = sorted(f for f in edited if not (root / f).exists())
@@ -206,6 +220,13 @@ def _recorded_version(answers: dict[str, Any], *, required: bool) -> Version | N
 
 def _expand(path: str) -> str:
     return os.path.normpath(os.path.expanduser(path))
+
+
+def _in_progress_marker(root: Path) -> Path:
+    """A file in the repository's git folder (never in the work tree, so `git status` stays
+    clean) that exists while an upgrade merges."""
+    git_dir = git(["rev-parse", "--absolute-git-dir"], root).stdout.strip()
+    return Path(git_dir) / "cfngen-upgrade-in-progress"
 
 
 def _old_render(src: str, answers: dict[str, Any], version: str) -> dict[str, bytes]:
