@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from cfngen._contract import run_contract_tests
-from cfngen._errors import CfngenError
+from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.resource.contract._suite import TEST_NAMES
 from tests.test_init_support import made_once
 
@@ -659,3 +659,15 @@ def test_a_missing_generated_input_is_named_as_generated():
     message = InputSet(create={}, update=None, invalid=None).missing("update")
     assert "generated from the schema" in message and "inputs/inputs_1_update.json" in message
     assert "None" not in message
+
+
+@pytest.mark.parametrize("entrypoint", ["os.system", "example_test_stor.handlers.resource"])
+def test_a_broken_entrypoint_is_a_usage_error_before_anything_is_imported(tmp_path, entrypoint):
+    """Item 8.2: `os.system` (or a typo) must not be imported as the project's handlers."""
+    root = project(tmp_path, "store")
+    config = json.loads((root / ".rpdk-config").read_text())
+    config["entrypoint"] = entrypoint
+    (root / ".rpdk-config").write_text(json.dumps(config))
+    result = run_cli("test", cwd=root)
+    assert result.returncode == ExitCode.USAGE, result.stdout + result.stderr
+    assert "does not exist" in result.stderr and "Traceback" not in result.stderr
