@@ -18,17 +18,15 @@ def handler_timeouts(schema: dict[str, Any]) -> dict[str, int]:
 
     A value that is not an integer (invalid, and reported by validate) counts as the default.
     """
-    handlers = schema.get("handlers")
-    if not isinstance(handlers, dict):
-        return {}
+    from cfngen._schema import SchemaView
+
+    handlers = SchemaView(schema).handlers
     names = sorted(
-        (name for name, handler in handlers.items() if isinstance(handler, dict)),
+        handlers,
         key=lambda name: (_ORDER.index(name) if name in _ORDER else len(_ORDER), name),
     )
-    return {name: _minutes(handlers[name].get("timeoutInMinutes")) for name in names}
+    return {name: _minutes(handlers[name].timeout_in_minutes) for name in names}
 
 
-def _minutes(value: Any) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return DEFAULT_TIMEOUT_MINUTES
+def _minutes(value: int | None) -> int:
+    return DEFAULT_TIMEOUT_MINUTES if value is None else value

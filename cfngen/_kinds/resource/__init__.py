@@ -7,7 +7,8 @@ What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
   src/requirements.txt (_sam.py), docs/ (_docs.py), example_inputs/ (cfngen/_instances), all
   put together in _derive.py;
 - invoke and test: the handler contract, its requests and its tests (contract/);
-- init: its questions and answers (_answers.py) and the copier template in templates/resource/.
+- init: its questions and answers (_answers.py) and the copier template in templates/resource/;
+- build and submit: the resource file set of cfngen/_package (RESOURCE).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
     from cfngen._kinds import Derived, InitSpec
+    from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate import FileReport, SchemaRules
 
@@ -135,6 +137,14 @@ class ResourceKind:
         from cfngen._kinds.resource._answers import INIT
 
         return INIT
+
+    # ------------------------------------------------------------------ build, submit
+
+    @functools.cached_property
+    def packaging(self) -> FileSet | None:
+        from cfngen._package import RESOURCE
+
+        return RESOURCE
 
 
 KIND = ResourceKind()

@@ -14,10 +14,10 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
-from cfngen._fsutil import read_if_exists
+from cfngen._files import read_bytes, read_optional
 from cfngen._kinds._kind import Derived
 from cfngen._kinds.resource import CALLBACK_CONTEXT_FILE
-from cfngen._project import CONFIG_FILE, Project
+from cfngen._project import CONFIG_FILE, Project, require_entrypoint
 from cfngen._runtimes import runtime_name, runtime_warnings
 
 if TYPE_CHECKING:
@@ -47,18 +47,21 @@ def may_derive(project: Project, relpath: str) -> bool:
 
 
 def generate_inputs(project: Project) -> dict[str, bytes | None]:
+    # A typo in the entrypoint would make every derived path point at another package.
+    require_entrypoint(project)
     root = project.root
-    schema = read_if_exists(project.schema_path)
-    if schema is None:
-        raise CfngenError(
-            f"{_display(project, project.schema_path)}: no such file",
-            f"{CONFIG_FILE} names the type {project.type_name}, whose schema is this file; "
-            "create it or fix typeName",
-        )
+    schema = read_bytes(
+        project.schema_path,
+        display=_display(project, project.schema_path),
+        hint=f"{CONFIG_FILE} names the type {project.type_name}, whose schema is this file; "
+        "create it or fix typeName",
+    )
     return {
-        CONFIG_FILE: read_if_exists(root / CONFIG_FILE),
+        CONFIG_FILE: read_optional(root / CONFIG_FILE),
         "schema": schema,
-        CALLBACK_CONTEXT_FILE: read_if_exists(root / CALLBACK_CONTEXT_FILE),
+        CALLBACK_CONTEXT_FILE: read_optional(
+            root / CALLBACK_CONTEXT_FILE, display=CALLBACK_CONTEXT_FILE
+        ),
         # src/requirements.txt includes the project's own requirements only when they exist.
         REQUIREMENTS_FILE: b"exists" if (root / REQUIREMENTS_FILE).is_file() else None,
     }
@@ -90,11 +93,12 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
 
 def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
     """Handlers the schema declares that handlers.py does not register."""
+    from cfngen import _schema
     from cfngen._kinds.resource._registered import handler_warnings
 
     try:
-        schema = json.loads(inputs["schema"] or b"")
-    except ValueError:
+        schema = _schema.loads((inputs["schema"] or b"").decode("utf-8")).data
+    except (UnicodeDecodeError, _schema.JsonSyntaxError):
         return []
     if not isinstance(schema, dict):
         return []
@@ -200,12 +204,12 @@ def _models_from_inputs(
 ) -> dict[str, str] | None:
     """render_models on the schema bytes as read (None when they do not parse: validation,
     which reads the same bytes, then says why). Runs in the child process of _parallel."""
-    from cfngen import _jsonsource
+    from cfngen import _schema
     from cfngen._models import render_models
 
     try:
-        doc = _jsonsource.loads((inputs["schema"] or b"").decode("utf-8"))
-    except (UnicodeDecodeError, _jsonsource.JsonSyntaxError):
+        doc = _schema.loads((inputs["schema"] or b"").decode("utf-8"))
+    except (UnicodeDecodeError, _schema.JsonSyntaxError):
         return None
     if not isinstance(doc.data, dict):
         return None
@@ -250,13 +254,13 @@ def _callback_context(inputs: Mapping[str, bytes | None]) -> dict[str, Any] | No
     data = inputs[CALLBACK_CONTEXT_FILE]
     if data is None:
         return None
-    from cfngen import _jsonsource
+    from cfngen import _schema
 
     try:
-        doc = _jsonsource.loads(data.decode("utf-8"))
+        doc = _schema.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise CfngenError(f"{CALLBACK_CONTEXT_FILE}: is not UTF-8", "save it as UTF-8") from None
-    except _jsonsource.JsonSyntaxError as exc:
+    except _schema.JsonSyntaxError as exc:
         raise CfngenError(
             f"{CALLBACK_CONTEXT_FILE}:{exc.line}:{exc.column}: invalid JSON: {exc.message}",
             "fix the file (a JSON schema of the callback context) or delete it",

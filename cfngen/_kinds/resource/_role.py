@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._generate._jinja import render
+from cfngen._schema import SchemaView
 from cfngen._timeouts import DEFAULT_TIMEOUT_MINUTES, handler_timeouts
 from cfngen._typename import TypeName
 
@@ -20,12 +21,8 @@ SECONDS_PER_TIMEOUT_MINUTE = 70
 
 def handler_actions(schema: dict[str, Any]) -> list[str]:
     """Sorted unique IAM actions over every handler's `permissions`."""
-    actions: set[str] = set()
-    for handler in _handlers(schema).values():
-        permissions = handler.get("permissions", [])
-        if isinstance(permissions, list):
-            actions.update(p for p in permissions if isinstance(p, str) and p)
-    return sorted(actions)
+    handlers = SchemaView(schema).handlers.values()
+    return sorted({action for handler in handlers for action in handler.permissions})
 
 
 def max_session_duration(schema: dict[str, Any]) -> int:
@@ -48,10 +45,3 @@ def render_role(schema: dict[str, Any], type_name: str) -> str:
         effect="Allow" if actions else "Deny",
         actions=actions or ["*"],
     )
-
-
-def _handlers(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    handlers = schema.get("handlers")
-    if not isinstance(handlers, dict):
-        return {}
-    return {k: v for k, v in handlers.items() if isinstance(v, dict)}
