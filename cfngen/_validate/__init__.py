@@ -138,12 +138,16 @@ def validate_text(
         return report
     report.schema = doc.data
 
-    problems: list[Any] = [
-        _semantic.Problem("error", p.pointer, p.message, p.hint, key=p.key)
-        for p in _structure.check(doc.data)
-    ]
-    index = SchemaIndex(doc.data, base_dir=path.parent if path else None)
-    problems.extend(_semantic.check(doc.data, index))
+    from cfngen._kinds.hook import schema_problems
+
+    problems: list[Any] | None = schema_problems(doc.data, path)
+    if problems is None:
+        problems = [
+            _semantic.Problem("error", p.pointer, p.message, p.hint, key=p.key)
+            for p in _structure.check(doc.data)
+        ]
+        index = SchemaIndex(doc.data, base_dir=path.parent if path else None)
+        problems.extend(_semantic.check(doc.data, index))
     for problem in problems:
         where = doc.key_position(problem.pointer) if problem.key else None
         where = where or doc.position(problem.pointer)

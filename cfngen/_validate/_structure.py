@@ -68,9 +68,15 @@ def metaschema() -> dict[str, Any]:
 def _validator() -> Any:
     # Built once per process. Non-recursive references are inlined first: jsonschema looks a
     # `$ref` up again every time it meets it, which was most of the time spent on real schemas.
+    schema = metaschema()
+    return make_validator(schema)
+
+
+def make_validator(schema: dict[str, Any]) -> Any:
+    """A draft-07 validator for a meta-schema whose only recursive definition is "property"
+    (cfngen's resource meta-schema, and the hook meta-schema that borrows its definitions)."""
     from jsonschema import Draft7Validator
 
-    schema = metaschema()
     return Draft7Validator(_inline(schema, schema["definitions"], recursive={"property"}))
 
 
@@ -103,12 +109,13 @@ class RawProblem:
         self.key = key
 
 
-def check(schema: Any) -> list[RawProblem]:
-    """Every structural problem in `schema`, unsorted, without duplicates."""
+def check(schema: Any, validator: Any = None) -> list[RawProblem]:
+    """Every structural problem in `schema`, unsorted, without duplicates (against cfngen's
+    resource meta-schema, or the meta-schema of another kind's `validator`)."""
     seen: set[tuple[str, str]] = set()
     problems = []
     mistyped: set[str] = set()
-    for error in _validator().iter_errors(schema):
+    for error in (validator or _validator()).iter_errors(schema):
         if error.validator == "type":
             mistyped.add(_pointer(error))
         for problem in _translate(error):
