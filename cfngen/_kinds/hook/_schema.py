@@ -219,8 +219,8 @@ def _permissions(value: Any, here: str) -> Iterator[Problem]:
             yield Problem(
                 "error",
                 at,
-                f"{permission!r}: CloudFormation does not allow a hook wildcard permissions "
-                "for cloudformation",
+                f"{permission!r}: CloudFormation does not allow a hook a wildcard "
+                "cloudformation permission",
                 "list the cloudformation actions the handler calls, e.g. "
                 "cloudformation:DescribeStacks",
             )
