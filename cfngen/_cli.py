@@ -430,7 +430,8 @@ def _add_init(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--artifact-type",
-        help="resource (the default; modules, hooks and custom resources are not available yet)",
+        help="resource (the default) or hook (also RESOURCE, HOOK); modules and custom resources "
+        "are not available yet",
     )
     p.add_argument(
         "--package-name", help="the Python package under src/ (default: from the type name)"
@@ -454,6 +455,28 @@ def _add_init(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="LIST",
         help=f"handlers to scaffold, comma-separated from {','.join(HANDLERS)}, or none "
         "(default: all)",
+    )
+    hook = p.add_argument_group("hooks (--artifact-type hook)")
+    hook.add_argument(
+        "--target",
+        dest="targets",
+        action="append",
+        metavar="NAME",
+        help="a target the hook checks (repeatable): a resource type such as AWS::S3::Bucket, a "
+        "wildcard such as 'AWS::S3::*', STACK or CHANGE_SET (default: AWS::S3::Bucket)",
+    )
+    hook.add_argument(
+        "--invocation-points",
+        metavar="LIST",
+        help="comma-separated from preCreate,preUpdate,preDelete (default: all three)",
+    )
+    hook.add_argument(
+        "--config-property",
+        dest="config_properties",
+        action="append",
+        metavar="NAME[:TYPE]",
+        help="a type configuration setting (repeatable); TYPE is string (default), integer, "
+        "number or boolean",
     )
     p.add_argument(
         "--data",
@@ -508,6 +531,9 @@ def _run_init(args: argparse.Namespace) -> int:
             "tagging": args.tagging,
             "type_configuration": args.type_configuration,
             "handlers": args.handlers,
+            "targets": args.targets,
+            "invocation_points": args.invocation_points,
+            "config_properties": args.config_properties,
         },
         _answers.parse_data(args.data),
     )

@@ -23,7 +23,7 @@ HANDLERS = ("create", "read", "update", "delete", "list")
 ARTIFACT_TYPES = (
     ("RESOURCE", "resource type", True),
     ("MODULE", "module", False),
-    ("HOOK", "hook", False),
+    ("HOOK", "hook", True),
     ("CUSTOM_RESOURCE", "custom resource (Custom::)", False),
 )
 
@@ -37,7 +37,14 @@ KEYS = (
     "tagging",
     "type_configuration",
     "handlers",
+    # Hooks (cfngen/_kinds/hook/_answers.py checks them).
+    "targets",
+    "invocation_points",
+    "config_properties",
 )
+#: The answers that only resource types have, and those that only hooks have.
+_RESOURCE_KEYS = frozenset({"tagging", "type_configuration", "handlers"})
+_HOOK_KEYS = frozenset({"targets", "invocation_points", "config_properties"})
 _BOOL_KEYS = frozenset({"example", "tagging", "type_configuration"})
 _TRUE = frozenset({"true", "yes", "y", "1", "on"})
 _FALSE = frozenset({"false", "no", "n", "0", "off"})
@@ -67,6 +74,10 @@ class Answers:
     tagging: bool = True
     type_configuration: bool = False
     handlers: tuple[str, ...] = HANDLERS
+    #: Hooks: target names, invocation points (preCreate...), (setting name, JSON type).
+    targets: tuple[str, ...] = ()
+    invocation_points: tuple[str, ...] = ()
+    config_properties: tuple[tuple[str, str], ...] = ()
 
     @property
     def kind(self) -> str:
@@ -74,6 +85,20 @@ class Answers:
         return self.artifact_type.lower()
 
     def copier_data(self) -> dict[str, Any]:
+        common = {
+            "artifact_type": self.artifact_type,
+            "example": self.example,
+            "type_name": str(self.type_name),
+            "package_name": self.package_name,
+            "runtime": self.runtime,
+        }
+        if self.artifact_type == "HOOK":
+            from cfngen._kinds.hook import _answers as hook
+
+            return {
+                **common,
+                **hook.copier_data(self.targets, self.invocation_points, self.config_properties),
+            }
         return {
             "artifact_type": self.artifact_type,
             "example": self.example,
@@ -190,6 +215,14 @@ def check(key: str, value: Any) -> Any:
         return parse_bool(key, value)
     if key == "handlers":
         return parse_handlers(value)
+    if key in _HOOK_KEYS:
+        from cfngen._kinds.hook import _answers as hook
+
+        if key == "targets":
+            return hook.parse_targets(value)
+        if key == "invocation_points":
+            return hook.parse_invocation_points(value)
+        return hook.parse_config_properties(value)
     raise CfngenError(f"unknown answer {key!r}", f"use one of {', '.join(KEYS)}")
 
 
@@ -220,7 +253,21 @@ def defaults(given: Mapping[str, Any]) -> dict[str, Any]:
         "type_configuration": False,
         "handlers": HANDLERS,
     }
-    if given.get("example"):
+    if given.get("artifact_type") == "HOOK":
+        from cfngen._kinds.hook import _answers as hook
+
+        out.update(
+            {
+                "artifact_type": "HOOK",
+                "targets": hook.DEFAULT_TARGETS,
+                "invocation_points": hook.INVOCATION_POINTS,
+                "config_properties": (),
+            }
+        )
+        if given.get("example"):
+            out.update(hook.EXAMPLE_FIXED)
+            out["type_name"] = TypeName(hook.EXAMPLE_TYPE_NAME)
+    elif given.get("example"):
         out.update(EXAMPLE_FIXED)
         out["type_name"] = TypeName(EXAMPLE_TYPE_NAME)
     type_name = given.get("type_name", out.get("type_name"))
@@ -230,10 +277,26 @@ def defaults(given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def example_conflicts(given: Mapping[str, Any]) -> None:
-    """Refuse answers the example cannot honour: it is one fixed resource type."""
+    """Refuse answers the example cannot honour: it is one fixed resource type (or hook), and
+    answers of the other kind."""
+    hook = given.get("artifact_type") == "HOOK"
+    wrong = sorted(set(given) & (_RESOURCE_KEYS if hook else _HOOK_KEYS))
+    if wrong:
+        kind, other = ("a hook", "resource types") if hook else ("a resource type", "hooks")
+        raise CfngenError(
+            f"{', '.join(wrong)}: only {other} have {'this answer' if len(wrong) == 1 else 'these answers'}, "
+            f"and this is {kind}",
+            "drop the answer, or choose another --artifact-type",
+        )
     if not given.get("example"):
         return
-    for key, fixed in EXAMPLE_FIXED.items():
+    if hook:
+        from cfngen._kinds.hook import _answers as hook_answers
+
+        fixed_answers: dict[str, Any] = hook_answers.EXAMPLE_FIXED
+    else:
+        fixed_answers = EXAMPLE_FIXED
+    for key, fixed in fixed_answers.items():
         if key in given and given[key] != fixed:
             raise CfngenError(
                 f"the example is made with {key}={_shown(fixed)}, not {key}={_shown(given[key])}",
@@ -245,7 +308,7 @@ def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, (tuple, list)):
-        return ",".join(value) or "none"
+        return ",".join(":".join(v) if isinstance(v, tuple) else str(v) for v in value) or "none"
     return str(value)
 
 
@@ -265,6 +328,9 @@ def resolve(given: Mapping[str, Any]) -> Answers:
         tagging=values["tagging"],
         type_configuration=values["type_configuration"],
         handlers=tuple(values["handlers"]),
+        targets=tuple(values.get("targets", ())),
+        invocation_points=tuple(values.get("invocation_points", ())),
+        config_properties=tuple(values.get("config_properties", ())),
     )
 
 

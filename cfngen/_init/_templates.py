@@ -27,7 +27,7 @@ from cfngen._errors import CfngenError
 from cfngen._init._git import git, require_git
 
 #: Extension kinds with a template. Modules, hooks and custom resources join here.
-KINDS = ("resource",)
+KINDS = ("resource", "hook")
 
 _COMMIT_ENV = {
     "GIT_AUTHOR_NAME": "cfngen",
