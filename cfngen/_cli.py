@@ -584,7 +584,7 @@ def _run_init(args: argparse.Namespace) -> int:
         print(f"  cd {where}")
     print("  python -m pip install -r requirements-dev.txt")
     print("  python -m pytest")
-    if answers.example or not answers.handlers:
+    if answers.example or not answers.handlers or answers.artifact_type == "HOOK":
         print("  cfngen test")
     else:
         print(

@@ -70,13 +70,21 @@ class InvalidSchemaError(CfngenError):
 
 def generate_project(root: Path, *, check: bool = False, force: bool = False) -> GenerateResult:
     project = load_project(root)
-    if project.artifact_type != "RESOURCE":
+    hook = project.artifact_type == "HOOK"
+    if project.artifact_type not in ("RESOURCE", "HOOK"):
         raise CfngenError(
-            f"{root}: cfngen generate supports resource types; this project is a "
+            f"{root}: cfngen generate supports resource types and hooks; this project is a "
             f"{project.artifact_type}",
-            "use the official `cfn generate` for modules and hooks for now",
+            "use the official `cfn generate` for modules for now",
         )
-    inputs = _read_inputs(project)
+    if hook:
+        # The hook kind renders its own files (cfngen/_kinds/hook/_derived.py); ownership,
+        # the manifest and the writes below are the same for every kind.
+        from cfngen._kinds.hook import _derived as hook_files
+
+        inputs = hook_files.read_inputs(project)
+    else:
+        inputs = _read_inputs(project)
     fingerprint = _ownership.fingerprint(inputs)
     manifest = _ownership.load_manifest(root)
     handlers_display = _display(project, project.handlers_path)
@@ -87,8 +95,15 @@ def generate_project(root: Path, *, check: bool = False, force: bool = False) ->
             skipped=[Path(p) for p in sorted(manifest.user_files)],
             up_to_date=True,
         )
-        result.warnings += _handler_warnings(project, inputs, handlers_display)
+        if not hook:
+            result.warnings += _handler_warnings(project, inputs, handlers_display)
         return result
+
+    if hook:
+        rendered_hook = hook_files.render(project, inputs)
+        result = GenerateResult(report=rendered_hook.report)
+        result.warnings += _runtime_warnings(project) + rendered_hook.warnings
+        return _write(root, rendered_hook.files, inputs, manifest, result, check=check)
 
     # The slow path: validate, render everything in memory, then write. models.py, the slowest
     # file, is rendered in a child process meanwhile when the CLI owns the process (_parallel).
@@ -114,6 +129,21 @@ def generate_project(root: Path, *, check: bool = False, force: bool = False) ->
     result = GenerateResult(report=report)
     result.warnings += _runtime_warnings(project)
     result.warnings += _handler_warnings(project, inputs, handlers_display)
+    return _write(root, rendered, inputs, manifest, result, check=check)
+
+
+def _write(
+    root: Path,
+    rendered: dict[str, bytes],
+    inputs: dict[str, bytes | None],
+    manifest: _ownership.Manifest,
+    result: GenerateResult,
+    *,
+    check: bool,
+) -> GenerateResult:
+    """Compare the rendered files with what is on disk, then (unless `check`) write what
+    changed and is cfngen's, remove what cfngen wrote and no longer derives, and record it."""
+    fingerprint = _ownership.fingerprint(inputs)
     new_manifest = _ownership.Manifest(fingerprint=fingerprint)
     writes: list[tuple[str, bytes]] = []
     for relpath, data in rendered.items():

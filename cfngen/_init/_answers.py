@@ -284,8 +284,7 @@ def example_conflicts(given: Mapping[str, Any]) -> None:
     if wrong:
         kind, other = ("a hook", "resource types") if hook else ("a resource type", "hooks")
         raise CfngenError(
-            f"{', '.join(wrong)}: only {other} have {'this answer' if len(wrong) == 1 else 'these answers'}, "
-            f"and this is {kind}",
+            f"{', '.join(wrong)}: only {other} have such answers, and this is {kind}",
             "drop the answer, or choose another --artifact-type",
         )
     if not given.get("example"):

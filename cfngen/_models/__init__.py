@@ -49,12 +49,21 @@ def runtime_source() -> str:
     return Path(__file__).with_name(RUNTIME_FILE).read_text(encoding="utf-8")
 
 
-def models_source(schema: dict[str, Any], callback_context: dict[str, Any] | None = None) -> str:
+def models_source(
+    schema: dict[str, Any],
+    callback_context: dict[str, Any] | None = None,
+    *,
+    root: str | None = None,
+) -> str:
+    """models.py for a resource schema; with `root`, the module of one model named so, built
+    from the schema's properties and definitions (a hook target's model, a hook's
+    configuration), with no request class."""
     aliased: frozenset[str] = frozenset()
     while True:
-        normalised = normalise(schema, callback_context, alias_all=aliased)
-        text = format_source(assemble(generate_raw(normalised.schema), schema))
-        renamed = check_models(text, normalised)
+        normalised = normalise(schema, callback_context, alias_all=aliased, root=root)
+        raw = generate_raw(normalised.schema, root or RESOURCE_MODEL)
+        text = format_source(assemble(raw, schema, root=root))
+        renamed = check_models(text, normalised, handler_request=root is None)
         if not renamed:
             return text
         if renamed <= aliased:

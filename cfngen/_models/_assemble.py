@@ -22,12 +22,20 @@ reads JSON and `model._serialize()` writes it; a JSON name that is not a Python 
 kept in `field(metadata={'alias': ...})`.
 """
 '''
+_ROOT_DOCSTRING = '''"""Models of TYPE_NAME: ROOT and the classes it uses.
+
+Every field is None unless CloudFormation sent it. `Model._deserialize()` reads JSON and
+`model._serialize()` writes it; a JSON name that is not a Python name is kept in
+`field(metadata={'alias': ...})`.
+"""
+'''
 _IMPORT = re.compile(r"(?:from \S+ )?import .+")
 _DATACLASS_NAME = re.compile(r"\bdataclass(?: as (\w+))?")
 
 
-def assemble(raw: str, schema: dict[str, Any]) -> str:
-    """The generator's module with our docstring, sorted imports and ResourceHandlerRequest."""
+def assemble(raw: str, schema: dict[str, Any], *, root: str | None = None) -> str:
+    """The generator's module with our docstring, sorted imports and ResourceHandlerRequest
+    (with `root`: the module of that one model, without a request class)."""
     raw, hidden = unshadow(raw)
     lines = raw.splitlines()
     start = 0
@@ -57,19 +65,14 @@ def assemble(raw: str, schema: dict[str, Any]) -> str:
         stdlib.append("from dataclasses import dataclass")
 
     type_name = str(schema.get("typeName", "a resource type"))
-    return "\n".join(
-        [
-            _DOCSTRING.replace("TYPE_NAME", type_name),
-            "from __future__ import annotations",
-            "",
-            *sorted(stdlib),
-            "",
-            f"from .{RUNTIME_MODULE} import BaseResourceHandlerRequest, {BASE_CLASS}",
-            # black keeps one blank line before a statement and makes it two before a class;
-            # ruff keeps what it gets: given this, both write the same bytes.
-            *([""] if body.startswith("@") else []),
-            "",
-            body,
+    if root is not None:
+        docstring = _ROOT_DOCSTRING.replace("TYPE_NAME", type_name).replace("ROOT", root)
+        runtime_names = BASE_CLASS
+        request: list[str] = []
+    else:
+        docstring = _DOCSTRING.replace("TYPE_NAME", type_name)
+        runtime_names = f"BaseResourceHandlerRequest, {BASE_CLASS}"
+        request = [
             "",
             "",
             f"@{dataclass_name}",
@@ -77,6 +80,21 @@ def assemble(raw: str, schema: dict[str, Any]) -> str:
             f"    desiredResourceState: {RESOURCE_MODEL} | None",
             f"    previousResourceState: {RESOURCE_MODEL} | None",
             f"    typeConfiguration: {TYPE_CONFIGURATION_MODEL} | None",
+        ]
+    return "\n".join(
+        [
+            docstring,
+            "from __future__ import annotations",
+            "",
+            *sorted(stdlib),
+            "",
+            f"from .{RUNTIME_MODULE} import {runtime_names}",
+            # black keeps one blank line before a statement and makes it two before a class;
+            # ruff keeps what it gets: given this, both write the same bytes.
+            *([""] if body.startswith("@") else []),
+            "",
+            body,
+            *request,
             *(
                 [
                     "",

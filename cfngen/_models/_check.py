@@ -11,7 +11,9 @@ from cfngen._models._generate import RUNTIME_MODULE, internal_error
 from cfngen._models._normalise import BASE_CLASS, Normalised
 
 
-def check_models(text: str, normalised: Normalised) -> frozenset[str]:
+def check_models(
+    text: str, normalised: Normalised, *, handler_request: bool = True
+) -> frozenset[str]:
     """Run the module; return the JSON property names some dataclass does not read and write.
 
     Raises CfngenError when the module does not run or a class is missing.
@@ -40,7 +42,7 @@ def check_models(text: str, normalised: Normalised) -> frozenset[str]:
             raise internal_error(
                 f"the generated models.py does not run: {type(error).__name__}: {error}"
             ) from error
-        for name in [*normalised.classes, HANDLER_REQUEST]:
+        for name in [*normalised.classes, *([HANDLER_REQUEST] if handler_request else [])]:
             cls = getattr(module, name, None)
             if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
                 raise internal_error(f"the generated models.py has no dataclass {name}")

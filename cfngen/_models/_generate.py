@@ -40,7 +40,7 @@ def _import_generator() -> None:
             gc.enable()
 
 
-def generate_raw(schema: dict[str, Any]) -> str:
+def generate_raw(schema: dict[str, Any], class_name: str = RESOURCE_MODEL) -> str:
     """datamodel-code-generator's dataclasses for a normalised schema, unformatted.
 
     Imported here, not at the top: the first call costs ~0.4 s of imports (pydantic models).
@@ -58,7 +58,7 @@ def generate_raw(schema: dict[str, Any]) -> str:
                 input_file_type=InputFileType.JsonSchema,
                 output_model_type=DataModelType.DataclassesDataclass,
                 target_python_version=PythonVersion.PY_310,
-                class_name=RESOURCE_MODEL,
+                class_name=class_name,
                 # Written as an absolute import (it refuses a relative one); assemble fixes it.
                 base_class=f"{RUNTIME_MODULE}.{BASE_CLASS}",
                 enum_field_as_literal=LiteralType.All,

@@ -105,9 +105,7 @@ def parse_invocation_points(value: str | Sequence[str]) -> tuple[str, ...]:
             )
         chosen.add(point)
     if not chosen:
-        raise CfngenError(
-            "no invocation point given", f"choose from {','.join(INVOCATION_POINTS)}"
-        )
+        raise CfngenError("no invocation point given", f"choose from {','.join(INVOCATION_POINTS)}")
     return tuple(p for p in INVOCATION_POINTS if p in chosen)
 
 

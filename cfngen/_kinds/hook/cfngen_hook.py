@@ -24,8 +24,9 @@ from __future__ import annotations
 import enum
 import importlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any
 
 from cloudformation_cli_python_lib.hook import Hook as _LibHook
 from cloudformation_cli_python_lib.interface import (
@@ -35,14 +36,15 @@ from cloudformation_cli_python_lib.interface import (
 )
 
 __all__ = [
-    "ChangeSet",
     "Change",
+    "ChangeSet",
     "Hook",
     "HookErrorCode",
     "StackTemplate",
     "change_set",
     "compliant",
     "non_compliant",
+    "none_when_empty",
     "previous_properties",
     "stack_template",
     "target_properties",
@@ -84,10 +86,21 @@ def non_compliant(message: str) -> ProgressEvent:
     )
 
 
+def none_when_empty(model: Any) -> None:
+    """Make `model._deserialize` give None for an empty configuration, as the models of the
+    official plugin do (handlers written for them test `if type_configuration:`)."""
+    read = model._deserialize.__func__
+
+    def _deserialize(cls: Any, json_data: Any) -> Any:
+        return None if not json_data else read(cls, json_data)
+
+    model._deserialize = classmethod(_deserialize)
+
+
 class Hook(_LibHook):
     """cloudformation_cli_python_lib's Hook, with handler exceptions reported by name."""
 
-    def _invoke_handler(  # type: ignore[override]
+    def _invoke_handler(
         self,
         session: Any,
         request: BaseHookHandlerRequest,
@@ -99,10 +112,12 @@ class Hook(_LibHook):
             return super()._invoke_handler(
                 session, request, invocation_point, callback_context, type_configuration
             )
-        except Exception as error:  # the library would answer InternalFailure, no message
+        except (
+            Exception
+        ) as error:  # the library would answer InternalFailure, no message
             if hasattr(error, "to_progress_event"):  # the library's own HandlerError
                 raise
-            message = "{}: {}".format(type(error).__name__, error).rstrip(": ")
+            message = f"{type(error).__name__}: {error}".rstrip(": ")
             return ProgressEvent(
                 status=OperationStatus.FAILED,
                 errorCode=HookErrorCode.HandlerInternalFailure,  # type: ignore[arg-type]
@@ -118,19 +133,19 @@ def _target_model(request: BaseHookHandlerRequest) -> Mapping[str, Any]:
     return model if isinstance(model, Mapping) else {}
 
 
-def target_properties(request: BaseHookHandlerRequest) -> Dict[str, Any]:
+def target_properties(request: BaseHookHandlerRequest) -> dict[str, Any]:
     """The properties the target will have (an empty dict when it has none)."""
     value = _target_model(request).get("resourceProperties")
     return dict(value) if isinstance(value, Mapping) else {}
 
 
-def previous_properties(request: BaseHookHandlerRequest) -> Optional[Dict[str, Any]]:
+def previous_properties(request: BaseHookHandlerRequest) -> dict[str, Any] | None:
     """The properties the target had (preUpdate), else None."""
     value = _target_model(request).get("previousResourceProperties")
     return dict(value) if isinstance(value, Mapping) else None
 
 
-def _model_class(type_name: Optional[str]) -> Any:
+def _model_class(type_name: str | None) -> Any:
     if not type_name:
         return None
     package = __name__.rpartition(".")[0]
@@ -162,7 +177,7 @@ def typed_previous(request: BaseHookHandlerRequest) -> Any:
 # --------------------------------------------------------------------------- stacks, change sets
 
 
-def _document(value: Any) -> Dict[str, Any]:
+def _document(value: Any) -> dict[str, Any]:
     """A template as CloudFormation sends it (JSON or YAML text, or already parsed)."""
     if isinstance(value, Mapping):
         return dict(value)
@@ -183,7 +198,7 @@ def _yaml(text: str) -> Any:
             "the template is YAML: add PyYAML to requirements.txt to read it"
         ) from None
 
-    class _Loader(yaml.SafeLoader):
+    class _Loader(yaml.SafeLoader):  # type: ignore[misc]
         pass
 
     def tagged(loader: Any, suffix: str, node: Any) -> Any:
@@ -197,23 +212,25 @@ def _yaml(text: str) -> Any:
         return {name: loader.construct_mapping(node, deep=True)}
 
     _Loader.add_multi_constructor("!", tagged)
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    return yaml.load(text, Loader=_Loader)
 
 
 @dataclass
 class StackTemplate:
     """A STACK target: the template being provisioned, and the one it replaces."""
 
-    template: Dict[str, Any]
-    previous_template: Optional[Dict[str, Any]] = None
+    template: dict[str, Any]
+    previous_template: dict[str, Any] | None = None
 
     @property
-    def resources(self) -> Dict[str, Dict[str, Any]]:
+    def resources(self) -> dict[str, dict[str, Any]]:
         """Logical id -> {"Type": ..., "Properties": {...}, ...}."""
         found = self.template.get("Resources")
-        return {
-            k: v for k, v in (found or {}).items() if isinstance(v, dict)
-        } if isinstance(found, dict) else {}
+        return (
+            {k: v for k, v in (found or {}).items() if isinstance(v, dict)}
+            if isinstance(found, dict)
+            else {}
+        )
 
 
 def stack_template(request: BaseHookHandlerRequest) -> StackTemplate:
@@ -232,12 +249,12 @@ class Change:
     action: str
     logical_id: str
     resource_type: str
-    before: Optional[Dict[str, Any]] = None
-    after: Optional[Dict[str, Any]] = None
-    line_number: Optional[int] = None
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    line_number: int | None = None
 
     @property
-    def properties(self) -> Dict[str, Any]:
+    def properties(self) -> dict[str, Any]:
         """The resource's properties after the change ({} for a removal)."""
         found = (self.after or {}).get("Properties")
         return dict(found) if isinstance(found, Mapping) else {}
@@ -247,8 +264,8 @@ class Change:
 class ChangeSet:
     """A CHANGE_SET target: the new template and the changed resources."""
 
-    template: Dict[str, Any]
-    changes: List[Change] = field(default_factory=list)
+    template: dict[str, Any]
+    changes: list[Change] = field(default_factory=list)
 
 
 def change_set(request: BaseHookHandlerRequest) -> ChangeSet:
