@@ -178,7 +178,7 @@ def test_no_input_without_a_type_name(home, tmp_path, capsys):
     [
         (["-t", "AWS::S3::Thing"], "the AWS namespace is reserved"),
         (["-t", "Acme::Svc"], "exactly three"),
-        (["-t", "Acme::Svc::Widget", "--artifact-type", "hook"], "cannot make a hook yet"),
+        (["-t", "Acme::Svc::Widget", "--artifact-type", "module"], "cannot make a module yet"),
         (["-t", "Acme::Svc::Widget", "--runtime", "python2.7"], "unknown runtime"),
         (["-t", "Acme::Svc::Widget", "--package-name", "1abc"], "invalid package name"),
         (["-t", "Acme::Svc::Widget", "--handlers", "create,destroy"], "unknown handler"),

@@ -107,13 +107,19 @@ def test_unknown_runtime_lists_the_choices():
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [("resource", "RESOURCE"), ("RESOURCE", "RESOURCE"), ("Resource", "RESOURCE")],
+    [
+        ("resource", "RESOURCE"),
+        ("RESOURCE", "RESOURCE"),
+        ("Resource", "RESOURCE"),
+        ("hook", "HOOK"),
+        ("HOOK", "HOOK"),
+    ],
 )
 def test_artifact_types(value, expected):
     assert _answers.check_artifact_type(value) == expected
 
 
-@pytest.mark.parametrize("value", ["module", "hook", "custom-resource", "CUSTOM_RESOURCE"])
+@pytest.mark.parametrize("value", ["module", "custom-resource", "CUSTOM_RESOURCE"])
 def test_artifact_types_that_are_not_available_yet(value):
     with pytest.raises(CfngenError, match=r"cannot make a .* yet"):
         _answers.check_artifact_type(value)
@@ -192,24 +198,31 @@ def test_a_type_name_is_required():
         _answers.resolve({})
 
 
-def test_copier_data_holds_exactly_the_template_questions():
-    answers = _answers.resolve({"type_name": _answers.check_type_name("Acme::Svc::Widget")})
-    assert set(answers.copier_data()) == set(_answers.KEYS)
-    assert answers.kind == "resource"
-
-
-def test_the_answer_keys_are_the_live_templates_questions():
+def _questions(kind: str, *, hidden: bool = False) -> set[str]:
     import yaml
 
     from cfngen._init import _templates
 
-    config = yaml.safe_load((_templates.live_version("resource").path / "copier.yml").read_text())
-    asked = {
+    config = yaml.safe_load((_templates.live_version(kind).path / "copier.yml").read_text())
+    return {
         key
         for key, question in config.items()
-        if not key.startswith("_") and question.get("when") is not False
+        if not key.startswith("_") and (hidden or question.get("when") is not False)
     }
-    assert asked == set(_answers.KEYS)
+
+
+@pytest.mark.parametrize("artifact_type", ["RESOURCE", "HOOK"])
+def test_copier_data_holds_exactly_the_template_questions(artifact_type):
+    answers = _answers.resolve(
+        {"type_name": _answers.check_type_name("Acme::Svc::Widget"), "artifact_type": artifact_type}
+    )
+    data = set(answers.copier_data())
+    assert answers.kind == artifact_type.lower()
+    assert _questions(answers.kind) <= data <= _questions(answers.kind, hidden=True)
+
+
+def test_the_answer_keys_are_the_live_templates_questions():
+    assert _questions("resource") | _questions("hook") == set(_answers.KEYS)
 
 
 def test_the_example_needs_no_type_name_and_fixes_the_schema_answers():

@@ -10,7 +10,11 @@ The files (`cfngen generate` writes them through its ownership and atomic-write 
   names it (`aws_s3_bucket.py`, `AwsS3Bucket`), and `target_models/__init__.py`, the table the
   `typed_target` helper reads; `cfngen_runtime.py` and `cfngen_hook.py` beside them;
 - `hook-role.yaml`, `template.yml`, `src/requirements.txt`, the configuration schema
-  `<type-name>-configuration.json` and `docs/README.md`.
+  `<type-name>-configuration.json` and `docs/README.md`;
+- `target-schemas/<type>.json`, the bundled schema of each modelled target: derived until the
+  user edits it (then it is theirs, and the model follows it). With them, `cfn generate
+  --local-only` and `cfn submit --dry-run` work offline, as they need a local schema for every
+  target.
 
 Which targets get a model: every type the schema names, from `target-schemas/` (a project's
 pinned or private schemas), `target-info.json` (the official tool's file), or the schemas
@@ -138,7 +142,9 @@ def target_names(schema: dict[str, Any]) -> list[str]:
 
 def _local_schemas(inputs: dict[str, bytes | None]) -> tuple[dict[str, Any], list[str]]:
     """Target schemas the project holds: target-info.json's, then target-schemas/ (which
-    wins, as a pinned copy), by type name; and warnings about files that are not schemas."""
+    wins, as a pinned copy), by type name; and warnings about files that are not schemas.
+    A file of target-schemas/ that is the bundled schema byte for byte is cfngen's copy, not
+    the user's: it is left out."""
     schemas: dict[str, Any] = {}
     warnings: list[str] = []
     info = inputs.get(TARGET_INFO)
@@ -169,14 +175,18 @@ def _local_schemas(inputs: dict[str, bytes | None]) -> tuple[dict[str, Any], lis
         if not isinstance(name, str):
             warnings.append(f"{key} has no typeName: ignored")
             continue
+        bundled = _targets.bundled_schema_text(name)
+        if bundled is not None and data == bundled.encode("utf-8"):
+            continue
         schemas[name] = found
     return schemas, warnings
 
 
 def modelled_targets(
     schema: dict[str, Any], inputs: dict[str, bytes | None]
-) -> tuple[dict[str, dict[str, Any]], list[str]]:
-    """Type name -> schema of every target that gets a model, and what the user should know."""
+) -> tuple[dict[str, dict[str, Any]], set[str], list[str]]:
+    """Type name -> schema of every target that gets a model, the types whose schema the
+    project holds itself, and what the user should know."""
     local, warnings = _local_schemas(inputs)
     imports = set((inputs.get("imports") or b"").decode().split())
     known = sorted(set(_targets.bundled_types()) | set(local))
@@ -200,7 +210,7 @@ def modelled_targets(
                 f"no schema for the target {name}, so it has no typed model: put its schema "
                 f"in {TARGET_SCHEMAS}/"
             )
-    return dict(sorted(chosen.items())), warnings
+    return dict(sorted(chosen.items())), set(local), warnings
 
 
 # --------------------------------------------------------------------------- rendering
@@ -216,8 +226,12 @@ def render(project: Project, inputs: dict[str, bytes | None]) -> Rendered:
     if not report.valid or report.schema is None:
         raise InvalidSchemaError(report)
     schema = report.schema
-    targets, warnings = modelled_targets(schema, inputs)
+    targets, local, warnings = modelled_targets(schema, inputs)
     texts = _texts(project, schema, targets, official=inputs.get("style") == b"official")
+    for name in targets:
+        bundled = _targets.bundled_schema_text(name)
+        if name not in local and bundled is not None:
+            texts[f"{TARGET_SCHEMAS}/{_targets.schema_file_name(name)}"] = bundled
     warnings += _handler_warnings(project, schema)
     files = {
         relpath: with_header(relpath, text).encode("utf-8")
