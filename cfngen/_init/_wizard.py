@@ -45,6 +45,10 @@ def ask(given: Mapping[str, Any], dest: Path) -> Answers | None:
         values["artifact_type"] = questionary.select(
             "What do you want to build?", choices=choices, default="RESOURCE"
         ).unsafe_ask()
+    if values["artifact_type"] == "HOOK":
+        from cfngen._kinds.hook._wizard import ask_hook
+
+        return _confirm(ask_hook(values), dest)
     if "example" not in values:
         values["example"] = questionary.confirm(
             "Start from the working example (an SSM parameter whose handlers call AWS)?",
@@ -89,7 +93,12 @@ def ask(given: Mapping[str, Any], dest: Path) -> Answers | None:
                 choices=[Choice(h, value=h, checked=True) for h in HANDLERS],
             ).unsafe_ask()
         )
-    answers = _answers.resolve(values)
+    return _confirm(_answers.resolve(values), dest)
+
+
+def _confirm(answers: Answers, dest: Path) -> Answers | None:
+    import questionary
+
     questionary.print(summary(answers, dest))
     if not questionary.confirm("Create this project?", default=True).unsafe_ask():
         return None
@@ -97,6 +106,12 @@ def ask(given: Mapping[str, Any], dest: Path) -> Answers | None:
 
 
 def summary(answers: Answers, dest: Path) -> str:
+    if answers.artifact_type == "HOOK":
+        from cfngen._kinds.hook._wizard import summary_rows
+
+        rows = [("folder", str(dest)), *summary_rows(answers)]
+        width = max(len(label) for label, _ in rows)
+        return "\n".join(f"  {label.ljust(width)}  {value}" for label, value in rows)
     handlers = ", ".join(answers.handlers) or "none"
     rows = [
         ("folder", str(dest)),
