@@ -100,8 +100,16 @@ def read_inputs(project: Project) -> dict[str, bytes | None]:
     }
     folder = root / TARGET_SCHEMAS
     if folder.is_dir():
+        bundled = {_targets.schema_file_name(t): t for t in _targets.bundled_types()}
         for path in sorted(folder.glob("*.json")):
-            inputs[f"{TARGET_SCHEMAS}/{path.name}"] = _read_bytes(path)
+            data = _read_bytes(path)
+            # cfngen's own copy of a bundled schema is an output, not an input.
+            copy = bundled.get(path.name)
+            if data is not None and copy is not None:
+                text = _targets.bundled_schema_text(copy)
+                if text is not None and data == text.encode("utf-8"):
+                    continue
+            inputs[f"{TARGET_SCHEMAS}/{path.name}"] = data
     return inputs
 
 
