@@ -232,12 +232,17 @@ def _add_invoke(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     p.add_argument(
         "action",
-        type=str.upper,
-        choices=("CREATE", "READ", "UPDATE", "DELETE", "LIST"),
         metavar="ACTION",
-        help="CREATE, READ, UPDATE, DELETE or LIST",
+        help="CREATE, READ, UPDATE, DELETE or LIST; for a hook CREATE_PRE_PROVISION, "
+        "UPDATE_PRE_PROVISION or DELETE_PRE_PROVISION (or preCreate, preUpdate, preDelete)",
     )
-    p.add_argument("request", type=Path, metavar="REQUEST_FILE", help="the request JSON file")
+    p.add_argument(
+        "request",
+        type=Path,
+        metavar="REQUEST_FILE",
+        help="the request JSON file; for a hook, one target in the inputs/ format or a full "
+        "hook request",
+    )
     p.add_argument(
         "--project",
         type=Path,
@@ -251,6 +256,7 @@ def _add_invoke(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="call real AWS with this profile's credentials instead of moto",
     )
     _add_handler_limits(p, max_reinvoke=100, after="stop after")
+    _add_hook_options(p)
     p.add_argument(
         "--max-delay",
         type=float,
@@ -280,7 +286,89 @@ def _add_handler_limits(p: argparse.ArgumentParser, *, max_reinvoke: int, after:
     )
 
 
+def _add_hook_options(p: argparse.ArgumentParser) -> None:
+    hook = p.add_argument_group("hooks")
+    hook.add_argument(
+        "--typeconfig",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the hook's type configuration: the SetTypeConfiguration JSON "
+        "(CloudFormationConfiguration.HookConfiguration.Properties) or the properties alone",
+    )
+    hook.add_argument(
+        "--export",
+        dest="exports",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="the value of a CloudFormation export that inputs name as {{NAME}} (repeatable; "
+        "default: a stand-in, as exports cannot be looked up offline)",
+    )
+
+
+def _exports(items: Sequence[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise CfngenError(
+                f"--export {item!r} is not NAME=VALUE", "e.g. --export KeyArn=arn:..."
+            )
+        out[name.strip()] = value
+    return out
+
+
+def _is_hook(path: Path) -> bool:
+    from cfngen._project import load_project
+
+    return load_project(path).artifact_type == "HOOK"
+
+
+def _run_hook_invoke(args: argparse.Namespace) -> int:
+    from cfngen._kinds.hook._report import render_answer, render_verdict
+    from cfngen._kinds.hook._run import invoke_hook
+
+    out = sys.stdout
+    count = {"n": 0}
+
+    def show(answer: object) -> None:
+        count["n"] += 1
+        out.write(render_answer(answer, count["n"], lambda t, s: paint(t, s, out)))  # type: ignore[arg-type]
+        out.flush()
+
+    def imported(lines: list[str]) -> None:
+        out.write(paint("output while importing the handlers:", "bold", out) + "\n")
+        out.write("".join(f"  | {line}\n" for line in lines))
+
+    result = invoke_hook(
+        args.project or Path.cwd(),
+        args.action,
+        args.request,
+        region=args.region,
+        enforce_timeout=args.enforce_timeout,
+        max_reinvoke=args.max_reinvoke,
+        typeconfig=args.typeconfig,
+        exports=_exports(args.exports),
+        profile=args.profile,
+        on_answer=show,
+        on_warning=print_warning,
+        on_import_output=imported,
+    )
+    verdict = render_verdict(result.run)
+    style = "ok" if result.succeeded else "error"
+    print(f"cfngen: {paint(verdict, style, sys.stderr)}", file=sys.stderr)
+    return ExitCode.OK if result.succeeded else ExitCode.FAILED
+
+
 def _run_invoke(args: argparse.Namespace) -> int:
+    if _is_hook(args.project or Path.cwd()):
+        return _run_hook_invoke(args)
+    args.action = args.action.upper()
+    if args.action not in ("CREATE", "READ", "UPDATE", "DELETE", "LIST"):
+        raise CfngenError(
+            f"unknown action {args.action!r}", "use CREATE, READ, UPDATE, DELETE or LIST"
+        )
     from cfngen._contract import invoke
     from cfngen._contract._report import render_invocation, render_outcome, render_wait
 
@@ -362,10 +450,49 @@ def _add_test(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="text (default) or one JSON document on stdout; progress goes to stderr",
     )
     _add_handler_limits(p, max_reinvoke=50, after="fail an action after")
+    _add_hook_options(p)
     p.set_defaults(run=_run_test)
 
 
+def _run_hook_test(args: argparse.Namespace) -> int:
+    from cfngen._contract._report import render_json, render_progress, render_summary
+    from cfngen._kinds.hook._run import no_test_ran, run_hook_tests
+
+    err = sys.stderr
+
+    def progress(result: object) -> None:
+        err.write(render_progress(result, lambda t, s: paint(t, s, err)))  # type: ignore[arg-type]
+        err.flush()
+
+    result = run_hook_tests(
+        args.project or Path.cwd(),
+        keyword=args.keyword,
+        enforce_timeout=args.enforce_timeout,
+        max_reinvoke=args.max_reinvoke,
+        region=args.region,
+        typeconfig=args.typeconfig,
+        exports=_exports(args.exports),
+        on_result=progress,
+    )
+    for note in result.notes:
+        print_warning(note)
+    if args.format == "json":
+        sys.stdout.write(render_json(result))
+    else:
+        sys.stdout.write(render_summary(result, lambda t, s: paint(t, s, sys.stdout)))
+    if no_test_ran(result):
+        print(
+            f"cfngen: {paint('no test ran', 'error', sys.stderr)}: every test was skipped "
+            "(see the reasons above)",
+            file=sys.stderr,
+        )
+        return ExitCode.FAILED
+    return ExitCode.OK if result.ok else ExitCode.FAILED
+
+
 def _run_test(args: argparse.Namespace) -> int:
+    if _is_hook(args.project or Path.cwd()):
+        return _run_hook_test(args)
     from cfngen._contract import run_contract_tests
     from cfngen._contract._report import render_json, render_progress, render_summary
 

@@ -4,8 +4,7 @@
   Lambda entrypoint and `test_entrypoint`) that reports an exception raised by a handler as
   FAILED HandlerInternalFailure with the exception's type and message, where the library
   answers an InternalFailure without a message (the traceback still reaches the log).
-- `HookErrorCode`: every error code a hook may return, `UnsupportedTarget` included, which the
-  library's HandlerErrorCode (2.1.20) lacks. Use it wherever a HandlerErrorCode goes.
+- `compliant()`, `non_compliant(message)`: the two answers of a check.
 - `target_properties(request)`, `previous_properties(request)`: the target's properties as
   CloudFormation sent them (dicts, every primitive possibly a string).
 - `typed_target(request)` / `typed_previous(request)`: the same as the target's typed model
@@ -21,7 +20,6 @@ arrives as YAML). Runs on Python 3.8 and later.
 
 from __future__ import annotations
 
-import enum
 import importlib
 import json
 from collections.abc import Mapping
@@ -31,6 +29,7 @@ from typing import Any
 from cloudformation_cli_python_lib.hook import Hook as _LibHook
 from cloudformation_cli_python_lib.interface import (
     BaseHookHandlerRequest,
+    HandlerErrorCode,
     OperationStatus,
     ProgressEvent,
 )
@@ -39,7 +38,6 @@ __all__ = [
     "Change",
     "ChangeSet",
     "Hook",
-    "HookErrorCode",
     "StackTemplate",
     "change_set",
     "compliant",
@@ -53,25 +51,6 @@ __all__ = [
 ]
 
 
-class HookErrorCode(str, enum.Enum):
-    """The error codes of a FAILED hook event (the registry's HandlerErrorCode for hooks)."""
-
-    NonCompliant = "NonCompliant"
-    UnsupportedTarget = "UnsupportedTarget"
-    InvalidTypeConfiguration = "InvalidTypeConfiguration"
-    HandlerInternalFailure = "HandlerInternalFailure"
-    InternalFailure = "InternalFailure"
-    InvalidRequest = "InvalidRequest"
-    AccessDenied = "AccessDenied"
-    InvalidCredentials = "InvalidCredentials"
-    Throttling = "Throttling"
-    ServiceLimitExceeded = "ServiceLimitExceeded"
-    NetworkFailure = "NetworkFailure"
-    ServiceInternalError = "ServiceInternalError"
-    GeneralServiceException = "GeneralServiceException"
-    NotFound = "NotFound"
-
-
 def compliant(message: str = "") -> ProgressEvent:
     """A SUCCESS event: the target may be provisioned."""
     return ProgressEvent(status=OperationStatus.SUCCESS, message=message)
@@ -81,7 +60,7 @@ def non_compliant(message: str) -> ProgressEvent:
     """A FAILED NonCompliant event; the message is what the stack's events show."""
     return ProgressEvent(
         status=OperationStatus.FAILED,
-        errorCode=HookErrorCode.NonCompliant,  # type: ignore[arg-type]
+        errorCode=HandlerErrorCode.NonCompliant,
         message=message,
     )
 
@@ -120,7 +99,7 @@ class Hook(_LibHook):
             message = f"{type(error).__name__}: {error}".rstrip(": ")
             return ProgressEvent(
                 status=OperationStatus.FAILED,
-                errorCode=HookErrorCode.HandlerInternalFailure,  # type: ignore[arg-type]
+                errorCode=HandlerErrorCode.HandlerInternalFailure,
                 message=message,
             )
 
