@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -246,3 +247,33 @@ def test_the_starter_inputs_name_a_free_text_property_of_each_target(projects):
     }
     invalid = json.loads((root / "inputs" / "inputs_1_invalid_pre_create.json").read_text())
     assert invalid["AWS::SQS::Queue"]["resourceProperties"]["QueueName"] == ""
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_cfngen_test_passes_on_the_project_init_makes(projects, name, monkeypatch):
+    """The starter rule with its inputs, STACK and CHANGE_SET through the payload URL, and the
+    example: every test passes or is skipped with a reason, and some test ran."""
+    from cfngen._kinds.hook._run import no_test_ran, run_hook_tests
+
+    for key, value in OFFLINE_ENV.items():
+        monkeypatch.setenv(key, value)
+    started = time.perf_counter()
+    result = run_hook_tests(projects[name])
+    failed = [t for t in result.tests if t.outcome == "failed"]
+    assert not failed, failed[0].message
+    assert not no_test_ran(result)
+    if name == "example":
+        assert result.count("skipped") == 2  # no wildcard: no unsupported-target test
+        assert time.perf_counter() - started < 3
+
+
+def test_the_example_passes_cfngen_test_offline_from_the_command_line(projects):
+    result = subprocess.run(
+        [sys.executable, "-m", "cfngen", "test", str(projects["example"])],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **OFFLINE_ENV},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "16 passed, 0 failed, 2 skipped" in result.stdout
