@@ -445,3 +445,11 @@ def test_export_placeholders_in_inputs_are_filled(base_project, tmp_path):
     assert any("{{Status}} = cfngen-export-Status" in note for note in loose.notes)
     given = run_hook_tests(root, keyword="pre_create and success", exports={"Status": "Enabled"})
     assert given.tests[0].outcome == "passed"
+
+
+def test_the_readme_names_every_hook_test():
+    from cfngen._kinds.hook._tests import TESTS
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    missing = [s for s, _ in TESTS if f"contract_pre_create_{s}" not in readme]
+    assert not missing

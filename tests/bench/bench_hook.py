@@ -101,7 +101,7 @@ def main() -> int:
             "cfngen generate (no-op)": Command([cfngen, "generate"], root, env),
         }
         print(f"{args.runs} rounds, commands alternating, medians; {load_note()}")
-        for name, command in commands.items():
+        for command in commands.values():
             print(f"  $ {command.shell()}")
         samples = alternate(commands, args.runs)
         for name, value in samples.items():
