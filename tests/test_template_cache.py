@@ -44,14 +44,17 @@ def test_two_real_template_versions_ship():
     assert len(tags) >= 2
 
 
-@pytest.mark.parametrize("template", _templates.packaged_versions("resource"), ids=str)
+ALL_TEMPLATES = [v for kind in _templates.KINDS for v in _templates.packaged_versions(kind)]
+
+
+@pytest.mark.parametrize("template", ALL_TEMPLATES, ids=str)
 def test_every_template_file_ends_in_jinja(template):
     files = _templates.template_files(template.path / "project")
     assert files
     assert [f for f in files if not f.name.endswith(".jinja")] == []
 
 
-@pytest.mark.parametrize("template", _templates.packaged_versions("resource"), ids=str)
+@pytest.mark.parametrize("template", ALL_TEMPLATES, ids=str)
 def test_templates_need_no_trust_and_are_strict(template):
     config = yaml.safe_load((template.path / "copier.yml").read_text())
     assert not {"_tasks", "_migrations", "_jinja_extensions", "_external_data"} & set(config)
@@ -59,10 +62,13 @@ def test_templates_need_no_trust_and_are_strict(template):
     assert config["_subdirectory"] == "project"
     # Only answers to declared questions are remembered: every key cfngen passes is one
     # (but for questions added later, which an earlier version renders as their default).
-    from cfngen._init._answers import KEYS
+    from cfngen._init import _answers
 
+    given = {"type_name": _answers.check_type_name("Acme::Svc::Widget")}
+    given["artifact_type"] = template.kind.upper()
+    keys = set(_answers.resolve(given).copier_data())
     added_in = {"example": "0.2.0"}
-    expected = {k for k in KEYS if template.version >= Version(added_in.get(k, "0"))}
+    expected = {k for k in keys if template.version >= Version(added_in.get(k, "0"))}
     assert expected <= set(config)
 
 
@@ -178,10 +184,13 @@ def test_concurrent_syncs_agree(tmp_path):
 def test_template_sync_command(tmp_path):
     result = run_cfngen("template", "sync", cwd=tmp_path, home=tmp_path)
     assert result.returncode == 0, result.stderr
-    versions = ", ".join(v.tag for v in _templates.packaged_versions("resource"))
-    assert result.stdout.startswith(f"~/.cfngen/templates/resource: {versions} (added ")
+    lines = {}
+    for kind in _templates.KINDS:
+        versions = ", ".join(v.tag for v in _templates.packaged_versions(kind))
+        assert f"~/.cfngen/templates/{kind}: {versions} (added " in result.stdout
+        lines[kind] = f"~/.cfngen/templates/{kind}: {versions}"
     again = run_cfngen("template", "sync", cwd=tmp_path, home=tmp_path)
-    assert again.stdout == f"~/.cfngen/templates/resource: {versions}\n"
+    assert again.stdout.splitlines() == [lines[kind] for kind in _templates.KINDS]
 
 
 def test_sync_without_git_says_so(home, monkeypatch):
