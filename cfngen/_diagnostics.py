@@ -32,3 +32,16 @@ class Diagnostic:
             "message": self.message,
             "hint": self.hint,
         }
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A finding before its position is known: checks produce these, the validate engine looks
+    up line and column in the source (only for the pointers that have a problem)."""
+
+    severity: Severity
+    pointer: str
+    message: str
+    hint: str | None = None
+    #: The problem is a member's name: report the key's position, not its value's.
+    key: bool = False

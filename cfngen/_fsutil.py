@@ -28,3 +28,11 @@ def write_atomic(path: Path, content: str | bytes, *, mode: int | None = None) -
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def read_if_exists(path: Path) -> bytes | None:
+    """The file's bytes, or None when there is no file at `path`."""
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None

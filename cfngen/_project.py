@@ -1,31 +1,64 @@
-"""Finding a project on disk: `.rpdk-config` and the schema file it implies.
+"""Finding a project on disk, and its kind: the one place that does.
 
-The layout is the official CloudFormation CLI's, so `cfn` and cfngen work on the same folders.
+A folder is a project when it holds `.rpdk-config` (the official CloudFormation CLI's layout, so
+`cfn` and cfngen work on the same folders), whose `artifact_type` names the kind exactly as the
+official tool writes it ("RESOURCE" when absent, as it assumes); or, without `.rpdk-config`, a
+SAM/CloudFormation template that holds a Lambda-backed custom resource (`Custom::Name` or
+`AWS::CloudFormation::CustomResource`): such a project must not get a `.rpdk-config`, which the
+official tool would try to read. Anything else is not a project (exit 2).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._typename import TypeName
 
+if TYPE_CHECKING:
+    from cfngen._kinds import Kind
+
 CONFIG_FILE = ".rpdk-config"
+#: What the official tool assumes when `.rpdk-config` has no artifact_type.
+OFFICIAL_DEFAULT_ARTIFACT_TYPE = "RESOURCE"
 #: `module.attribute`, each part an identifier (Lambda imports the module, then the attribute).
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
-ARTIFACT_TYPES = ("RESOURCE", "MODULE", "HOOK")
+#: Template files that may declare a custom resource, in the order they are looked at: SAM's
+#: default names first, then any other template at the top of the folder.
+_TEMPLATE_NAMES = ("template.yaml", "template.yml", "template.json")
+_TEMPLATE_SUFFIXES = (".yaml", ".yml", ".json", ".template")
+#: Larger files are not read while looking for a template (CloudFormation's limit is 1 MB).
+_MAX_TEMPLATE_BYTES = 1 << 20
+_CUSTOM_RESOURCE = re.compile(
+    r"^(Custom::[A-Za-z0-9_@-]{1,60}|AWS::CloudFormation::CustomResource)$"
+)
+CUSTOM_RESOURCE_KIND = "custom-resource"
 
 
 @dataclass(frozen=True)
 class Project:
     root: Path
-    type_name: TypeName
-    artifact_type: str
-    config: dict[str, Any]
+    kind: Kind
+    #: `.rpdk-config`, as read ({} for a project that has none).
+    config: dict[str, Any] = field(default_factory=dict)
+    #: For a project without `.rpdk-config`: the template that makes it one.
+    template: Path | None = None
+
+    @functools.cached_property
+    def type_name(self) -> TypeName:
+        """`.rpdk-config`'s typeName (the loader has checked it)."""
+        raw = self.config.get("typeName")
+        if not isinstance(raw, str):
+            raise CfngenError(
+                f"{self.root}: this {self.kind.label} project has no type name",
+                f'add "typeName" to {CONFIG_FILE}',
+            )
+        return TypeName(raw)
 
     @property
     def schema_path(self) -> Path:
@@ -77,14 +110,25 @@ class Project:
 
 
 def load_project(root: Path) -> Project:
-    """The project in `root`, or a CfngenError saying why there is none."""
+    """The project in `root` with its kind, or a CfngenError saying why there is none."""
     config_path = root / CONFIG_FILE
-    if not config_path.is_file():
-        raise CfngenError(
-            f"{root}: not a project folder (no {CONFIG_FILE})",
-            "run the command inside a project, pass a project folder or a schema file, "
-            "or create one with `cfngen init`",
-        )
+    if config_path.is_file():
+        return _from_config(root, config_path)
+    template = custom_resource_template(root)
+    if template is not None:
+        from cfngen._kinds import named
+
+        return Project(root=root, kind=named(CUSTOM_RESOURCE_KIND), template=template)
+    raise CfngenError(
+        f"{root}: not a project folder (no {CONFIG_FILE})",
+        "run the command inside a project, pass a project folder or a schema file, "
+        "or create one with `cfngen init`",
+    )
+
+
+def _from_config(root: Path, config_path: Path) -> Project:
+    from cfngen._kinds import all_kinds, by_artifact_type
+
     try:
         config = json.loads(config_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -100,14 +144,16 @@ def load_project(root: Path) -> Project:
             f'add "typeName": "Org::Service::Resource" to {CONFIG_FILE}',
         )
     try:
-        type_name = TypeName(raw_name)
+        TypeName(raw_name)
     except CfngenError as exc:
         raise CfngenError(f"{config_path}: {exc.message}", exc.hint) from None
-    artifact_type = config.get("artifact_type", "RESOURCE")
-    if artifact_type not in ARTIFACT_TYPES:
+    artifact_type = config.get("artifact_type", OFFICIAL_DEFAULT_ARTIFACT_TYPE)
+    kind = by_artifact_type(artifact_type) if isinstance(artifact_type, str) else None
+    if kind is None:
+        known = [spelling for k in all_kinds() for spelling in k.artifact_types]
         raise CfngenError(
             f"{config_path}: unknown artifact_type {artifact_type!r}",
-            f"use one of {', '.join(ARTIFACT_TYPES)}",
+            f"use one of {', '.join(known)}",
         )
     for key in ("entrypoint", "testEntrypoint"):
         value = config.get(key)
@@ -116,4 +162,66 @@ def load_project(root: Path) -> Project:
                 f"{config_path}: {key} {value!r} is not a Python module and attribute",
                 'write it as "package.handlers.resource"',
             )
-    return Project(root=root, type_name=type_name, artifact_type=artifact_type, config=config)
+    return Project(root=root, kind=kind, config=config)
+
+
+# --------------------------------------------------------------------------- custom resources
+
+
+def custom_resource_template(root: Path) -> Path | None:
+    """The first template at the top of `root` that declares a Lambda-backed custom resource."""
+    try:
+        entries = sorted(p for p in root.iterdir() if p.suffix in _TEMPLATE_SUFFIXES)
+    except OSError:
+        return None
+    ordered = [root / name for name in _TEMPLATE_NAMES] + [
+        p for p in entries if p.name not in _TEMPLATE_NAMES
+    ]
+    for path in ordered:
+        if custom_resources(path):
+            return path
+    return None
+
+
+def custom_resources(path: Path) -> dict[str, str]:
+    """Logical id -> type of every custom resource a template declares ({} when `path` is not a
+    readable template)."""
+    try:
+        if not path.is_file() or path.stat().st_size > _MAX_TEMPLATE_BYTES:
+            return {}
+        document = _load_template(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    resources = document.get("Resources") if isinstance(document, dict) else None
+    if not isinstance(resources, dict):
+        return {}
+    return {
+        str(logical_id): resource["Type"]
+        for logical_id, resource in resources.items()
+        if isinstance(resource, dict)
+        and isinstance(resource.get("Type"), str)
+        and _CUSTOM_RESOURCE.match(resource["Type"])
+    }
+
+
+def _load_template(text: str) -> Any:
+    """A CloudFormation template in JSON or YAML, with short-form intrinsics (`!Ref x`) read as
+    plain values: only the resource types matter here. PyYAML's safe loader refuses unknown
+    tags, and cfn-lint's decoder (which accepts them) is too heavy a dependency for this."""
+    import yaml
+
+    class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
+        pass
+
+    def any_tag(loader: yaml.SafeLoader, _suffix: str, node: yaml.Node) -> Any:
+        if isinstance(node, yaml.ScalarNode):
+            return loader.construct_scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node)
+        return loader.construct_mapping(node)
+
+    _Loader.add_multi_constructor("!", any_tag)
+    try:
+        return yaml.load(text, Loader=_Loader)  # a SafeLoader subclass: safe
+    except yaml.YAMLError as exc:
+        raise ValueError(str(exc)) from None

@@ -76,3 +76,29 @@ def get_runtime(name: str) -> Runtime:
             f"unknown runtime {name!r}", f"use one of {', '.join(r.name for r in RUNTIMES)}"
         )
     return runtime
+
+
+def runtime_name(declared: str | None) -> str:
+    """The Lambda runtime for generated files: the project's declared one, else the default."""
+    return declared or DEFAULT_RUNTIME.name
+
+
+def runtime_warnings(declared: str | None) -> list[str]:
+    """What to tell the user about the runtime `.rpdk-config` declares (None: none)."""
+    from cfngen._project import CONFIG_FILE
+
+    if declared is None:
+        return [
+            f'{CONFIG_FILE} has no "runtime"; template.yml uses {DEFAULT_RUNTIME.name} '
+            f'(add "runtime": "{DEFAULT_RUNTIME.name}")'
+        ]
+    runtime = find_runtime(declared)
+    known = ", ".join(r.name for r in RUNTIMES)
+    if runtime is None or runtime.name != declared:
+        return [f'{CONFIG_FILE}: runtime "{declared}" is not one cfngen supports ({known})']
+    if runtime.status == "deprecated":
+        return [
+            f"{CONFIG_FILE}: Lambda deprecated {declared} on {runtime.deprecated_on} and blocks "
+            f"new functions from {runtime.create_blocked_on}; move to {DEFAULT_RUNTIME.name}"
+        ]
+    return []

@@ -23,8 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from cfngen._contract import TEST_NAMES, run_contract_tests
+from cfngen._contract import run_contract_tests
 from cfngen._errors import CfngenError
+from cfngen._kinds.resource.contract._suite import TEST_NAMES
 from tests.test_init_support import made_once
 
 FIXTURES = Path(__file__).parent / "fixtures" / "contract"
@@ -602,8 +603,8 @@ def test_returned_models_are_checked_against_the_schema(tmp_path, monkeypatch):
 
 def test_overrides_apply_to_generated_inputs_as_cfn_test_applies_them(tmp_path, monkeypatch):
     import cfngen._instances
-    from cfngen._contract._inputs import load_input_sets
-    from cfngen._contract._rules import SchemaInfo
+    from cfngen._kinds.resource.contract._inputs import load_input_sets
+    from cfngen._kinds.resource.contract._rules import SchemaInfo
 
     generated = {
         "create": {"Name": "gen", "Kind": "small", "Size": 1},

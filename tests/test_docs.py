@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from cfngen._generate._docs import render_docs
+from cfngen._kinds.resource._docs import render_docs
 
 
 def section(text: str, heading: str) -> str:

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cfngen._generate import render_project
+from cfngen._kinds import named
+from cfngen._kinds.resource._derive import render_project
 from cfngen._project import Project
 from cfngen._typename import TypeName
 from cfngen._validate import validate_text
@@ -70,9 +71,9 @@ def _derived_file_problems(name: str, schema: dict) -> list[str]:
     type_name = TypeName(name)
     project = Project(
         root=Path("/nonexistent"),
-        type_name=type_name,
-        artifact_type="RESOURCE",
+        kind=named("resource"),
         config={
+            "typeName": name,
             "runtime": "python3.12",
             "entrypoint": f"{type_name.package_name}.handlers.resource",
         },

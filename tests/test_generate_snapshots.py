@@ -22,7 +22,7 @@ import pytest
 
 import cfngen._instances
 import cfngen._models
-from cfngen._generate import render_project
+from cfngen._kinds.resource._derive import render_project
 from cfngen._project import load_project
 from tests._generate_helpers import FakeRenderers, make_project
 

@@ -352,11 +352,15 @@ def test_the_support_module_runs_on_every_lambda_python(tmp_path, version):
     (lib / "interface.py").write_text(
         "from dataclasses import dataclass\n"
         "class BaseHookHandlerRequest: pass\n"
+        "class HandlerErrorCode:\n    NonCompliant = 'NonCompliant'\n"
+        "    HandlerInternalFailure = 'HandlerInternalFailure'\n"
         "class OperationStatus:\n    SUCCESS='SUCCESS'\n    FAILED='FAILED'\n"
         "@dataclass\nclass ProgressEvent:\n    status: str\n"
         "    errorCode: object = None\n    message: str = ''\n"
     )
-    support = Path(_derived.__file__).with_name("cfngen_hook.py")
+    import cfngen._support
+
+    support = Path(cfngen._support.__file__).with_name("cfngen_hook.py")
     shutil.copy(support, tmp_path / "cfngen_hook.py")
     script = (
         "import types, cfngen_hook as h\n"

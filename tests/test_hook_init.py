@@ -17,6 +17,7 @@ import pytest
 from cfngen._cli import main
 from cfngen._init import _answers
 from cfngen._init._scaffold import init_project
+from cfngen._kinds.hook._answers import INIT
 from cfngen._validate import validate_paths
 
 OFFLINE_ENV = {
@@ -49,12 +50,16 @@ def home(tmp_path, monkeypatch):
     return home
 
 
+def resolve(flags: dict) -> object:
+    given = _answers.collect(INIT.questions, flags, {})
+    return INIT.resolve(INIT.fold(given))
+
+
 def make(tmp_path: Path, name: str) -> Path:
-    flags = {"artifact_type": "hook", **VARIANTS[name]}
+    flags = dict(VARIANTS[name])
     if not flags.get("example"):
         flags["type_name"] = "Acme::Guard::BucketHook"
-    answers = _answers.resolve(_answers.collect(flags, {}))
-    return init_project(tmp_path / name, answers, use_git=False).root
+    return init_project(tmp_path / name, resolve(flags), use_git=False).root
 
 
 @pytest.fixture(scope="module")
@@ -206,8 +211,8 @@ def test_cfn_submit_dry_run_packages_it(projects, name):
         (["--invocation-points", "preCreate,postCreate"], "unknown invocation point"),
         (["--config-property", "CloudFormationMode"], "invalid setting name"),
         (["--config-property", "Mode:date"], "unknown type 'date'"),
-        (["--tags"], "only resource types have such answers"),
-        (["--handlers", "create"], "only resource types have such answers"),
+        (["--tags"], "tagging does not apply to this kind of extension"),
+        (["--handlers", "create"], "handlers does not apply to this kind of extension"),
     ],
 )
 def test_bad_hook_answers_are_one_message(home, tmp_path, capsys, args, message):
@@ -223,7 +228,7 @@ def test_bad_hook_answers_are_one_message(home, tmp_path, capsys, args, message)
 def test_targets_given_to_a_resource_type_are_refused(home, tmp_path, capsys):
     argv = ["init", "--no-input", "-t", "Acme::Svc::Widget", "--target", "AWS::S3::Bucket"]
     assert main([*argv, str(tmp_path / "w")]) == 2
-    assert "only hooks have such answers" in capsys.readouterr().err
+    assert "targets does not apply to this kind of extension" in capsys.readouterr().err
 
 
 def test_the_example_fixes_its_targets(home, tmp_path, capsys):
@@ -233,11 +238,11 @@ def test_the_example_fixes_its_targets(home, tmp_path, capsys):
 
 
 def test_the_official_spellings_of_the_artifact_type_work(home, tmp_path):
+    from cfngen._kinds import lookup
+
     for spelling in ("HOOK", "Hook", "hook"):
-        answers = _answers.resolve(
-            _answers.collect({"artifact_type": spelling, "type_name": "Acme::Guard::Hook"}, {})
-        )
-        assert answers.artifact_type == "HOOK" and answers.kind == "hook"
+        kind = lookup(spelling)
+        assert kind.name == "hook" and kind.artifact_types == ("HOOK",)
 
 
 def test_the_starter_inputs_name_a_free_text_property_of_each_target(projects):

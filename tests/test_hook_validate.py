@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from cfngen._kinds.hook import KIND as HOOK
 from cfngen._validate import validate_paths, validate_text
 from tests.test_validate_mutations import dump, sentinel_position
 
@@ -280,13 +281,13 @@ DIFFERENCES = {
 
 
 def test_the_base_is_valid_and_clean() -> None:
-    report = validate_text(dump(base()))
+    report = validate_text(dump(base()), kind=HOOK)
     assert report.diagnostics == []
     assert official_verdict(dump(base())) == "ok"
 
 
 def test_the_official_example_has_only_the_reserved_namespace_warning() -> None:
-    report = validate_text(dump(official_example()))
+    report = validate_text(dump(official_example()), kind=HOOK)
     assert report.valid
     assert [(d.severity, d.pointer) for d in report.diagnostics] == [("warning", "/typeName")]
 
@@ -295,7 +296,7 @@ def test_the_official_example_has_only_the_reserved_namespace_warning() -> None:
 def test_a_planted_bug_is_named_where_it_is(mutation: Mutation) -> None:
     schema = base()
     mutation.mutate(schema)
-    report = validate_text(dump(schema))
+    report = validate_text(dump(schema), kind=HOOK)
     found = [
         d
         for d in report.diagnostics
@@ -316,7 +317,7 @@ def test_cfngen_agrees_with_the_official_loader(mutation: Mutation) -> None:
     mutation.mutate(schema)
     text = dump(schema)
     theirs = official_verdict(text)
-    ours = validate_text(text)
+    ours = validate_text(text, kind=HOOK)
     if theirs != "ok":
         assert not ours.valid, f"official {theirs}; cfngen accepts it"
     elif mutation.name in DIFFERENCES:
@@ -340,19 +341,19 @@ def test_the_differences_are_the_table_in_the_docs() -> None:
 def test_real_hook_schemas_are_valid_and_the_official_loader_agrees(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert official_verdict(text) == "ok"
-    report = validate_text(text, path=path)
+    report = validate_text(text, path=path, kind=HOOK)
     errors = [d for d in report.diagnostics if d.severity == "error"]
     assert not errors
 
 
 def test_real_wildcard_targets_are_known() -> None:
-    report = validate_text((FIXTURES / "corpus" / "lambda-invoker.json").read_text())
+    report = validate_text((FIXTURES / "corpus" / "lambda-invoker.json").read_text(), kind=HOOK)
     assert [d for d in report.diagnostics if "/targetNames" in d.pointer] == []
 
 
 def test_empty_target_lists_of_real_hooks_are_warnings() -> None:
     path = FIXTURES / "corpus" / "s3-bucketversioningenabled.json"
-    report = validate_text(path.read_text(), path=path)
+    report = validate_text(path.read_text(), path=path, kind=HOOK)
     assert [(d.severity, d.pointer) for d in report.diagnostics] == [
         ("warning", "/handlers/preDelete/targetNames")
     ]

@@ -13,12 +13,12 @@ import yaml
 
 from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._init import _templates
-from cfngen._init._answers import EXAMPLE_TYPE_NAME
+from cfngen._init import _template_cache
+from cfngen._kinds.resource._answers import EXAMPLE_TYPE_NAME
 from cfngen._runtimes import DEFAULT_RUNTIME
 from tests.test_init_support import cfngen_argv, git, project_files, run_cfngen, use_generate
 
-LIVE = _templates.live_version("resource").tag
+LIVE = _template_cache.live_version("resource").tag
 
 
 @pytest.fixture
@@ -178,7 +178,7 @@ def test_no_input_without_a_type_name(home, tmp_path, capsys):
     [
         (["-t", "AWS::S3::Thing"], "the AWS namespace is reserved"),
         (["-t", "Acme::Svc"], "exactly three"),
-        (["-t", "Acme::Svc::Widget", "--artifact-type", "module"], "cannot make a module yet"),
+        (["-t", "Acme::Svc::Widget", "--artifact-type", "lambda"], "unknown artifact type"),
         (["-t", "Acme::Svc::Widget", "--runtime", "python2.7"], "unknown runtime"),
         (["-t", "Acme::Svc::Widget", "--package-name", "1abc"], "invalid package name"),
         (["-t", "Acme::Svc::Widget", "--handlers", "create,destroy"], "unknown handler"),

@@ -6,9 +6,15 @@ import pytest
 
 from cfngen._errors import CfngenError
 from cfngen._init import _answers
-from cfngen._init._answers import HANDLERS, Answers
+from cfngen._kinds import all_kinds, lookup, named
+from cfngen._kinds.resource import HANDLERS
+from cfngen._kinds.resource import _answers as resource
+from cfngen._kinds.resource._answers import QUESTIONS, Answers
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
 from cfngen._typename import TypeName
+
+#: Every answer the resource template asks: the kind, then the kind's questions.
+KEYS = ("artifact_type", *(question.key for question in QUESTIONS))
 
 
 @pytest.mark.parametrize(
@@ -64,12 +70,12 @@ def test_package_names(value, ok):
     "type_name", ["1Org::2Svc::3Res", "Import::As::If", "Class::Def::None", "Acme::Svc::Widget"]
 )
 def test_default_package_name_is_always_valid(type_name):
-    answers = _answers.resolve({"type_name": _answers.check_type_name(type_name)})
+    answers = resource.resolve({"type_name": _answers.check_type_name(type_name)})
     assert _answers.package_name_error(answers.package_name) is None
 
 
 def test_defaults_are_the_newest_supported_runtime_tags_and_every_handler():
-    answers = _answers.resolve({"type_name": _answers.check_type_name("Acme::Svc::Widget")})
+    answers = resource.resolve({"type_name": _answers.check_type_name("Acme::Svc::Widget")})
     assert answers == Answers(
         type_name=answers.type_name,
         package_name="acme_svc_widget",
@@ -105,29 +111,20 @@ def test_unknown_runtime_lists_the_choices():
     assert "python3.12" in info.value.hint
 
 
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        ("resource", "RESOURCE"),
-        ("RESOURCE", "RESOURCE"),
-        ("Resource", "RESOURCE"),
-        ("hook", "HOOK"),
-        ("HOOK", "HOOK"),
-    ],
-)
-def test_artifact_types(value, expected):
-    assert _answers.check_artifact_type(value) == expected
+@pytest.mark.parametrize("value", ["resource", "RESOURCE", "Resource", "resource type"])
+def test_artifact_types(value):
+    assert lookup(value) is named("resource")
 
 
-@pytest.mark.parametrize("value", ["module", "custom-resource", "CUSTOM_RESOURCE"])
-def test_artifact_types_that_are_not_available_yet(value):
-    with pytest.raises(CfngenError, match=r"cannot make a .* yet"):
-        _answers.check_artifact_type(value)
+def test_every_kind_is_found_by_its_name_label_and_official_spellings():
+    for kind in all_kinds():
+        for spelling in (kind.name, kind.label, *kind.artifact_types, *kind.aliases):
+            assert lookup(spelling) is kind
 
 
 def test_unknown_artifact_type():
     with pytest.raises(CfngenError, match="unknown artifact type"):
-        _answers.check_artifact_type("lambda")
+        lookup("lambda")
 
 
 @pytest.mark.parametrize(
@@ -143,12 +140,12 @@ def test_unknown_artifact_type():
     ],
 )
 def test_handlers(value, expected):
-    assert _answers.parse_handlers(value) == expected
+    assert resource.parse_handlers(value) == expected
 
 
 def test_unknown_handler():
     with pytest.raises(CfngenError, match=r"unknown handler.*: destroy"):
-        _answers.parse_handlers("create,destroy")
+        resource.parse_handlers("create,destroy")
 
 
 @pytest.mark.parametrize(
@@ -165,7 +162,7 @@ def test_yes_no_rejects_anything_else():
 
 
 def test_data_items():
-    assert _answers.parse_data(["tagging=false", "handlers=create,read", "runtime=a=b"]) == {
+    assert _answers.parse_data(["tagging=false", "handlers=create,read", "runtime=a=b"], KEYS) == {
         "tagging": "false",
         "handlers": "create,read",
         "runtime": "a=b",
@@ -178,55 +175,50 @@ def test_data_items():
 )
 def test_bad_data_items(item, message):
     with pytest.raises(CfngenError, match=message):
-        _answers.parse_data([item])
+        _answers.parse_data([item], KEYS)
 
 
 def test_collect_checks_flags_and_data_and_refuses_contradictions():
     given = _answers.collect(
+        QUESTIONS,
         {"type_name": "Acme::Svc::Widget", "runtime": None, "tagging": False},
         {"handlers": "read", "tagging": "no"},
     )
     assert given == {"type_name": "Acme::Svc::Widget", "tagging": False, "handlers": ("read",)}
     with pytest.raises(CfngenError, match="given twice"):
-        _answers.collect({"tagging": True}, {"tagging": "false"})
+        _answers.collect(QUESTIONS, {"tagging": True}, {"tagging": "false"})
     with pytest.raises(CfngenError, match="reserved"):
-        _answers.collect({}, {"type_name": "AWS::Svc::Thing"})
+        _answers.collect(QUESTIONS, {}, {"type_name": "AWS::Svc::Thing"})
 
 
 def test_a_type_name_is_required():
-    with pytest.raises(CfngenError, match="no type name"):
-        _answers.resolve({})
+    with pytest.raises(CfngenError, match="needs the type name"):
+        resource.resolve({})
 
 
-def _questions(kind: str, *, hidden: bool = False) -> set[str]:
-    import yaml
-
-    from cfngen._init import _templates
-
-    config = yaml.safe_load((_templates.live_version(kind).path / "copier.yml").read_text())
-    return {
-        key
-        for key, question in config.items()
-        if not key.startswith("_") and (hidden or question.get("when") is not False)
-    }
-
-
-@pytest.mark.parametrize("artifact_type", ["RESOURCE", "HOOK"])
-def test_copier_data_holds_exactly_the_template_questions(artifact_type):
-    answers = _answers.resolve(
-        {"type_name": _answers.check_type_name("Acme::Svc::Widget"), "artifact_type": artifact_type}
-    )
-    data = set(answers.copier_data())
-    assert answers.kind == artifact_type.lower()
-    assert _questions(answers.kind) <= data <= _questions(answers.kind, hidden=True)
+def test_copier_data_holds_exactly_the_template_questions():
+    answers = resource.resolve({"type_name": _answers.check_type_name("Acme::Svc::Widget")})
+    assert set(answers.copier_data()) == set(KEYS)
+    assert answers.template == "resource"
 
 
 def test_the_answer_keys_are_the_live_templates_questions():
-    assert _questions("resource") | _questions("hook") == set(_answers.KEYS)
+    import yaml
+
+    from cfngen._init import _template_cache
+
+    live = _template_cache.live_version("resource")
+    config = yaml.safe_load((live.path / "copier.yml").read_text())
+    asked = {
+        key
+        for key, question in config.items()
+        if not key.startswith("_") and question.get("when") is not False
+    }
+    assert asked == set(KEYS)
 
 
 def test_the_example_needs_no_type_name_and_fixes_the_schema_answers():
-    answers = _answers.resolve({"example": True})
+    answers = resource.resolve({"example": True})
     assert answers == Answers(
         type_name=answers.type_name,
         package_name="example_ssm_parameter",
@@ -236,14 +228,31 @@ def test_the_example_needs_no_type_name_and_fixes_the_schema_answers():
         type_configuration=False,
         handlers=HANDLERS,
     )
-    assert answers.type_name == _answers.EXAMPLE_TYPE_NAME
-    assert _answers.type_name_error(_answers.EXAMPLE_TYPE_NAME) is None
-    own = _answers.resolve({"example": True, "type_name": TypeName("Acme::Params::Greeting")})
+    assert answers.type_name == resource.EXAMPLE_TYPE_NAME
+    assert _answers.type_name_error(resource.EXAMPLE_TYPE_NAME) is None
+    own = resource.resolve({"example": True, "type_name": TypeName("Acme::Params::Greeting")})
     assert (own.type_name, own.package_name) == ("Acme::Params::Greeting", "acme_params_greeting")
     # Answers that agree with the example are fine; others are refused, not ignored.
-    assert _answers.resolve({"example": True, "tagging": True}).tagging is True
+    assert resource.resolve({"example": True, "tagging": True}).tagging is True
     with pytest.raises(CfngenError, match="the example is made with handlers=create,read,upd"):
-        _answers.resolve({"example": True, "handlers": ()})
+        resource.resolve({"example": True, "handlers": ()})
     assert (
-        _answers.resolve({"example": False, "type_name": TypeName("A1::B2::C3")}).example is False
+        resource.resolve({"example": False, "type_name": TypeName("A1::B2::C3")}).example is False
     )
+
+
+def test_copier_yml_states_the_same_defaults_as_the_questions():
+    """Plain `copier copy` of the template (without cfngen) must make what `cfngen init
+    --no-input` makes: copier.yml repeats the defaults, so this test holds them together."""
+    import yaml
+
+    from cfngen._init import _template_cache
+
+    live = _template_cache.live_version("resource")
+    config = yaml.safe_load((live.path / "copier.yml").read_text())
+    answers = resource.resolve({"type_name": TypeName("Acme::Svc::Widget")})
+    for key in ("example", "runtime", "tagging", "type_configuration"):
+        assert config[key]["default"] == answers.copier_data()[key], key
+    assert config["handlers"]["default"] == list(HANDLERS)
+    assert config["handlers"]["choices"] == list(HANDLERS)
+    assert config["artifact_type"]["choices"] == list(named("resource").artifact_types)

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 import cfngen
-from cfngen._init import _templates
+from cfngen._init import _template_cache
 from tests.test_init_support import REPO
 
 
 def test_a_source_checkout_reads_the_templates_at_the_top_of_the_repository():
     if Path(cfngen.__file__).resolve().parent.parent != REPO:
         pytest.skip("cfngen is installed from a wheel here: the next test covers that")
-    assert _templates.templates_root() == REPO / "templates"
+    assert _template_cache.templates_root() == REPO / "templates"
 
 
 def test_a_built_wheel_ships_every_template_version_and_finds_them(tmp_path):
@@ -31,13 +31,13 @@ def test_a_built_wheel_ships_every_template_version_and_finds_them(tmp_path):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         archive.extractall(tmp_path / "site")
-    for template in _templates.packaged_versions("resource"):
+    for template in _template_cache.packaged_versions("resource"):
         relative = template.path.relative_to(REPO / "templates").as_posix()
-        for path in _templates.template_files(template.path):
+        for path in _template_cache.template_files(template.path):
             name = f"cfngen/templates/{relative}/{path.relative_to(template.path).as_posix()}"
             assert name in names
     code = (
-        "from cfngen._init import _templates as t;"
+        "from cfngen._init import _template_cache as t;"
         "print(t.templates_root());"
         "print(' '.join(v.tag for v in t.packaged_versions('resource')))"
     )
@@ -51,4 +51,4 @@ def test_a_built_wheel_ships_every_template_version_and_finds_them(tmp_path):
     )
     root, versions = result.stdout.splitlines()
     assert Path(root) == tmp_path / "site" / "cfngen" / "templates"
-    assert versions.split() == [v.tag for v in _templates.packaged_versions("resource")]
+    assert versions.split() == [v.tag for v in _template_cache.packaged_versions("resource")]

@@ -18,7 +18,7 @@ import copier
 import jsonschema
 import pytest
 
-from cfngen._init import _templates
+from cfngen._init import _template_cache
 from cfngen._runtimes import DEFAULT_RUNTIME
 from cfngen._typename import TypeName
 from tests.test_init_support import needs_real_generate, run_cfngen
@@ -181,7 +181,7 @@ def test_derived_files_are_generated_not_templated(tmp_path):
 def render(dest: Path, data: dict, template: Path | None = None) -> Path:
     """The live template rendered straight from its folder (no cache, no generate)."""
     copier.run_copy(
-        str(template or _templates.live_version("resource").path),
+        str(template or _template_cache.live_version("resource").path),
         dest,
         data={"type_name": "Acme::Svc::Widget", **data},
         defaults=True,
@@ -221,7 +221,7 @@ HANDLER_SETS = [
     "read,list",
     "create,read,delete",
 ]
-TEMPLATES = {t.tag: t.path for t in _templates.packaged_versions("resource")}
+TEMPLATES = {t.tag: t.path for t in _template_cache.packaged_versions("resource")}
 
 
 @pytest.mark.parametrize("version", TEMPLATES)
@@ -326,6 +326,6 @@ def test_starter_schema_has_the_promised_parts(tmp_path):
 def test_the_schema_is_never_overwritten_by_an_upgrade():
     import yaml
 
-    for template in _templates.packaged_versions("resource"):
+    for template in _template_cache.packaged_versions("resource"):
         config = yaml.safe_load((template.path / "copier.yml").read_text())
         assert "{{ schema_file }}" in config["_skip_if_exists"]

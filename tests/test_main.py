@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cfngen._errors import ExitCode
-from cfngen._validate import EXAMPLE_SCHEMA
+from cfngen._kinds.resource import EXAMPLE_SCHEMA
 
 
 def command(*args: str) -> subprocess.CompletedProcess[str]:

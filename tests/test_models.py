@@ -389,7 +389,7 @@ def loaded(request):
 def test_render_gives_models_and_runtime():
     files = render_models(schema_with({"type": "string"}))
     assert sorted(files) == [RUNTIME_FILE, MODELS_FILE]
-    assert files[RUNTIME_FILE] == (ROOT / "cfngen" / "_models" / RUNTIME_FILE).read_text()
+    assert files[RUNTIME_FILE] == (ROOT / "cfngen" / "_support" / RUNTIME_FILE).read_text()
     assert not files[MODELS_FILE].startswith("#")
 
 

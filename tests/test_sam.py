@@ -11,7 +11,7 @@ import sys
 import pytest
 import yaml
 
-from cfngen._generate._sam import render_requirements, render_template
+from cfngen._kinds.resource._sam import render_requirements, render_template
 from cfngen._runtimes import RUNTIMES
 
 ENTRYPOINT = "acme_test_widget.handlers.resource"

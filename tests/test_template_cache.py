@@ -12,7 +12,7 @@ import yaml
 from packaging.version import Version
 
 import cfngen
-from cfngen._init import _templates
+from cfngen._init import _template_cache
 from tests.test_init_support import cfngen_env, git, run_cfngen
 
 
@@ -29,7 +29,7 @@ def home(tmp_path, monkeypatch):
 
 
 def test_live_version_is_a_release_newer_than_every_frozen_one_and_not_from_the_future():
-    versions = _templates.packaged_versions("resource")
+    versions = _template_cache.packaged_versions("resource")
     live = versions[-1]
     assert live.live and not any(v.live for v in versions[:-1])
     assert [v.version for v in versions] == sorted(v.version for v in versions)
@@ -39,22 +39,19 @@ def test_live_version_is_a_release_newer_than_every_frozen_one_and_not_from_the_
 
 
 def test_two_real_template_versions_ship():
-    tags = [v.tag for v in _templates.packaged_versions("resource")]
+    tags = [v.tag for v in _template_cache.packaged_versions("resource")]
     assert tags[:1] == ["0.1.0"]
     assert len(tags) >= 2
 
 
-ALL_TEMPLATES = [v for kind in _templates.KINDS for v in _templates.packaged_versions(kind)]
-
-
-@pytest.mark.parametrize("template", ALL_TEMPLATES, ids=str)
+@pytest.mark.parametrize("template", _template_cache.packaged_versions("resource"), ids=str)
 def test_every_template_file_ends_in_jinja(template):
-    files = _templates.template_files(template.path / "project")
+    files = _template_cache.template_files(template.path / "project")
     assert files
     assert [f for f in files if not f.name.endswith(".jinja")] == []
 
 
-@pytest.mark.parametrize("template", ALL_TEMPLATES, ids=str)
+@pytest.mark.parametrize("template", _template_cache.packaged_versions("resource"), ids=str)
 def test_templates_need_no_trust_and_are_strict(template):
     config = yaml.safe_load((template.path / "copier.yml").read_text())
     assert not {"_tasks", "_migrations", "_jinja_extensions", "_external_data"} & set(config)
@@ -62,52 +59,51 @@ def test_templates_need_no_trust_and_are_strict(template):
     assert config["_subdirectory"] == "project"
     # Only answers to declared questions are remembered: every key cfngen passes is one
     # (but for questions added later, which an earlier version renders as their default).
-    from cfngen._init import _answers
+    from cfngen._kinds.resource._answers import QUESTIONS
 
-    given = {"type_name": _answers.check_type_name("Acme::Svc::Widget")}
-    given["artifact_type"] = template.kind.upper()
-    keys = set(_answers.resolve(given).copier_data())
+    keys = ("artifact_type", *(question.key for question in QUESTIONS))
+
     added_in = {"example": "0.2.0"}
     expected = {k for k in keys if template.version >= Version(added_in.get(k, "0"))}
     assert expected <= set(config)
 
 
 def test_templates_root_prefers_the_package_folder_then_the_checkout(tmp_path, monkeypatch):
-    root = _templates.templates_root()
+    root = _template_cache.templates_root()
     assert (root / "resource" / "copier.yml").is_file()
     # In a wheel the templates sit inside the package; fake that layout.
     package = tmp_path / "cfngen"
     (package / "_init").mkdir(parents=True)
     (package / "templates" / "resource").mkdir(parents=True)
     (package / "templates" / "resource" / "copier.yml").write_text("{}")
-    monkeypatch.setattr(_templates, "__file__", str(package / "_init" / "_templates.py"))
-    assert _templates.templates_root() == package / "templates"
+    monkeypatch.setattr(_template_cache, "__file__", str(package / "_init" / "_template_cache.py"))
+    assert _template_cache.templates_root() == package / "templates"
 
 
 # --------------------------------------------------------------------------- the cache
 
 
 def test_cache_lives_under_home_and_is_recorded_with_a_tilde(home):
-    assert _templates.cache_path("resource") == home / ".cfngen" / "templates" / "resource"
-    assert _templates.src_path("resource") == "~/.cfngen/templates/resource"
+    assert _template_cache.cache_path("resource") == home / ".cfngen" / "templates" / "resource"
+    assert _template_cache.src_path("resource") == "~/.cfngen/templates/resource"
 
 
 def test_cfngen_home_moves_the_cache(home, tmp_path, monkeypatch):
     monkeypatch.setenv("CFNGEN_HOME", str(home / "elsewhere"))
-    assert _templates.src_path("resource") == "~/elsewhere/templates/resource"
+    assert _template_cache.src_path("resource") == "~/elsewhere/templates/resource"
     monkeypatch.setenv("CFNGEN_HOME", str(tmp_path / "outside"))
-    result = _templates.sync("resource")
+    result = _template_cache.sync("resource")
     assert result.path == tmp_path / "outside" / "templates" / "resource"
     assert result.src_path == (tmp_path / "outside" / "templates" / "resource").as_posix()
     assert (result.path / ".git").is_dir()
 
 
 def test_sync_tags_one_orphan_commit_per_version(home):
-    result = _templates.sync("resource")
-    shipped = [v.tag for v in _templates.packaged_versions("resource")]
+    result = _template_cache.sync("resource")
+    shipped = [v.tag for v in _template_cache.packaged_versions("resource")]
     assert result.added == shipped
     assert result.versions == shipped
-    for template in _templates.packaged_versions("resource"):
+    for template in _template_cache.packaged_versions("resource"):
         tag = template.tag
         parents = git(result.path, "rev-list", "--parents", "-n1", tag).split()
         assert parents[1:] == [], "each version is an orphan commit"
@@ -119,7 +115,7 @@ def test_sync_tags_one_orphan_commit_per_version(home):
         listed = git(result.path, "ls-tree", "-r", "--name-only", tag).split()
         expected = sorted(
             p.relative_to(template.path).as_posix()
-            for p in _templates.template_files(template.path)
+            for p in _template_cache.template_files(template.path)
         )
         assert sorted(listed) == expected
 
@@ -128,32 +124,32 @@ def test_sync_gives_the_same_commits_on_every_machine(tmp_path, monkeypatch):
     ids = []
     for name in ("a", "b"):
         monkeypatch.setenv("CFNGEN_HOME", str(tmp_path / name))
-        result = _templates.sync("resource")
+        result = _template_cache.sync("resource")
         ids.append(git(result.path, "show-ref", "--tags"))
     assert ids[0] == ids[1]
 
 
 def test_sync_is_idempotent(home):
-    first = _templates.sync("resource")
-    second = _templates.sync("resource")
+    first = _template_cache.sync("resource")
+    second = _template_cache.sync("resource")
     assert second.added == second.replaced == []
     assert second.versions == first.versions
 
 
 def test_sync_never_deletes_tags_from_other_cfngen_versions(home):
-    repo = _templates.sync("resource").path
+    repo = _template_cache.sync("resource").path
     git(repo, "tag", "9.9.9", "0.1.0")  # left by a newer cfngen
     git(repo, "tag", "not-a-version", "0.1.0")
-    result = _templates.sync("resource")
+    result = _template_cache.sync("resource")
     assert "9.9.9" in result.versions
     assert "not-a-version" in git(repo, "tag").split()
 
 
 def test_sync_repoints_a_live_tag_whose_content_differs(home):
-    repo = _templates.sync("resource").path
-    live = _templates.live_version("resource").tag
+    repo = _template_cache.sync("resource").path
+    live = _template_cache.live_version("resource").tag
     git(repo, "tag", "-f", live, "0.1.0")  # a development build of the same version
-    result = _templates.sync("resource")
+    result = _template_cache.sync("resource")
     assert result.replaced == [live]
     tree = git(repo, "rev-parse", f"{live}^{{tree}}").strip()
     assert tree != git(repo, "rev-parse", "0.1.0^{tree}").strip()
@@ -162,13 +158,13 @@ def test_sync_repoints_a_live_tag_whose_content_differs(home):
 def test_a_half_built_cache_folder_is_reused(home):
     # A cache folder from an interrupted run that never got its .git: sync must still work.
     (home / ".cfngen" / "templates").mkdir(parents=True)
-    result = _templates.sync("resource")
+    result = _template_cache.sync("resource")
     assert result.versions
 
 
 def test_concurrent_syncs_agree(tmp_path):
     env = cfngen_env(tmp_path)
-    code = "from cfngen._init._templates import sync; print(sync('resource').versions)"
+    code = "from cfngen._init._template_cache import sync; print(sync('resource').versions)"
 
     def one(_):
         return subprocess.run(
@@ -184,13 +180,10 @@ def test_concurrent_syncs_agree(tmp_path):
 def test_template_sync_command(tmp_path):
     result = run_cfngen("template", "sync", cwd=tmp_path, home=tmp_path)
     assert result.returncode == 0, result.stderr
-    lines = {}
-    for kind in _templates.KINDS:
-        versions = ", ".join(v.tag for v in _templates.packaged_versions(kind))
-        assert f"~/.cfngen/templates/{kind}: {versions} (added " in result.stdout
-        lines[kind] = f"~/.cfngen/templates/{kind}: {versions}"
+    versions = ", ".join(v.tag for v in _template_cache.packaged_versions("resource"))
+    assert result.stdout.startswith(f"~/.cfngen/templates/resource: {versions} (added ")
     again = run_cfngen("template", "sync", cwd=tmp_path, home=tmp_path)
-    assert again.stdout.splitlines() == [lines[kind] for kind in _templates.KINDS]
+    assert again.stdout == f"~/.cfngen/templates/resource: {versions}\n"
 
 
 def test_sync_without_git_says_so(home, monkeypatch):
@@ -198,14 +191,15 @@ def test_sync_without_git_says_so(home, monkeypatch):
     from cfngen._errors import CfngenError
 
     with pytest.raises(CfngenError, match="git is not installed"):
-        _templates.sync("resource")
+        _template_cache.sync("resource")
 
 
 def test_repository_files_are_byte_identical_in_the_cache(home):
     """No line-ending or mode conversion on the way in: the cache is the package's bytes."""
-    repo = _templates.sync("resource").path
-    live = _templates.live_version("resource")
-    handlers = next(p for p in _templates.template_files(live.path) if p.name.startswith("hand"))
+    repo = _template_cache.sync("resource").path
+    live = _template_cache.live_version("resource")
+    files = _template_cache.template_files(live.path)
+    handlers = next(p for p in files if p.name.startswith("hand"))
     rel = handlers.relative_to(live.path).as_posix()
     blob = subprocess.run(
         ["git", "show", f"{live.tag}:{rel}"], cwd=repo, capture_output=True, check=True
@@ -220,24 +214,25 @@ def test_template_files_skip_interpreter_and_editor_droppings(tmp_path):
     (tmp_path / "project" / "__pycache__" / "x.pyc").write_bytes(b"")
     (tmp_path / "project" / "a.jinja").write_text("")
     (tmp_path / "project" / "a.jinja~").write_text("")
-    found = [p.relative_to(tmp_path).as_posix() for p in _templates.template_files(tmp_path)]
+    found = [p.relative_to(tmp_path).as_posix() for p in _template_cache.template_files(tmp_path)]
     assert found == ["project/a.jinja"]
 
 
 def test_paths_under_home_keep_the_tilde_on_any_platform(home):
-    assert not Path(_templates.src_path("resource")).is_absolute()
+    assert not Path(_template_cache.src_path("resource")).is_absolute()
 
 
-@pytest.mark.parametrize("template", _templates.packaged_versions("resource"), ids=str)
+@pytest.mark.parametrize("template", _template_cache.packaged_versions("resource"), ids=str)
 def test_init_renders_exactly_what_copier_renders_from_the_cache(home, tmp_path, template):
     """init renders the packaged folder and records the cache's tag: the result must be the
     very bytes copier makes from that tag (answers file included)."""
     from cfngen._init import _copier
-    from cfngen._init._answers import check_type_name, resolve
+    from cfngen._init._answers import check_type_name
+    from cfngen._kinds.resource._answers import resolve
     from tests.test_init_support import project_files
 
     data = resolve({"type_name": check_type_name("Acme::Svc::Widget")}).copier_data()
-    synced = _templates.sync("resource")
+    synced = _template_cache.sync("resource")
     _copier.render(synced.src_path, tmp_path / "cache", data, template.tag)
     _copier.render(str(template.path), tmp_path / "folder", data, None)
     _copier.pin_template(tmp_path / "folder", synced.src_path, template.tag)

@@ -13,10 +13,10 @@ import yaml
 
 from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._init import _copier, _templates
+from cfngen._init import _copier, _template_cache
 from tests.test_init_support import commit_all, git, project_files, run_cfngen, use_generate
 
-LIVE = _templates.live_version("resource").tag
+LIVE = _template_cache.live_version("resource").tag
 OLD = "0.1.0"
 HANDLERS = "src/acme_svc_widget/handlers.py"
 SCHEMA = "acme-svc-widget.json"

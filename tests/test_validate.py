@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfngen._errors import ExitCode
-from cfngen._validate import EXAMPLE_SCHEMA, validate_file, validate_paths, validate_text
+from cfngen._kinds.resource import EXAMPLE_SCHEMA
+from cfngen._validate import validate_file, validate_paths, validate_text
 
 CASES = Path(__file__).resolve().parent / "validate_cases"
 VALID = sorted((CASES / "valid").glob("*.json"))

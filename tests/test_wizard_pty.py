@@ -44,7 +44,7 @@ def finish(child) -> int:
 def test_answering_every_prompt_makes_the_project(tmp_path):
     child = spawn(tmp_path, "widget")
     child.expect("What do you want to build")
-    child.expect("not yet available")  # hooks, modules, custom resources are listed, disabled
+    child.expect("resource type")
     child.send("\r")
     child.expect("Start from the working example")
     child.send("n")
@@ -172,16 +172,20 @@ def test_the_hook_choice_asks_for_targets_with_completion(tmp_path):
     child.send(CTRL_U + "AWS::SQS::Queu")
     child.expect("ePolicy")  # the menu completes from the bundled types: AWS::SQS::QueuePolicy
     child.send("e\r")
-    child.expect("Another target")
+    child.expect("Another")
     child.send("STACK\r")
-    child.expect("Another target")
+    child.expect("Another")
     child.send("\r")
     child.expect("Invocation points")
     child.send("\r")
-    child.expect("Type configuration settings")
+    child.expect("Type configuration setting")
     child.send("CloudFormationMode\r")  # refused: a reserved name
     child.expect("invalid setting name")
-    child.send(CTRL_U + "Mode,Limit:integer\r")
+    child.send(CTRL_U + "Mode\r")
+    child.expect("Another")
+    child.send("Limit:integer\r")
+    child.expect("Another")
+    child.send("\r")
     child.expect("Create this project")
     child.send("\r")
     assert finish(child) == ExitCode.OK

@@ -1,24 +1,122 @@
 """Running a project's handlers in this process: `cfngen invoke` and `cfngen test`.
 
 No SAM, no Docker, no AWS account: the handlers are imported and called through their Lambda
-entrypoint, with fake credentials, every AWS call served by moto.
+entrypoint, with fake credentials, every AWS call served by moto. The project's kind brings the
+protocol (`Kind.contract`: requests, responses, the contract tests); a kind without one has no
+handlers to run.
 """
 
 from __future__ import annotations
 
-from cfngen._contract._handlers import HandlerCrash, Invocation, Limits, Outcome
-from cfngen._contract._invoke import InvokeResult, invoke
-from cfngen._contract._suite import TEST_NAMES, SuiteResult, TestResult, run_contract_tests
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "TEST_NAMES",
-    "HandlerCrash",
-    "Invocation",
-    "InvokeResult",
-    "Limits",
-    "Outcome",
-    "SuiteResult",
-    "TestResult",
-    "invoke",
-    "run_contract_tests",
-]
+from cfngen._errors import CfngenError
+
+if TYPE_CHECKING:
+    from cfngen._contract._handlers import Invocation
+    from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
+    from cfngen._project import Project
+
+__all__ = ["DEFAULT_MAX_DELAY", "DEFAULT_MAX_REINVOKE", "invoke", "run_contract_tests"]
+
+#: Re-invocations while an action is IN_PROGRESS before it is stopped: `cfngen invoke` and
+#: `cfngen test` alike.
+DEFAULT_MAX_REINVOKE = 100
+#: Longest wait between re-invocations, whatever callbackDelaySeconds the handler asks for.
+DEFAULT_MAX_DELAY = 5.0
+
+
+def _contract(project: Project) -> Any:
+    contract = project.kind.contract
+    if contract is None:
+        raise CfngenError(
+            f"{project.root}: a {project.kind.label} project has no handlers for cfngen to run",
+            "`cfngen invoke` and `cfngen test` run the handlers of projects that have them",
+        )
+    return contract
+
+
+def invoke(
+    root: Path,
+    action: str,
+    request_file: Path,
+    *,
+    profile: str | None = None,
+    region: str | None = None,
+    enforce_timeout: float | None = None,
+    max_reinvoke: int = DEFAULT_MAX_REINVOKE,
+    max_delay: float = DEFAULT_MAX_DELAY,
+    on_invocation: Callable[[Invocation], None] | None = None,
+    on_wait: Callable[[float, float], None] | None = None,
+    on_warning: Callable[[str], None] | None = None,
+    on_import_output: Callable[[list[str]], None] | None = None,
+    **options: Any,
+) -> InvokeResult:
+    """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS.
+    `options` are ones only some kinds take (`Kind.contract.options`, e.g. a hook's
+    `typeconfig`): given to a kind that does not take them, they are a usage error."""
+    from cfngen._project import load_project
+
+    project = load_project(root)
+    contract = _contract(project)
+    result: InvokeResult = contract.invoke(
+        project,
+        action,
+        request_file,
+        profile=profile,
+        region=region,
+        enforce_timeout=enforce_timeout,
+        max_reinvoke=max_reinvoke,
+        max_delay=max_delay,
+        on_invocation=on_invocation,
+        on_wait=on_wait,
+        on_warning=on_warning,
+        on_import_output=on_import_output,
+        **_options(project, contract, options),
+    )
+    return result
+
+
+def run_contract_tests(
+    root: Path,
+    *,
+    keyword: str | None = None,
+    enforce_timeout: float | None = None,
+    max_reinvoke: int = DEFAULT_MAX_REINVOKE,
+    region: str | None = None,
+    on_result: Callable[[TestResult], None] | None = None,
+    **options: Any,
+) -> SuiteResult:
+    """Run the contract tests of the project in `root` (`options`: as for `invoke`).
+
+    Raises CfngenError when they cannot run at all (no project, no handlers, bad inputs).
+    """
+    from cfngen._project import load_project
+
+    project = load_project(root)
+    contract = _contract(project)
+    result: SuiteResult = contract.run_tests(
+        project,
+        keyword=keyword,
+        enforce_timeout=enforce_timeout,
+        max_reinvoke=max_reinvoke,
+        region=region,
+        on_result=on_result,
+        **_options(project, contract, options),
+    )
+    return result
+
+
+def _options(project: Project, contract: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The options given (not None) that this kind takes; a usage error for the others."""
+    given = {key: value for key, value in options.items() if value not in (None, {}, [])}
+    taken = set(getattr(contract, "options", ()))
+    refused = sorted(set(given) - taken)
+    if refused:
+        raise CfngenError(
+            f"--{refused[0]} does not apply to a {project.kind.label} project",
+            "leave it out",
+        )
+    return given

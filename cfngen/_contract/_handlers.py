@@ -29,13 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfngen import _jsonsource
 from cfngen._contract._capture import Sink, abandon, current_sink, set_sink
 from cfngen._contract._sandbox import Sandbox
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._project import Project, load_project
+from cfngen._project import Project
 
-ACTIONS = ("CREATE", "READ", "UPDATE", "DELETE", "LIST")
 MUTATING = ("CREATE", "UPDATE", "DELETE")
 STATUSES = ("SUCCESS", "FAILED", "IN_PROGRESS")
 
@@ -219,18 +217,6 @@ class HandlerTimeout(BaseException):
 
 
 # --------------------------------------------------------------------------- loading
-
-
-def load_resource_project(root: Path) -> tuple[Project, dict[str, Any]]:
-    """The resource type project in `root` and its schema; CfngenError when there is none."""
-    project = load_project(root)
-    if project.artifact_type != "RESOURCE":
-        raise CfngenError(
-            f"{root}: a {project.artifact_type.lower()} project; cfngen runs resource handlers "
-            "only",
-            "run it in a resource type project",
-        )
-    return project, _jsonsource.load_object(project.schema_path, "run `cfngen validate`")
 
 
 class Handlers:

@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError
-from cfngen._init import _copier, _templates
-from cfngen._init._answers import Answers
+from cfngen._init import _copier, _template_cache
 from cfngen._init._git import git, git_available, has_identity, work_tree_root
+from cfngen._render import Rendered
 
 if TYPE_CHECKING:
     from cfngen._generate import GenerateResult
+    from cfngen._kinds import Answers
 
 #: Who makes the first commit when git has no identity configured. Passed for that one commit
 #: only, never written to the repository's config, so the user's own commits stay theirs.
@@ -44,6 +45,28 @@ class InitResult:
     commit: str | None = None
     #: What the user should know: no git, an enclosing repository, a failed commit.
     notes: list[str] = field(default_factory=list)
+
+    def render(self, text: Rendered, *, where: str) -> None:
+        """What was made and what to do next; `where` is the folder as the user should type
+        it to get there."""
+        details = [f"{len(self.files)} files", f"template {self.template_version}"]
+        details += self.answers.details()
+        text.out(
+            f"{text.paint_out('Created', 'ok')} {self.answers.title} in {where} "
+            f"({', '.join(details)})"
+        )
+        if self.commit:
+            text.out(f"  git: one commit, {self.commit}")
+        if self.generated is not None:
+            for warning in self.generated.warnings:
+                text.warning(warning)
+        for note in self.notes:
+            text.warning(note)
+        text.out("Next:")
+        if where != ".":
+            text.out(f"  cd {where}")
+        for step in self.answers.next_steps():
+            text.out(f"  {step}")
 
 
 def check_destination(dest: Path, *, force: bool) -> None:
@@ -71,35 +94,28 @@ def init_project(
 
     dest = dest.absolute()
     check_destination(dest, force=force)
-    kind = answers.kind
-    if kind not in _templates.KINDS:
-        raise CfngenError(f"cfngen has no template for {answers.artifact_type} yet")
-    versions = {t.tag: t for t in _templates.packaged_versions(kind)}
-    version = template_version or _templates.live_version(kind).tag
+    kind = answers.template
+    versions = {t.tag: t for t in _template_cache.packaged_versions(kind)}
+    version = template_version or _template_cache.live_version(kind).tag
     if version not in versions:
         raise CfngenError(
             f"this cfngen has no {kind} template {version}",
             f"use one of {', '.join(versions)}",
         )
-    if answers.example and not _templates.has_question(versions[version].path, "example"):
-        raise CfngenError(
-            f"the {kind} template {version} has no example",
-            f"drop --template-version to use template {_templates.live_version(kind).tag}",
-        )
+    for key, value in answers.copier_data().items():
+        # An earlier template version lacks later questions; one switched on must exist.
+        if value is True and not _template_cache.has_question(versions[version].path, key):
+            raise CfngenError(
+                f"the {kind} template {version} has no {key}",
+                f"drop --template-version to use template {_template_cache.live_version(kind).tag}",
+            )
     result = InitResult(root=dest, answers=answers, template_version=version)
-    official = "_".join(part.lower() for part in answers.type_name.parts)
-    if answers.package_name != official:
-        # The official Python plugin derives the folder from the type name, not from
-        # .rpdk-config's entrypoint (rpdk/python/codegen.py, _init_from_project).
-        result.notes.append(
-            f"the official `cfn submit` looks for the handlers in src/{official}/, not "
-            f"src/{answers.package_name}/, so it cannot package this project"
-        )
+    result.notes.extend(answers.notes())
     have_git = git_available()
-    src = _templates.src_path(kind)
+    src = _template_cache.src_path(kind)
     if have_git:
         try:
-            _templates.sync(kind)
+            _template_cache.sync(kind)
         except CfngenError as exc:
             # The project does not need the cache; only its later upgrades do.
             result.notes.append(
@@ -175,7 +191,7 @@ def _git_step(
                 "--no-verify",
                 "--no-gpg-sign",
                 "-m",
-                f"Create {answers.type_name} with cfngen init (template {version})",
+                f"Create {answers.title} with cfngen init (template {version})",
             ],
             project,
             env=env,

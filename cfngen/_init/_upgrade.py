@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 from packaging.version import InvalidVersion, Version
 
 from cfngen._errors import CfngenError
-from cfngen._init import _copier, _templates
+from cfngen._init import _copier, _template_cache
 from cfngen._init._copier import ANSWERS_FILE
 from cfngen._init._git import git, require_git, status_porcelain, work_tree_root
+from cfngen._render import Rendered, error_lines
 
 if TYPE_CHECKING:
     from cfngen._generate import GenerateResult
@@ -44,6 +45,44 @@ class UpgradeResult:
     generated: GenerateResult | None = None
     #: Why `cfngen generate` failed after the upgrade, when it did.
     generate_error: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        """Conflicts to resolve, or generate failed afterwards."""
+        return bool(self.conflicts) or self.generate_error is not None
+
+    def render(self, text: Rendered) -> None:
+        if self.up_to_date:
+            text.out(f"Already on template {self.to_version}; nothing to do.")
+            return
+        verb = "Re-rendered" if self.recopied else "Upgraded"
+        source = f"from template {self.from_version} " if self.from_version else ""
+        text.out(
+            f"{text.paint_out(verb, 'ok')} {source}to template {self.to_version}: "
+            f"{len(self.changed)} file(s) changed, nothing committed (review with `git diff`)"
+        )
+        for path in self.changed:
+            text.out(f"  {path}")
+        for path in self.conflicts:
+            text.warning(
+                f"{path}: conflict where both you and the template changed the same lines; "
+                "resolve the '<<<<<<< before updating' ... '>>>>>>> after updating' markers"
+            )
+        for path in self.deleted_edited:
+            text.warning(
+                f"{path}: the new template has no such file, so it was deleted although you had "
+                f"edited it; `git checkout HEAD -- {path}` brings it back"
+            )
+        if self.generated is not None:
+            for warning in self.generated.warnings:
+                text.warning(warning)
+        if self.generate_error is not None:
+            for line in error_lines(
+                f"the upgrade is done, but cfngen generate failed: {self.generate_error}",
+                "fix the problem, then run `cfngen generate`",
+                text.paint_err,
+            ):
+                text.err(line)
 
 
 def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
@@ -72,17 +111,15 @@ def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
             f"the git working tree has uncommitted changes ({len(dirty)} path(s))",
             "commit or stash them first, so the upgrade's changes can be reviewed on their own",
         )
-    kind = str(answers.get("artifact_type", "RESOURCE")).lower()
-    if kind not in _templates.KINDS:
-        raise CfngenError(f"{ANSWERS_FILE}: cfngen has no template for {kind!r}")
-    live = _templates.live_version(kind)
+    kind = _template_of(answers)
+    live = _template_cache.live_version(kind)
     current = _recorded_version(answers, required=not recopy)
     if current is not None and current > live.version:
         raise CfngenError(
             f"the project uses template {current}, newer than this cfngen's {live.tag}",
             "upgrade cfngen (`python -m pip install --upgrade cfngen`) and retry",
         )
-    synced = _templates.sync(kind)
+    synced = _template_cache.sync(kind)
     recorded_src = answers.get("_src_path")
     if not isinstance(recorded_src, str) or _expand(recorded_src) != _expand(synced.src_path):
         raise CfngenError(
@@ -120,6 +157,21 @@ def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
     except CfngenError as exc:
         result.generate_error = exc.message
     return result
+
+
+def _template_of(answers: dict[str, Any]) -> str:
+    """The template folder of the kind the answers file names (the default kind when the
+    file names none)."""
+    from cfngen._kinds import default_kind, lookup
+
+    recorded = answers.get("artifact_type")
+    try:
+        kind = default_kind() if recorded is None else lookup(str(recorded))
+    except CfngenError:
+        kind = None
+    if kind is None or kind.init is None:
+        raise CfngenError(f"{ANSWERS_FILE}: cfngen has no template for {recorded!r}")
+    return kind.init.template
 
 
 def _recorded_version(answers: dict[str, Any], *, required: bool) -> Version | None:

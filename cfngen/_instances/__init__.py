@@ -28,7 +28,7 @@ import copy
 import json
 from typing import Any
 
-from cfngen._instances import _check
+from cfngen._instances import _conformance
 from cfngen._instances._values import MISSING, Builder
 from cfngen._jsonsource import pointer_tokens
 
@@ -48,11 +48,11 @@ _TRIES_PER_INPUT = 3
 def model_errors(
     schema: dict[str, Any], model: dict[str, Any], partial: bool = False
 ) -> list[tuple[str, str]]:
-    return _check.errors(schema, model, "partial" if partial else "model")
+    return _conformance.errors(schema, model, "partial" if partial else "model")
 
 
 def input_errors(schema: dict[str, Any], instance: dict[str, Any]) -> list[tuple[str, str]]:
-    return _check.errors(schema, instance, "input")
+    return _conformance.errors(schema, instance, "input")
 
 
 def _create(schema: dict[str, Any], variant: int) -> tuple[dict[str, Any], bool]:

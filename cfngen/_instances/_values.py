@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
-from cfngen._instances import _check, _strings
+from cfngen._instances import _conformance, _strings
 from cfngen._jsonsource import pointer_tokens
 
 Path = tuple[str | int, ...]
@@ -149,7 +149,7 @@ class Builder:
     def __init__(self, root: dict[str, Any], variant: int = 0) -> None:
         self.root = root
         self.variant = variant
-        self.validator = _check.validator(root, "input")
+        self.validator = _conformance.validator(root, "input")
         self.nodes: dict[Path, _Node] = {}
         self.attempts: dict[Path, int] = {}
         self.count = 0
@@ -201,7 +201,7 @@ class Builder:
         return any(ro == names for ro in self.read_only)
 
     def valid(self, schema: Any, value: Any) -> bool:
-        return _check.is_valid(self.validator.evolve(schema=schema), value)
+        return _conformance.is_valid(self.validator.evolve(schema=schema), value)
 
     # -- generation
 
@@ -310,9 +310,9 @@ class Builder:
     def string_fits(self, s: dict[str, Any], text: str, patterns: list[str]) -> bool:
         if len(text) < s.get("minLength", 0) or len(text) > s.get("maxLength", math.inf):
             return False
-        if any(not _check._key_matches(p, text) for p in patterns):
+        if any(not _conformance._key_matches(p, text) for p in patterns):
             return False
-        check = _check.STRING_FORMATS.get(s.get("format", ""))
+        check = _conformance.STRING_FORMATS.get(s.get("format", ""))
         return check is None or check(text)
 
     def number(self, s: dict[str, Any], kind: str, attempt: int) -> Any:
@@ -440,7 +440,7 @@ class Builder:
 
     def extra_schema(self, s: dict[str, Any], name: str) -> Any:
         for pattern, schema in (s.get("patternProperties") or {}).items():
-            if _check._key_matches(pattern, name):
+            if _conformance._key_matches(pattern, name):
                 return schema
         extra = s.get("additionalProperties", {})
         return extra if isinstance(extra, dict) else {}
@@ -534,7 +534,7 @@ class Builder:
         for _ in range(MAX_ROUNDS):
             if result is MISSING:
                 result = {}
-            errors = _check.iter_errors(self.validator, result)
+            errors = _conformance.iter_errors(self.validator, result)
             if not errors:
                 return result, []
             targets = []
@@ -653,7 +653,12 @@ def _map_key(
     if pattern is None and name_pattern is None:
         return "Key" if variant == 0 else f"Key{variant + 1}"
     key = _strings.matching_string(str(pattern or name_pattern), lo, hi, variant)
-    if key is not None and pattern and name_pattern and not _check._key_matches(name_pattern, key):
+    if (
+        key is not None
+        and pattern
+        and name_pattern
+        and not _conformance._key_matches(name_pattern, key)
+    ):
         return None
     return key
 

@@ -10,17 +10,14 @@ standard library and cloudformation-cli-python-lib.
 
 The pipeline, one module each: `_normalise` (the schema the generator should see), `_generate`
 (one datamodel_code_generator.generate() call), `_assemble` (our imports, ResourceHandlerRequest,
-formatting), `_check` (the module runs; every class keeps the schema's JSON names).
+formatting), `_verify` (the module runs; every class keeps the schema's JSON names).
 """
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
 from typing import Any
 
 from cfngen._models._assemble import assemble, format_source
-from cfngen._models._check import check_models
 from cfngen._models._generate import RUNTIME_MODULE, generate_raw, internal_error
 from cfngen._models._normalise import (
     CALLBACK_CONTEXT,
@@ -28,6 +25,7 @@ from cfngen._models._normalise import (
     TYPE_CONFIGURATION_MODEL,
     normalise,
 )
+from cfngen._models._verify import check_models
 
 MODELS_FILE = "models.py"
 RUNTIME_FILE = f"{RUNTIME_MODULE}.py"
@@ -44,9 +42,10 @@ def render_models(
     return {MODELS_FILE: models_source(schema, callback_context), RUNTIME_FILE: runtime_source()}
 
 
-@functools.cache
 def runtime_source() -> str:
-    return Path(__file__).with_name(RUNTIME_FILE).read_text(encoding="utf-8")
+    from cfngen._support import source
+
+    return source(RUNTIME_FILE)
 
 
 def models_source(

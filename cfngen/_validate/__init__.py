@@ -1,38 +1,44 @@
-"""`cfngen validate`: resource schemas checked for everything at once.
+"""`cfngen validate`: every problem in a kind's files, found at once.
 
-A file goes through four layers, and every layer reports all it finds:
-JSON syntax and duplicate keys (`_jsonsource`), the structural rules of cfngen's meta-schema
-(`_structure`), then semantic checks and lint (`_semantic`). Positions are looked up last,
-only for the pointers that have a problem.
+The engine knows no kind: a project folder's kind (found by cfngen/_project.py) says which files
+to check and checks them (`Kind.checked_files`, `Kind.check_file`); a file given by path is
+checked by the kind of the project it sits in, else by the default kind.
+
+`check_json_schema` is the pipeline for files that are JSON schemas, which kinds call with their
+`SchemaRules`: JSON syntax and duplicate keys (`_jsonsource`), the structural rules of the kind's
+meta-schema (`_structure`), then the kind's semantic checks. Every layer reports all it finds;
+positions are looked up last, only for the pointers that have a problem.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cfngen import _jsonsource
-from cfngen._diagnostics import Diagnostic
+from cfngen._diagnostics import Diagnostic, Problem
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._project import load_project
+from cfngen._render import Paint, plain
+
+if TYPE_CHECKING:
+    from cfngen._kinds import Kind
+    from cfngen._validate._walk import SchemaIndex
 
 __all__ = [
-    "EXAMPLE_SCHEMA",
     "FileReport",
+    "SchemaRules",
+    "check_json_schema",
+    "check_json_schema_file",
     "render_json",
     "render_summary",
     "render_text",
-    "resolve_schema_path",
     "validate_file",
     "validate_paths",
     "validate_text",
 ]
-
-#: A complete, valid resource schema that ships with cfngen (`cfngen validate --example`).
-EXAMPLE_SCHEMA = Path(__file__).with_name("example-schema.json")
 
 
 @dataclass
@@ -52,22 +58,51 @@ class FileReport:
         return sum(1 for d in self.diagnostics if d.severity == severity)
 
 
-def resolve_schema_path(path: Path) -> Path:
-    """A schema file as given, or the schema of the project in a folder."""
+@dataclass(frozen=True)
+class SchemaRules:
+    """What `check_json_schema` checks a JSON-schema file of one kind against."""
+
+    #: How messages name the document: "a resource schema".
+    what: str
+    #: The kind's draft-07 meta-schema (structural rules, with x-message / x-hint wording).
+    metaschema: Path
+    #: Unknown keyword -> what to do instead (e.g. "$defs": use "definitions").
+    hints: Mapping[str, str]
+    #: The kind's semantic checks and lint, over the parsed schema and its index.
+    checks: Callable[[dict[str, Any], SchemaIndex], Iterable[Problem]]
+
+
+def _kind_of_file(path: Path) -> Kind:
+    """The kind of the project `path` is in, else the kind that claims the file by its content
+    (a kind may define `claims(path) -> bool`), else the default kind."""
+    from cfngen._kinds import all_kinds, default_kind
+    from cfngen._project import CONFIG_FILE, load_project
+
+    if (path.parent / CONFIG_FILE).is_file():
+        try:
+            return load_project(path.parent).kind
+        except CfngenError:
+            pass
+    for kind in all_kinds():
+        claims = getattr(kind, "claims", None)
+        if claims is not None and claims(path):
+            return kind
+    return default_kind()
+
+
+def _targets(path: Path) -> list[tuple[Path, Kind]]:
+    """The files to check for one command-line path, each with its kind."""
+    from cfngen._project import load_project
+
     if path.is_dir():
-        schema = load_project(path).schema_path
-        if not schema.is_file():
-            raise CfngenError(
-                f"{path}: the project's schema {schema.name} is missing",
-                "create it, or pass the schema file itself",
-            )
-        return schema
+        project = load_project(path)
+        return [(file, project.kind) for file in project.kind.checked_files(project)]
     if not path.exists():
         raise CfngenError(f"{path}: no such file or folder", "check the path")
-    return path
+    return [(path, _kind_of_file(path))]
 
 
-def _read(path: Path) -> str | Diagnostic:
+def read_source(path: Path) -> str | Diagnostic:
     """The file's text; undecodable bytes are a finding about the file, not a usage error."""
     try:
         return _jsonsource.read_text(path)
@@ -91,18 +126,26 @@ def _read(path: Path) -> str | Diagnostic:
         raise
 
 
-def validate_file(path: Path, *, strict: bool = False, display: str | None = None) -> FileReport:
-    text = _read(path)
+def check_json_schema_file(
+    path: Path, rules: SchemaRules, *, strict: bool = False, display: str | None = None
+) -> FileReport:
+    text = read_source(path)
     if isinstance(text, Diagnostic):
         return FileReport(path=display or str(path), diagnostics=[text], strict=strict)
-    return validate_text(text, path=path, strict=strict, display=display)
+    return check_json_schema(text, rules, path=path, strict=strict, display=display)
 
 
-def validate_text(
-    text: str, *, path: Path | None = None, strict: bool = False, display: str | None = None
+def check_json_schema(
+    text: str,
+    rules: SchemaRules,
+    *,
+    path: Path | None = None,
+    strict: bool = False,
+    display: str | None = None,
 ) -> FileReport:
-    """Validate schema text; `path` locates files that relative `$ref`s point at."""
-    from cfngen._validate import _semantic, _structure
+    """Check JSON-schema text against a kind's rules; `path` locates files that relative
+    `$ref`s point at."""
+    from cfngen._validate import _structure
     from cfngen._validate._walk import SchemaIndex
 
     report = FileReport(path=display or (str(path) if path else "<schema>"), strict=strict)
@@ -133,21 +176,14 @@ def validate_text(
         )
     if not isinstance(doc.data, dict):
         report.diagnostics.append(
-            Diagnostic("error", "", "a resource schema must be a JSON object", None, 1, 1)
+            Diagnostic("error", "", f"{rules.what} must be a JSON object", None, 1, 1)
         )
         return report
     report.schema = doc.data
 
-    from cfngen._kinds.hook import schema_problems
-
-    problems: list[Any] | None = schema_problems(doc.data, path)
-    if problems is None:
-        problems = [
-            _semantic.Problem("error", p.pointer, p.message, p.hint, key=p.key)
-            for p in _structure.check(doc.data)
-        ]
-        index = SchemaIndex(doc.data, base_dir=path.parent if path else None)
-        problems.extend(_semantic.check(doc.data, index))
+    problems = _structure.check(doc.data, rules.metaschema, rules.hints)
+    index = SchemaIndex(doc.data, base_dir=path.parent if path else None)
+    problems.extend(rules.checks(doc.data, index))
     for problem in problems:
         where = doc.key_position(problem.pointer) if problem.key else None
         where = where or doc.position(problem.pointer)
@@ -161,22 +197,42 @@ def validate_text(
     return report
 
 
+def validate_file(
+    path: Path, *, strict: bool = False, display: str | None = None, kind: Kind | None = None
+) -> FileReport:
+    """One file, checked by `kind` (default: the kind of the project it is in)."""
+    return (kind or _kind_of_file(path)).check_file(path, strict=strict, display=display)
+
+
+def validate_text(
+    text: str,
+    *,
+    path: Path | None = None,
+    strict: bool = False,
+    display: str | None = None,
+    kind: Kind | None = None,
+) -> FileReport:
+    """Text checked as a file of `kind` (default: the default kind)."""
+    from cfngen._kinds import default_kind
+
+    chosen = kind or default_kind()
+    return chosen.check_text(text, path=path, strict=strict, display=display)
+
+
 def validate_paths(paths: Sequence[Path], *, strict: bool = False) -> list[FileReport]:
     # Resolve every path first: a missing one is a usage error before any work is done.
-    resolved = [resolve_schema_path(p) for p in paths]
-    return [validate_file(p, strict=strict) for p in resolved]
+    targets = [target for path in paths for target in _targets(path)]
+    return [kind.check_file(file, strict=strict) for file, kind in targets]
 
 
-def render_text(reports: Sequence[FileReport], *, colour: bool = False) -> str:
+def render_text(reports: Sequence[FileReport], paint: Paint = plain) -> str:
     lines = []
     for report in reports:
         for d in report.diagnostics:
             where = report.path
             if d.line is not None:
                 where += f":{d.line}:{d.column}"
-            severity: str = d.severity
-            if colour:
-                severity = f"\033[{'1;31' if severity == 'error' else '1;33'}m{severity}\033[0m"
+            severity = paint(d.severity, d.severity)
             hint = f" ({d.hint})" if d.hint else ""
             lines.append(f"{where}: {severity}: {d.pointer or '/'}: {d.message}{hint}")
     return "".join(line + "\n" for line in lines)

@@ -1,9 +1,10 @@
-"""Structural rules: cfngen's meta-schema, and its errors turned into sentences.
+"""Structural rules: a kind's meta-schema, and its errors turned into sentences.
 
-The meta-schema (`metaschema.json`, beside this file) is plain draft-07 JSON Schema checked by
-jsonschema; each failing keyword becomes one Diagnostic with the pointer of the offending value.
-Subschemas may carry `x-message` / `x-hint` maps (keyword -> text) for wording that depends on
-where the keyword sits; everything else is worded per keyword here.
+A meta-schema (the resource kind's is cfngen/_kinds/resource/metaschema.json) is plain draft-07
+JSON Schema checked by jsonschema; each failing keyword becomes one Problem with the pointer of
+the offending value. Subschemas may carry `x-message` / `x-hint` maps (keyword -> text) for
+wording that depends on where the keyword sits; everything else is worded per keyword here, and
+an unknown key gets the kind's hint for it (`hints`: keyword -> what to do instead).
 """
 
 from __future__ import annotations
@@ -11,41 +12,13 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from cfngen._diagnostics import Problem
 from cfngen._jsonsource import join_pointer
 from cfngen._typename import type_name_problem
-
-METASCHEMA_PATH = Path(__file__).with_name("metaschema.json")
-
-#: What to do instead of a keyword that resource schemas do not allow.
-_FORBIDDEN_HINTS = {
-    "if": "if/then/else are not allowed in resource schemas; express alternatives with oneOf",
-    "then": "if/then/else are not allowed in resource schemas; express alternatives with oneOf",
-    "else": "if/then/else are not allowed in resource schemas; express alternatives with oneOf",
-    "not": '"not" is not allowed in resource schemas; express alternatives with oneOf',
-    "propertyNames": "describe the allowed keys of a map with patternProperties instead",
-    "additionalItems": '"items" is a single schema here, so additionalItems means nothing; '
-    "remove it",
-    "readOnly": "list the property's pointer in the top-level readOnlyProperties instead",
-    "writeOnly": "list the property's pointer in the top-level writeOnlyProperties instead",
-    "$id": '"$id" is only allowed at the top of the schema',
-    "$schema": '"$schema" is only allowed at the top of the schema',
-    "$defs": 'resource schemas are draft-07: use "definitions"',
-    "dependentRequired": 'resource schemas are draft-07: use "dependencies" with a list of names',
-    "dependentSchemas": 'resource schemas are draft-07: use "dependencies" with a schema',
-    "unevaluatedProperties": 'resource schemas are draft-07: use "additionalProperties": false',
-    "unevaluatedItems": "resource schemas are draft-07; remove it",
-    "prefixItems": '"items" must be a single schema; tuples are not allowed',
-    "minContains": "resource schemas are draft-07; remove it",
-    "maxContains": "resource schemas are draft-07; remove it",
-    "nullable": 'this is OpenAPI, not JSON Schema: use "type": ["string", "null"]',
-    "remote": '"remote" is reserved for CloudFormation; remove it',
-    "patternProperties": "the top level declares named properties only; put the map in a property",
-    "definitions": "definitions belong at the top level of the schema",
-}
 
 _TYPE_NAMES = {
     "object": "an object",
@@ -59,25 +32,54 @@ _TYPE_NAMES = {
 
 
 @functools.cache
-def metaschema() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(METASCHEMA_PATH.read_text(encoding="utf-8"))
-    return data
-
-
-@functools.cache
-def _validator() -> Any:
-    # Built once per process. Non-recursive references are inlined first: jsonschema looks a
-    # `$ref` up again every time it meets it, which was most of the time spent on real schemas.
-    schema = metaschema()
-    return make_validator(schema)
-
-
-def make_validator(schema: dict[str, Any]) -> Any:
-    """A draft-07 validator for a meta-schema whose only recursive definition is "property"
-    (cfngen's resource meta-schema, and the hook meta-schema that borrows its definitions)."""
+def _validator(metaschema: Path) -> Any:
+    # Built once per process and meta-schema. Non-recursive references are inlined first:
+    # jsonschema looks a `$ref` up again every time it meets it, which was most of the time
+    # spent on real schemas.
     from jsonschema import Draft7Validator
 
-    return Draft7Validator(_inline(schema, schema["definitions"], recursive={"property"}))
+    schema = json.loads(metaschema.read_text(encoding="utf-8"))
+    # A kind's meta-schema may borrow another's definitions (the hook meta-schema takes the
+    # resource meta-schema's property schemas): its own win.
+    borrowed = schema.get("x-definitions-from")
+    if isinstance(borrowed, str):
+        other = json.loads((metaschema.parent / borrowed).read_text(encoding="utf-8"))
+        schema["definitions"] = {**other.get("definitions", {}), **schema.get("definitions", {})}
+    definitions = schema.get("definitions", {})
+    return Draft7Validator(_inline(schema, definitions, _recursive(definitions)))
+
+
+_PREFIX = "#/definitions/"
+
+
+def _refs(node: Any) -> Iterator[str]:
+    if isinstance(node, list):
+        for value in node:
+            yield from _refs(value)
+    elif isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(_PREFIX):
+            yield ref[len(_PREFIX) :]
+        for value in node.values():
+            yield from _refs(value)
+
+
+def _recursive(definitions: dict[str, Any]) -> set[str]:
+    """The definitions that refer back to themselves, directly or through others: inlining
+    those would never end, so they stay references."""
+    edges = {name: set(_refs(node)) for name, node in definitions.items()}
+    found = set()
+    for start, refs in edges.items():
+        stack, seen = list(refs), set()
+        while stack:
+            name = stack.pop()
+            if name == start:
+                found.add(start)
+                break
+            if name not in seen and name in edges:
+                seen.add(name)
+                stack.extend(edges[name])
+    return found
 
 
 def _inline(node: Any, definitions: dict[str, Any], recursive: set[str]) -> Any:
@@ -86,9 +88,8 @@ def _inline(node: Any, definitions: dict[str, Any], recursive: set[str]) -> Any:
     if not isinstance(node, dict):
         return node
     ref = node.get("$ref")
-    prefix = "#/definitions/"
-    if isinstance(ref, str) and ref.startswith(prefix) and ref[len(prefix) :] not in recursive:
-        target = _inline(definitions[ref[len(prefix) :]], definitions, recursive)
+    if isinstance(ref, str) and ref.startswith(_PREFIX) and ref[len(_PREFIX) :] not in recursive:
+        target = _inline(definitions[ref[len(_PREFIX) :]], definitions, recursive)
         # Draft-07 ignores the siblings of $ref; keep the ones we read (description).
         merged = {k: v for k, v in node.items() if k != "$ref"}
         merged.update(target)
@@ -96,29 +97,15 @@ def _inline(node: Any, definitions: dict[str, Any], recursive: set[str]) -> Any:
     return {k: _inline(v, definitions, recursive) for k, v in node.items()}
 
 
-class RawProblem:
-    """A structural problem before positions are attached."""
-
-    __slots__ = ("hint", "key", "message", "pointer")
-
-    def __init__(self, pointer: str, message: str, hint: str | None, *, key: bool = False):
-        self.pointer = pointer
-        self.message = message
-        self.hint = hint
-        #: The problem is the member's name (report the key's position, not its value's).
-        self.key = key
-
-
-def check(schema: Any, validator: Any = None) -> list[RawProblem]:
-    """Every structural problem in `schema`, unsorted, without duplicates (against cfngen's
-    resource meta-schema, or the meta-schema of another kind's `validator`)."""
+def check(schema: Any, metaschema: Path, hints: Mapping[str, str]) -> list[Problem]:
+    """Every structural problem in `schema` against `metaschema`, unsorted, no duplicates."""
     seen: set[tuple[str, str]] = set()
     problems = []
     mistyped: set[str] = set()
-    for error in (validator or _validator()).iter_errors(schema):
+    for error in _validator(metaschema).iter_errors(schema):
         if error.validator == "type":
             mistyped.add(_pointer(error))
-        for problem in _translate(error):
+        for problem in _translate(error, hints):
             if (problem.pointer, problem.message) not in seen:
                 seen.add((problem.pointer, problem.message))
                 problems.append((error.validator, problem))
@@ -160,7 +147,7 @@ def _custom(error: Any, field: str) -> str | None:
     return None
 
 
-def _translate(error: Any) -> Iterator[RawProblem]:
+def _translate(error: Any, hints: Mapping[str, str]) -> Iterator[Problem]:
     keyword = error.validator
     pointer = _pointer(error)
     instance = error.instance
@@ -174,11 +161,11 @@ def _translate(error: Any) -> Iterator[RawProblem]:
 
         best = best_match(error.context)
         if best is not None:
-            yield from _translate(best)
+            yield from _translate(best, hints)
             return
 
     if keyword == "additionalProperties" and isinstance(instance, dict):
-        yield from _unknown_keys(error, pointer, message, hint)
+        yield from _unknown_keys(error, pointer, message, hint, hints)
         return
 
     if keyword == "required" and isinstance(instance, dict):
@@ -187,7 +174,7 @@ def _translate(error: Any) -> Iterator[RawProblem]:
             if name in instance:
                 continue
             what = props.get(name, {}).get("description") if isinstance(props, dict) else None
-            yield RawProblem(
+            yield _problem(
                 pointer,
                 message or f"missing required key {name!r}",
                 hint or (f'add "{name}": {what}' if what else None),
@@ -195,17 +182,17 @@ def _translate(error: Any) -> Iterator[RawProblem]:
         return
 
     if message is not None:
-        yield RawProblem(pointer, message.format(instance=instance), hint)
+        yield _problem(pointer, message.format(instance=instance), hint)
         return
     if keyword == "const" and pointer.endswith("/additionalProperties") and instance is not True:
         hint = 'to describe a map, use "patternProperties", e.g. {".*": {"type": "string"}}'
     message, default_hint = _message(keyword, pointer, instance, value)
-    yield RawProblem(pointer, message, hint or default_hint)
+    yield _problem(pointer, message, hint or default_hint)
 
 
 def _unknown_keys(
-    error: Any, pointer: str, message: str | None, hint: str | None
-) -> Iterator[RawProblem]:
+    error: Any, pointer: str, message: str | None, hint: str | None, hints: Mapping[str, str]
+) -> Iterator[Problem]:
     schema = error.schema
     declared = schema.get("properties", {})
     patterns = list(schema.get("patternProperties", {}))
@@ -213,12 +200,12 @@ def _unknown_keys(
         if key in declared or any(re.search(p, key) for p in patterns):
             continue
         if message is not None:
-            yield RawProblem(join_pointer(pointer, key), message.format(key=key), hint, key=True)
+            yield _problem(join_pointer(pointer, key), message.format(key=key), hint, key=True)
             continue
-        yield RawProblem(
+        yield _problem(
             join_pointer(pointer, key),
             f"unknown key {key!r}",
-            _FORBIDDEN_HINTS.get(key) or _did_you_mean(key, declared) or hint,
+            hints.get(key) or _did_you_mean(key, declared) or hint,
             key=True,
         )
 
@@ -308,3 +295,7 @@ def _duplicates(items: Any) -> list[Any]:
 def _same(a: Any, b: Any) -> bool:
     # JSON equality: true is not 1.
     return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
+
+
+def _problem(pointer: str, message: str, hint: str | None, *, key: bool = False) -> Problem:
+    return Problem("error", pointer, message, hint, key=key)

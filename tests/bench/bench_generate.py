@@ -80,15 +80,16 @@ def commands(root: Path, official_copy: Path) -> dict[str, Command]:
 
 
 def bench_corpus() -> None:
-    from cfngen._generate import render_project
+    from cfngen._kinds import named
+    from cfngen._kinds.resource._derive import render_project
     from cfngen._project import Project
-    from cfngen._typename import TypeName
 
     start = time.perf_counter()
     failures = 0
     for name, schema in corpus().items():
         private = "Bench::" + "::".join(name.split("::")[1:])
-        project = Project(Path("."), TypeName(private), "RESOURCE", {"runtime": "python3.12"})
+        config = {"typeName": private, "runtime": "python3.12"}
+        project = Project(Path("."), named("resource"), config)
         try:
             render_project(project, dict(schema, typeName=private), None)
         except Exception:

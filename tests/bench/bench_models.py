@@ -34,9 +34,9 @@ def quantile(values: list[float], q: float) -> float:
 def warm(limit: int | None) -> None:
     from cfngen._models import render_models
     from cfngen._models._assemble import assemble, format_source
-    from cfngen._models._check import check_models
     from cfngen._models._generate import generate_raw
     from cfngen._models._normalise import normalise
+    from cfngen._models._verify import check_models
     from tests._corpus import corpus
 
     schemas = corpus()

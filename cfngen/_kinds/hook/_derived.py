@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
+from cfngen._fsutil import read_if_exists
 from cfngen._kinds.hook import _targets
 from cfngen._project import CONFIG_FILE, Project
 
@@ -67,12 +69,26 @@ class Rendered:
 
 # --------------------------------------------------------------------------- inputs
 
+_read_bytes = read_if_exists
 
-def _read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return None
+
+def may_derive(project: Project, relpath: str) -> bool:
+    """Whether `relpath` is a path generate may write or remove in this hook project."""
+    path = PurePosixPath(relpath)
+    if ".." in path.parts:
+        return False
+    package = f"src/{project.package_name}"
+    if relpath in (
+        "hook-role.yaml",
+        "template.yml",
+        "src/requirements.txt",
+        configuration_file(str(project.type_name)),
+        *(f"{package}/{name}" for name in ("models.py", "cfngen_runtime.py", SUPPORT_FILE)),
+    ):
+        return True
+    if path.parent.as_posix() in (f"{package}/target_models", TARGET_SCHEMAS):
+        return path.suffix in (".py", ".json")
+    return path.parts[:1] == ("docs",) and path.suffix == ".md"
 
 
 def official_style(project: Project) -> bool:
@@ -148,7 +164,7 @@ def target_names(schema: dict[str, Any]) -> list[str]:
     return names
 
 
-def _local_schemas(inputs: dict[str, bytes | None]) -> tuple[dict[str, Any], list[str]]:
+def _local_schemas(inputs: Mapping[str, bytes | None]) -> tuple[dict[str, Any], list[str]]:
     """Target schemas the project holds: target-info.json's, then target-schemas/ (which
     wins, as a pinned copy), by type name; and warnings about files that are not schemas.
     A file of target-schemas/ that is the bundled schema byte for byte is cfngen's copy, not
@@ -191,7 +207,7 @@ def _local_schemas(inputs: dict[str, bytes | None]) -> tuple[dict[str, Any], lis
 
 
 def modelled_targets(
-    schema: dict[str, Any], inputs: dict[str, bytes | None]
+    schema: dict[str, Any], inputs: Mapping[str, bytes | None]
 ) -> tuple[dict[str, dict[str, Any]], set[str], list[str]]:
     """Type name -> schema of every target that gets a model, the types whose schema the
     project holds itself, and what the user should know."""
@@ -224,7 +240,7 @@ def modelled_targets(
 # --------------------------------------------------------------------------- rendering
 
 
-def render(project: Project, inputs: dict[str, bytes | None]) -> Rendered:
+def render(project: Project, inputs: Mapping[str, bytes | None]) -> Rendered:
     """Validate the schema (InvalidSchemaError, nothing rendered, when it is invalid), then
     render every derived file."""
     from cfngen._generate import InvalidSchemaError
@@ -240,7 +256,6 @@ def render(project: Project, inputs: dict[str, bytes | None]) -> Rendered:
         bundled = _targets.bundled_schema_text(name)
         if name not in local and bundled is not None:
             texts[f"{TARGET_SCHEMAS}/{_targets.schema_file_name(name)}"] = bundled
-    warnings += _handler_warnings(project, schema)
     files = {
         relpath: with_header(relpath, text).encode("utf-8")
         for relpath, text in sorted(texts.items())
@@ -248,15 +263,14 @@ def render(project: Project, inputs: dict[str, bytes | None]) -> Rendered:
     return Rendered(report, files, warnings)
 
 
-def _validate(project: Project, inputs: dict[str, bytes | None]) -> FileReport:
-    from cfngen._validate import validate_file, validate_text
-
+def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileReport:
+    kind = project.kind
     display = project.schema_path.name
     try:
         text = (inputs["schema"] or b"").decode("utf-8")
     except UnicodeDecodeError:
-        return validate_file(project.schema_path, display=display)
-    return validate_text(text, path=project.schema_path, display=display)
+        return kind.check_file(project.schema_path, strict=False, display=display)
+    return kind.check_text(text, path=project.schema_path, strict=False, display=display)
 
 
 def _texts(
@@ -266,13 +280,13 @@ def _texts(
     *,
     official: bool,
 ) -> dict[str, str]:
-    from cfngen._generate._sam import render_requirements, render_template
-    from cfngen._models import runtime_source
+    from cfngen._kinds.resource._sam import render_requirements, render_template
+    from cfngen._support import source
 
     package = f"src/{project.package_name}"
     texts = {
         f"{package}/models.py": models_module(schema, official=official),
-        f"{package}/cfngen_runtime.py": runtime_source(),
+        f"{package}/cfngen_runtime.py": source("cfngen_runtime.py"),
         f"{package}/{SUPPORT_FILE}": support_source(),
         f"{package}/target_models/__init__.py": target_table(targets),
         "hook-role.yaml": render_role(schema, str(project.type_name)),
@@ -366,7 +380,9 @@ def target_table(targets: dict[str, dict[str, Any]]) -> str:
 
 
 def support_source() -> str:
-    return Path(__file__).with_name(SUPPORT_FILE).read_text(encoding="utf-8")
+    from cfngen._support import source
+
+    return source(SUPPORT_FILE)
 
 
 # --------------------------------------------------------------------------- the other files
@@ -375,7 +391,7 @@ def support_source() -> str:
 def render_role(schema: dict[str, Any], type_name: str) -> str:
     """The official hook role: the hooks and resources services may assume it, for this hook
     type only; Allow the handlers' actions, or Deny everything when they need none."""
-    from cfngen._generate._role import handler_actions, max_session_duration
+    from cfngen._kinds.resource._role import handler_actions, max_session_duration
     from cfngen._typename import TypeName
 
     actions = handler_actions(schema)
@@ -449,19 +465,9 @@ def render_docs(schema: dict[str, Any], type_name: str) -> str:
 
 
 def _render(name: str, **context: Any) -> str:
-    import jinja2
+    from cfngen._generate._jinja import render as render_jinja
 
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(_TEMPLATES),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
-    env.filters["yaml_string"] = json.dumps
-    text: str = env.get_template(name + ".jinja").render(**context)
-    return text
+    return render_jinja(_TEMPLATES, name, **context)
 
 
 def _handlers(schema: dict[str, Any]) -> dict[str, Any]:
@@ -469,12 +475,15 @@ def _handlers(schema: dict[str, Any]) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def _handler_warnings(project: Project, schema: dict[str, Any]) -> list[str]:
+def handler_warnings(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
     """A declared invocation point the handlers module never registers (only where the module
     registers handlers with HookInvocationPoint itself, unlike GuardHook's subclasses)."""
     try:
+        schema = json.loads(inputs.get("schema") or b"")
         text = project.handlers_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    except (OSError, UnicodeDecodeError, ValueError):
+        return []
+    if not isinstance(schema, dict):
         return []
     if "HookInvocationPoint" not in text:
         return []

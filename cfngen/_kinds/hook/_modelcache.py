@@ -43,7 +43,7 @@ def _code_digest() -> str:
 
 
 def cache_dir() -> Path:
-    from cfngen._init._templates import cfngen_home
+    from cfngen._init._template_cache import cfngen_home
 
     return cfngen_home() / "cache" / "models"
 

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 from cfngen._kinds.hook._protocol import Answer, Run
+from cfngen._render import Paint, Style, plain
 
-Paint = Callable[[str, str], str]
-_STYLE = {"SUCCESS": "ok", "FAILED": "error", "IN_PROGRESS": "warning"}
-
-
-def _plain(text: str, _style: str) -> str:
-    return text
+_STYLE: dict[str, Style] = {"SUCCESS": "ok", "FAILED": "error", "IN_PROGRESS": "warning"}
 
 
-def render_answer(answer: Answer, number: int, paint: Paint = _plain) -> str:
+def render_answer(answer: Answer, number: int, paint: Paint = plain) -> str:
     point = str(answer.event.get("actionInvocationPoint"))
     target = str((answer.event.get("requestData") or {}).get("targetName"))
     head = paint(f"{point} {target} #{number}", "bold")

@@ -13,14 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from cfngen import _jsonsource
+from cfngen._contract._results import SuiteResult, TestResult
 from cfngen._contract._sandbox import Sandbox
 from cfngen._contract._select import compile_expression
-from cfngen._contract._suite import SuiteResult, TestResult
 from cfngen._errors import CfngenError
 from cfngen._kinds.hook import _inputs, _protocol, _tests
 from cfngen._kinds.hook._payload import PayloadServer
 from cfngen._kinds.hook._runner import DEFAULT_LIMIT, HookRunner, one_session_per_credentials
 from cfngen._project import Project, load_project
+from cfngen._render import Paint, plain
 
 TYPECONFIG_HINT = (
     'a type configuration file holds {"CloudFormationConfiguration": {"HookConfiguration": '
@@ -28,11 +29,24 @@ TYPECONFIG_HINT = (
 )
 
 
-def load_hook_project(root: Path) -> tuple[Project, dict[str, Any]]:
-    project = load_project(root)
-    if project.artifact_type != "HOOK":
-        raise CfngenError(f"{root}: not a hook project", "run it in a hook project")
+def load_hook_project(root: Path | Project) -> tuple[Project, dict[str, Any]]:
+    project = root if isinstance(root, Project) else load_project(root)
+    if project.kind.name != "hook":
+        raise CfngenError(f"{project.root}: not a hook project", "run it in a hook project")
     return project, _jsonsource.load_object(project.schema_path, "run `cfngen validate`")
+
+
+@dataclass
+class HookSuiteResult(SuiteResult):
+    """A SuiteResult that fails when no test ran: every test skipped proves nothing."""
+
+    @property
+    def ran(self) -> bool:
+        return self.count("passed") + self.count("failed") > 0
+
+    @property
+    def ok(self) -> bool:
+        return self.ran and self.count("failed") == 0
 
 
 def load_type_configuration(path: Path | None) -> dict[str, Any] | None:
@@ -85,7 +99,7 @@ def hook_process(
 
 
 def run_hook_tests(
-    root: Path,
+    root: Path | Project,
     *,
     keyword: str | None = None,
     enforce_timeout: float | None = None,
@@ -94,7 +108,7 @@ def run_hook_tests(
     typeconfig: Path | None = None,
     exports: Mapping[str, str] | None = None,
     on_result: Callable[[TestResult], None] | None = None,
-) -> SuiteResult:
+) -> HookSuiteResult:
     started = time.perf_counter()
     project, schema = load_hook_project(root)
     type_configuration = load_type_configuration(typeconfig)
@@ -105,7 +119,7 @@ def run_hook_tests(
     points = [p for p in _protocol.POINTS if _protocol.HANDLER_OF[p] in handlers]
     for input_set in input_sets:
         notes.extend(_undeclared(schema, input_set))
-    result = SuiteResult(notes=notes)
+    result = HookSuiteResult(notes=notes)
     labelled = len(input_sets) > 1
     plan = [
         (input_set, point, suffix, test, name)
@@ -154,6 +168,8 @@ def run_hook_tests(
             if on_result is not None:
                 on_result(outcome)
     result.seconds = time.perf_counter() - started
+    if not result.ran:
+        result.notes.append("no test ran: every test was skipped (the reasons are above)")
     return result
 
 
@@ -194,6 +210,24 @@ class HookInvocation:
     def succeeded(self) -> bool:
         return self.run.status == "SUCCESS"
 
+    def verdict(self) -> str:
+        from cfngen._kinds.hook._report import render_verdict
+
+        return render_verdict(self.run)
+
+
+@dataclass
+class ShownAnswer:
+    """One call as `cfngen invoke` shows it while the run goes on."""
+
+    answer: _protocol.Answer
+    number: int
+
+    def render(self, paint: Paint = plain) -> str:
+        from cfngen._kinds.hook._report import render_answer
+
+        return render_answer(self.answer, self.number, paint)
+
 
 def read_invoke_file(
     path: Path, text: str | None = None
@@ -231,7 +265,7 @@ def read_invoke_file(
 
 
 def invoke_hook(
-    root: Path,
+    root: Path | Project,
     point: str,
     target_file: Path,
     *,
@@ -294,3 +328,78 @@ def invoke_hook(
             on_answer=on_answer,
         )
     return HookInvocation(run, warnings)
+
+
+class HookContract:
+    """What cfngen/_contract asks of a kind: `invoke` and `run_tests` (the engine passes the
+    options of its own, and `typeconfig` and `exports` when the user gave them)."""
+
+    #: Options beyond the engine's own that these functions take.
+    options = ("typeconfig", "exports")
+
+    def invoke(
+        self,
+        project: Project,
+        action: str,
+        request_file: Path,
+        *,
+        profile: str | None,
+        region: str | None,
+        enforce_timeout: float | None,
+        max_reinvoke: int,
+        max_delay: float,
+        on_invocation: Callable[[Any], None] | None = None,
+        on_wait: Callable[[float, float], None] | None = None,
+        on_warning: Callable[[str], None] | None = None,
+        on_import_output: Callable[[list[str]], None] | None = None,
+        typeconfig: Path | None = None,
+        exports: Mapping[str, str] | None = None,
+    ) -> HookInvocation:
+        del max_delay, on_wait  # a hook's callbackDelaySeconds is not slept offline
+        count = {"n": 0}
+
+        def shown(answer: _protocol.Answer) -> None:
+            count["n"] += 1
+            if on_invocation is not None:
+                on_invocation(ShownAnswer(answer, count["n"]))
+
+        return invoke_hook(
+            project,
+            action,
+            request_file,
+            region=region,
+            enforce_timeout=enforce_timeout,
+            max_reinvoke=max_reinvoke,
+            typeconfig=typeconfig,
+            exports=exports,
+            profile=profile,
+            on_answer=shown,
+            on_warning=on_warning,
+            on_import_output=on_import_output,
+        )
+
+    def run_tests(
+        self,
+        project: Project,
+        *,
+        keyword: str | None,
+        enforce_timeout: float | None,
+        max_reinvoke: int,
+        region: str | None,
+        on_result: Callable[[TestResult], None] | None = None,
+        typeconfig: Path | None = None,
+        exports: Mapping[str, str] | None = None,
+    ) -> HookSuiteResult:
+        return run_hook_tests(
+            project,
+            keyword=keyword,
+            enforce_timeout=enforce_timeout,
+            max_reinvoke=max_reinvoke,
+            region=region,
+            typeconfig=typeconfig,
+            exports=exports,
+            on_result=on_result,
+        )
+
+
+CONTRACT = HookContract()

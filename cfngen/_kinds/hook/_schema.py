@@ -11,19 +11,20 @@ name nothing, a hook without handlers.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cfngen._diagnostics import Problem
 from cfngen._jsonsource import join_pointer
 from cfngen._kinds.hook import _targets
-from cfngen._validate import _semantic, _structure
-from cfngen._validate._semantic import Problem
-from cfngen._validate._walk import SchemaIndex, close_match
+from cfngen._validate._walk import close_match
 
-METASCHEMA_PATH = Path(__file__).with_name("metaschema.json")
+if TYPE_CHECKING:
+    from cfngen._validate._walk import SchemaIndex
+
+METASCHEMA = Path(__file__).with_name("metaschema.json")
 #: The handlers of a hook schema and the invocation points they stand for.
 HANDLERS = {
     "preCreate": "CREATE_PRE_PROVISION",
@@ -34,18 +35,18 @@ HANDLERS = {
 _BLOCKED_PERMISSION = "cloudformation:RegisterType"
 
 
-@functools.cache
-def metaschema() -> dict[str, Any]:
-    """The hook meta-schema, with the definitions it borrows from the resource meta-schema."""
-    data: dict[str, Any] = json.loads(METASCHEMA_PATH.read_text(encoding="utf-8"))
-    borrowed = _structure.metaschema()["definitions"]
-    data["definitions"] = {**borrowed, **data["definitions"]}
-    return data
+def keyword_hints() -> dict[str, str]:
+    """What to do instead of an unknown key: the resource schema language's hints (settings are
+    property schemas) and the hook's own."""
+    from cfngen._kinds.resource._checks import KEYWORD_HINTS
 
-
-@functools.cache
-def _validator() -> Any:
-    return _structure.make_validator(metaschema())
+    return {
+        **KEYWORD_HINTS,
+        # The official loader's own words: properties belong in typeConfiguration.
+        "properties": "a hook has no properties of its own: declare its settings in "
+        "typeConfiguration.properties",
+        "timeoutInMinutes": "hooks have no handler timeout; remove it",
+    }
 
 
 def looks_like_hook(schema: Any) -> bool:
@@ -61,33 +62,34 @@ def looks_like_hook(schema: Any) -> bool:
     return "properties" not in schema and "typeConfiguration" in schema
 
 
-def check(
-    schema: dict[str, Any], *, base_dir: Path | None = None, type_name: str | None = None
-) -> list[Problem]:
-    """Every problem in a hook schema; `type_name` is `.rpdk-config`'s, when there is one."""
-    problems = [
-        Problem("error", p.pointer, p.message, _hint(p.pointer, p.hint), key=p.key)
-        for p in _structure.check(schema, _validator())
-    ]
-    index = SchemaIndex(schema, base_dir=base_dir)
-    problems.extend(_semantic._namespace(schema))
-    problems.extend(_semantic._refs(schema, index))
-    problems.extend(_semantic._nodes(schema))
-    problems.extend(_type_name(schema, type_name))
+def check(schema: dict[str, Any], index: SchemaIndex) -> list[Problem]:
+    """The semantic checks and lint of a hook schema (the meta-schema's rules come first, from
+    the validate engine); the typeName is compared with the `.rpdk-config` beside the file."""
+    from cfngen._kinds.resource import _checks
+
+    problems: list[Problem] = []
+    problems.extend(_checks._namespace(schema))
+    problems.extend(_checks._refs(schema, index))
+    problems.extend(_checks._nodes(schema))
+    problems.extend(_type_name(schema, _registered_name(index.base_dir)))
     problems.extend(_handlers(schema))
     problems.extend(_required(schema))
     problems.extend(_configuration_names(schema))
     return problems
 
 
-def _hint(pointer: str, hint: str | None) -> str | None:
-    if pointer == "/properties":
-        # The official loader's own words: properties belong in typeConfiguration.
-        return (
-            "a hook has no properties of its own: declare its settings in "
-            "typeConfiguration.properties"
-        )
-    return hint
+def _registered_name(folder: Path | None) -> str | None:
+    """`.rpdk-config`'s typeName, when the schema sits in a hook project."""
+    if folder is None:
+        return None
+    try:
+        config: Any = json.loads((folder / ".rpdk-config").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(config, dict) or config.get("artifact_type") != "HOOK":
+        return None
+    name = config.get("typeName")
+    return name if isinstance(name, str) else None
 
 
 # --------------------------------------------------------------------------- checks

@@ -13,26 +13,23 @@ import copy
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
-from cfngen._contract import _rules
-from cfngen._contract._handlers import (
-    Handlers,
-    Limits,
-    Outcome,
-    Request,
-    Stub,
-    load_resource_project,
-)
-from cfngen._contract._inputs import InputProblem, InputSet, load_input_sets, update_request
-from cfngen._contract._rules import Conformance, SchemaInfo, pointer
+from cfngen._contract._handlers import Handlers, Limits, Outcome, Request, Stub
+from cfngen._contract._results import Status, SuiteResult, TestResult
 from cfngen._contract._sandbox import Sandbox
 from cfngen._contract._select import compile_expression
 from cfngen._errors import CfngenError
-
-Status = Literal["passed", "failed", "skipped"]
+from cfngen._kinds.resource.contract import _rules
+from cfngen._kinds.resource.contract._inputs import (
+    InputProblem,
+    InputSet,
+    load_input_sets,
+    update_request,
+)
+from cfngen._kinds.resource.contract._rules import Conformance, SchemaInfo, pointer, read_schema
+from cfngen._project import Project
 
 #: A LIST that pages on and on without repeating a token is stopped here.
 MAX_LIST_PAGES = 200
@@ -96,50 +93,6 @@ R_ENDLESS = "IN_PROGRESS must end: a handler must reach SUCCESS or FAILED"
 R_SHAPE = (
     "a progress event has status SUCCESS, FAILED or IN_PROGRESS and the fields that go with it"
 )
-
-
-# --------------------------------------------------------------------------- results
-
-
-@dataclass
-class TestResult:
-    __test__ = False  # not a pytest test class
-
-    name: str
-    outcome: Status
-    message: str | None
-    seconds: float
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "outcome": self.outcome,
-            "message": self.message,
-            "seconds": round(self.seconds, 3),
-        }
-
-
-@dataclass
-class SuiteResult:
-    tests: list[TestResult] = field(default_factory=list)
-    #: Things the user should know that are not test results (ignored files, unchecked rules).
-    notes: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def count(self, outcome: Status) -> int:
-        return sum(1 for test in self.tests if test.outcome == outcome)
-
-    @property
-    def ok(self) -> bool:
-        return self.count("failed") == 0
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "tests": [test.as_json() for test in self.tests],
-            "passed": self.count("passed"),
-            "failed": self.count("failed"),
-            "skipped": self.count("skipped"),
-        }
 
 
 class _Failed(Exception):
@@ -983,21 +936,21 @@ class _Run:
     conformance: Conformance
 
 
-def run_contract_tests(
-    root: Path,
+def run_tests(
+    project: Project,
     *,
     keyword: str | None = None,
     enforce_timeout: float | None = None,
-    max_reinvoke: int = 50,
+    max_reinvoke: int,
     region: str | None = None,
     on_result: Callable[[TestResult], None] | None = None,
 ) -> SuiteResult:
-    """Run the contract tests on the project in `root`.
+    """Run the contract tests on a resource type project.
 
-    Raises CfngenError when they cannot run at all (no project, no handlers, bad inputs).
+    Raises CfngenError when they cannot run at all (no handlers, bad inputs).
     """
     started = time.perf_counter()
-    project, schema = load_resource_project(root)
+    schema = read_schema(project)
     info = SchemaInfo.from_schema(schema)
     select = compile_expression(keyword or "")
     input_sets, notes = load_input_sets(project.root, info)

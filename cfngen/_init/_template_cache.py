@@ -25,9 +25,7 @@ from packaging.version import InvalidVersion, Version
 
 from cfngen._errors import CfngenError
 from cfngen._init._git import git, require_git
-
-#: Extension kinds with a template. Modules, hooks and custom resources join here.
-KINDS = ("resource", "hook")
+from cfngen._render import Rendered
 
 _COMMIT_ENV = {
     "GIT_AUTHOR_NAME": "cfngen",
@@ -55,13 +53,21 @@ class TemplateVersion:
         return str(self.version)
 
 
+def template_kinds() -> list[str]:
+    """The template folders of every kind `cfngen init` can make, in the kinds' order."""
+    from cfngen._kinds import all_kinds
+
+    return [kind.init.template for kind in all_kinds() if kind.init is not None]
+
+
 def templates_root() -> Path:
     """Where the templates are: inside the package of an installed wheel
     (`cfngen/templates`, put there by the build), else at the top of a source checkout
     (which is what an editable install imports from)."""
     package = Path(__file__).resolve().parent.parent
+    first = template_kinds()[0]
     for candidate in (package / "templates", package.parent / "templates"):
-        if (candidate / KINDS[0] / "copier.yml").is_file():
+        if (candidate / first / "copier.yml").is_file():
             return candidate
     raise CfngenError(
         "this cfngen installation has no project templates",
@@ -153,6 +159,15 @@ class SyncResult:
     #: Every version tag in the cache afterwards, oldest first (including ones this cfngen
     #: does not ship: they came from other cfngen versions and are kept).
     versions: list[str] = field(default_factory=list)
+
+    def render(self, text: Rendered) -> None:
+        added = f" (added {', '.join(self.added)})" if self.added else ""
+        replaced = (
+            f" (replaced {', '.join(self.replaced)}: a development build of that version)"
+            if self.replaced
+            else ""
+        )
+        text.out(f"{self.src_path}: {', '.join(self.versions)}{added}{replaced}")
 
 
 def sync(kind: str) -> SyncResult:

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from cfngen import _jsonsource
-from cfngen._contract._rules import SchemaInfo, identifiers_of, pointer, set_value
 from cfngen._errors import CfngenError
+from cfngen._kinds.resource.contract._rules import SchemaInfo, identifiers_of, pointer, set_value
 
 INPUTS_DIR = "inputs"
 OVERRIDES_FILE = "overrides.json"

@@ -3,47 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from cfngen._contract._handlers import (
-    ACTIONS,
-    Handlers,
-    Invocation,
-    Limits,
-    Outcome,
-    load_resource_project,
-)
-from cfngen._contract._request import load_request
-from cfngen._contract._rules import SchemaInfo
+from cfngen._contract._handlers import Handlers, Invocation, Limits
+from cfngen._contract._results import InvokeResult
 from cfngen._contract._sandbox import Sandbox
 from cfngen._errors import CfngenError
-
-#: Longest wait between re-invocations, whatever callbackDelaySeconds the handler asks for.
-DEFAULT_MAX_DELAY = 5.0
-DEFAULT_MAX_REINVOKE = 100
-
-
-@dataclass
-class InvokeResult:
-    outcome: Outcome
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def succeeded(self) -> bool:
-        return self.outcome.status == "SUCCESS"
+from cfngen._kinds.resource import ACTIONS
+from cfngen._kinds.resource.contract._request import load_request
+from cfngen._kinds.resource.contract._rules import SchemaInfo, read_schema
+from cfngen._project import Project
 
 
 def invoke(
-    root: Path,
+    project: Project,
     action: str,
     request_file: Path,
     *,
     profile: str | None = None,
     region: str | None = None,
     enforce_timeout: float | None = None,
-    max_reinvoke: int = DEFAULT_MAX_REINVOKE,
-    max_delay: float = DEFAULT_MAX_DELAY,
+    max_reinvoke: int,
+    max_delay: float,
     on_invocation: Callable[[Invocation], None] | None = None,
     on_wait: Callable[[float, float], None] | None = None,
     on_warning: Callable[[str], None] | None = None,
@@ -53,8 +34,7 @@ def invoke(
     action = action.upper()
     if action not in ACTIONS:
         raise CfngenError(f"unknown action {action!r}", f"use one of {', '.join(ACTIONS)}")
-    project, schema = load_resource_project(root)
-    info = SchemaInfo.from_schema(schema)
+    info = SchemaInfo.from_schema(read_schema(project))
     request, warnings = load_request(request_file)
     if info.handlers and action.lower() not in info.handlers:
         warnings.append(

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from cfngen._generate._templates import render
+from cfngen._generate._jinja import render
 from cfngen._typename import TypeName
+
+TEMPLATES = Path(__file__).with_name("templates")
 
 #: What the official tool assumes for a handler without `timeoutInMinutes` (two hours).
 DEFAULT_TIMEOUT_MINUTES = 120
@@ -44,6 +47,7 @@ def render_role(schema: dict[str, Any], type_name: str) -> str:
     name = TypeName(type_name)
     actions = handler_actions(schema)
     return render(
+        TEMPLATES,
         "resource-role.yaml",
         type_name=name,
         hyphenated=name.hyphenated,

@@ -8,8 +8,12 @@ derived `src/requirements.txt` that includes the project's own requirements.
 
 from __future__ import annotations
 
-from cfngen._generate._templates import render
+from pathlib import Path
+
+from cfngen._generate._jinja import render
 from cfngen._runtimes import Runtime
+
+TEMPLATES = Path(__file__).with_name("templates")
 
 #: Seconds; generous because `sam local` counts its container start-up against it.
 FUNCTION_TIMEOUT = 180
@@ -27,6 +31,7 @@ def render_template(
     kind: str = "resource type",
 ) -> str:
     return render(
+        TEMPLATES,
         "template.yml",
         type_name=type_name,
         kind=kind,

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from cfngen import _patterns
-from cfngen._diagnostics import Severity
+from cfngen._diagnostics import Problem, Severity
 from cfngen._jsonsource import join_pointer, pointer_tokens
 from cfngen._typename import reserved_namespace
 from cfngen._validate._walk import SchemaIndex, close_match, schema_nodes
@@ -42,15 +41,32 @@ _HARDCODED_PARTITION = re.compile(r"arn:aws:")
 #: A branch of allOf/anyOf/oneOf adds to the object around it; it is not an object of its own.
 _BRANCH = re.compile(r"/(?:allOf|anyOf|oneOf)/[0-9]+$")
 
-
-@dataclass(frozen=True)
-class Problem:
-    severity: Severity
-    pointer: str
-    message: str
-    hint: str | None = None
-    #: The problem is a member's name: report the key's position.
-    key: bool = False
+#: What to do instead of a keyword that resource schemas do not allow (unknown-key hints).
+KEYWORD_HINTS = {
+    "if": "if/then/else are not allowed in resource schemas; express alternatives with oneOf",
+    "then": "if/then/else are not allowed in resource schemas; express alternatives with oneOf",
+    "else": "if/then/else are not allowed in resource schemas; express alternatives with oneOf",
+    "not": '"not" is not allowed in resource schemas; express alternatives with oneOf',
+    "propertyNames": "describe the allowed keys of a map with patternProperties instead",
+    "additionalItems": '"items" is a single schema here, so additionalItems means nothing; '
+    "remove it",
+    "readOnly": "list the property's pointer in the top-level readOnlyProperties instead",
+    "writeOnly": "list the property's pointer in the top-level writeOnlyProperties instead",
+    "$id": '"$id" is only allowed at the top of the schema',
+    "$schema": '"$schema" is only allowed at the top of the schema',
+    "$defs": 'resource schemas are draft-07: use "definitions"',
+    "dependentRequired": 'resource schemas are draft-07: use "dependencies" with a list of names',
+    "dependentSchemas": 'resource schemas are draft-07: use "dependencies" with a schema',
+    "unevaluatedProperties": 'resource schemas are draft-07: use "additionalProperties": false',
+    "unevaluatedItems": "resource schemas are draft-07; remove it",
+    "prefixItems": '"items" must be a single schema; tuples are not allowed',
+    "minContains": "resource schemas are draft-07; remove it",
+    "maxContains": "resource schemas are draft-07; remove it",
+    "nullable": 'this is OpenAPI, not JSON Schema: use "type": ["string", "null"]',
+    "remote": '"remote" is reserved for CloudFormation; remove it',
+    "patternProperties": "the top level declares named properties only; put the map in a property",
+    "definitions": "definitions belong at the top level of the schema",
+}
 
 
 def _strings(value: Any) -> list[tuple[int, str]]:

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from cfngen import _jsonsource
 from cfngen._jsonsource import join_pointer, pointer_tokens
+from cfngen._project import Project
 
 Path = tuple[str, ...]
 
@@ -23,6 +25,11 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
+
+
+def read_schema(project: Project) -> dict[str, Any]:
+    """The project's resource schema, as the contract tests and `cfngen invoke` read it."""
+    return _jsonsource.load_object(project.schema_path, "run `cfngen validate`")
 
 
 @dataclass(frozen=True)

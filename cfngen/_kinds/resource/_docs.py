@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from cfngen._generate._templates import render
+from cfngen._generate._jinja import render
 from cfngen._jsonsource import pointer_tokens
+
+TEMPLATES = Path(__file__).with_name("templates")
 
 _BASIC_TYPES = {"string": "String", "number": "Double", "integer": "Integer", "boolean": "Boolean"}
 _MARKDOWN_RESERVED = frozenset("^*+.([{#")
@@ -66,6 +69,7 @@ class _DocsBuilder:
     def build(self) -> dict[str, str]:
         properties = self.properties(self.schema, (), ())
         readme = render(
+            TEMPLATES,
             "docs-page.md",
             root=True,
             title=self.type_name,
@@ -212,6 +216,7 @@ class _DocsBuilder:
             filename = f"{base}-{n}.md"
         self.page_files[key] = filename
         self.pages[filename] = render(
+            TEMPLATES,
             "docs-page.md",
             root=False,
             title=f"{self.type_name} {' '.join(path)}",

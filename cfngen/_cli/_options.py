@@ -1,0 +1,89 @@
+"""Options several commands share, declared once with one default each."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
+    return value
+
+
+def count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
+    return value
+
+
+def add_format(
+    p: argparse.ArgumentParser, *, text_help: str = "text (default) or one JSON document on stdout"
+) -> None:
+    p.add_argument("--format", choices=("text", "json"), default="text", help=text_help)
+
+
+def add_kind_options(p: argparse.ArgumentParser) -> None:
+    """Options only some kinds' contracts take (`cfngen._contract` refuses them elsewhere)."""
+    hook = p.add_argument_group("hooks")
+    hook.add_argument(
+        "--typeconfig",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the hook's type configuration: the SetTypeConfiguration JSON "
+        "(CloudFormationConfiguration.HookConfiguration.Properties) or the properties alone",
+    )
+    hook.add_argument(
+        "--export",
+        dest="exports",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="the value of a CloudFormation export that inputs name as {{NAME}} (repeatable; "
+        "default: a stand-in, as exports cannot be looked up offline)",
+    )
+
+
+def kind_options(args: argparse.Namespace) -> dict[str, object]:
+    from cfngen._errors import CfngenError
+
+    exports: dict[str, str] = {}
+    for item in args.exports:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise CfngenError(
+                f"--export {item!r} is not NAME=VALUE", "e.g. --export KeyArn=arn:..."
+            )
+        exports[name.strip()] = value
+    return {"typeconfig": args.typeconfig, "exports": exports}
+
+
+def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:
+    """The options invoke and test share: region, time limits, re-invocations."""
+    from cfngen._contract import DEFAULT_MAX_REINVOKE
+
+    p.add_argument("--region", default=None, help="the region (default: us-east-1)")
+    p.add_argument(
+        "--enforce-timeout",
+        type=seconds,
+        default=None,
+        metavar="S",
+        help="time limit: S seconds for READ and LIST, 2S for the others (default: 30 and 60)",
+    )
+    p.add_argument(
+        "--max-reinvoke",
+        type=count,
+        default=DEFAULT_MAX_REINVOKE,
+        metavar="N",
+        help=f"{after} N re-invocations while IN_PROGRESS (default: {DEFAULT_MAX_REINVOKE})",
+    )

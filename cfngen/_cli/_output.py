@@ -1,0 +1,73 @@
+"""The one output policy of the command line: which stream gets what, and when it is coloured.
+
+Colour goes to a stream only when it is a terminal, unless NO_COLOR (off) or FORCE_COLOR (on)
+says otherwise. Core code renders text with a `Paint` (cfngen/_render.py); `painter(stream)` is
+the one for a stream. Errors and warnings go to stderr, one line each plus an optional hint.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+from cfngen._errors import CfngenError
+from cfngen._render import Paint, Rendered, Style, error_lines, warning_line
+
+_STYLES: dict[Style, str] = {
+    "error": "1;31",
+    "warning": "1;33",
+    "hint": "36",
+    "ok": "32",
+    "bold": "1",
+    "dim": "2",
+}
+
+
+def use_colour(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def paint(text: str, style: Style, stream: TextIO) -> str:
+    if not use_colour(stream):
+        return text
+    return f"\033[{_STYLES[style]}m{text}\033[0m"
+
+
+def painter(stream: TextIO) -> Paint:
+    """A Paint for text that goes to `stream`."""
+
+    def paint_for(text: str, style: Style) -> str:
+        return paint(text, style, stream)
+
+    return paint_for
+
+
+def rendered() -> Rendered:
+    """An empty Rendered painted for this process's stdout and stderr."""
+    return Rendered(painter(sys.stdout), painter(sys.stderr))
+
+
+def show(text: Rendered) -> None:
+    """Write rendered text to stdout and stderr, in its order."""
+    for where, part in text.parts:
+        stream = sys.stdout if where == "out" else sys.stderr
+        other = sys.stderr if where == "out" else sys.stdout
+        other.flush()
+        stream.write(part)
+    sys.stdout.flush()
+
+
+def print_error(error: CfngenError, stream: TextIO | None = None) -> None:
+    stream = stream or sys.stderr
+    for line in error_lines(error.message, error.hint, painter(stream)):
+        print(line, file=stream)
+
+
+def print_warning(message: str, stream: TextIO | None = None) -> None:
+    stream = stream or sys.stderr
+    print(warning_line(message, painter(stream)), file=stream)

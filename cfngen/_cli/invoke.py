@@ -1,0 +1,111 @@
+"""`cfngen invoke ACTION REQUEST_FILE`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from cfngen._cli._options import add_handler_options, add_kind_options, kind_options
+from cfngen._cli._output import paint, painter, print_warning
+from cfngen._errors import ExitCode
+
+
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from cfngen._contract import DEFAULT_MAX_DELAY
+    from cfngen._kinds.resource import ACTIONS
+
+    p = sub.add_parser(
+        "invoke",
+        help="run one handler action in-process, re-invoking while IN_PROGRESS",
+        description=(
+            "Run the project's handler for ACTION with the request in REQUEST_FILE (the JSON "
+            "`cfn invoke` reads: desiredResourceState, previousResourceState, "
+            "logicalResourceIdentifier, typeConfiguration, nextToken), in this process, "
+            "through the handlers' Lambda entrypoint. Offline by default: fake credentials, "
+            "and every AWS call answered by moto. Prints each progress event and the "
+            "handler's own log output. Exit 0 on SUCCESS, 1 otherwise."
+        ),
+    )
+    p.add_argument(
+        "action",
+        metavar="ACTION",
+        help=f"{', '.join(ACTIONS[:-1])} or {ACTIONS[-1]}; for a hook CREATE_PRE_PROVISION, "
+        "UPDATE_PRE_PROVISION or DELETE_PRE_PROVISION (or preCreate, preUpdate, preDelete)",
+    )
+    p.add_argument(
+        "request",
+        type=Path,
+        metavar="REQUEST_FILE",
+        help="the request JSON file; for a hook, one target in the inputs/ format or a hook "
+        "request",
+    )
+    p.add_argument(
+        "--project",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the project folder (default: the current folder)",
+    )
+    p.add_argument(
+        "--profile",
+        default=None,
+        help="call real AWS with this profile's credentials instead of moto",
+    )
+    add_handler_options(p, after="stop after")
+    add_kind_options(p)
+    p.add_argument(
+        "--max-delay",
+        type=float,
+        default=DEFAULT_MAX_DELAY,
+        metavar="S",
+        help="sleep at most S seconds of callbackDelaySeconds between calls "
+        f"(default: {DEFAULT_MAX_DELAY:g})",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cfngen._contract import invoke
+    from cfngen._contract._handlers import Invocation
+    from cfngen._contract._report import render_invocation, render_outcome, render_wait
+
+    out = sys.stdout
+    paint_out = painter(out)
+
+    def show(invocation: Invocation) -> None:
+        # A kind may bring its own calls (a hook's): they render themselves.
+        render = getattr(invocation, "render", None)
+        out.write(render(paint_out) if render else render_invocation(invocation, paint_out))
+        out.flush()
+
+    def wait(seconds: float, asked: float) -> None:
+        out.write(render_wait(seconds, asked, paint_out))
+        out.flush()
+
+    def imported(lines: list[str]) -> None:
+        out.write(paint("output while importing the handlers:", "bold", out) + "\n")
+        out.write("".join(f"  | {line}\n" for line in lines))
+
+    result = invoke(
+        args.project or Path.cwd(),
+        args.action,
+        args.request,
+        profile=args.profile,
+        region=args.region,
+        enforce_timeout=args.enforce_timeout,
+        max_reinvoke=args.max_reinvoke,
+        max_delay=max(args.max_delay, 0.0),
+        on_invocation=show,
+        on_wait=wait,
+        on_warning=print_warning,
+        on_import_output=imported,
+        **kind_options(args),
+    )
+    verdict_of = getattr(result, "verdict", None)
+    verdict = verdict_of() if verdict_of else render_outcome(result.outcome)
+    if result.succeeded:
+        print(f"cfngen: {paint(verdict, 'ok', sys.stderr)}", file=sys.stderr)
+        return ExitCode.OK
+    print(f"cfngen: {paint(verdict, 'error', sys.stderr)}", file=sys.stderr)
+    return ExitCode.FAILED

@@ -1,0 +1,55 @@
+"""`cfngen validate [PATH ...]`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from cfngen._cli._options import add_format
+from cfngen._cli._output import painter
+from cfngen._errors import ExitCode
+
+
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "validate",
+        help="check resource schemas and report every problem at once",
+        description=(
+            "Check resource schemas: JSON syntax, duplicate keys, structure, and the semantic "
+            "mistakes the official validator misses. Every problem is reported with its JSON "
+            "pointer, line and column, and a hint."
+        ),
+    )
+    p.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="schema files or project folders (default: the project in the current folder)",
+    )
+    add_format(p)
+    p.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    p.add_argument(
+        "--example",
+        action="store_true",
+        help="also validate the example resource schema that ships with cfngen",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cfngen._kinds import all_kinds
+    from cfngen._validate import render_json, render_summary, render_text, validate_paths
+
+    paths = list(args.paths)
+    if args.example:
+        paths.extend(path for kind in all_kinds() for path in kind.example_files)
+    reports = validate_paths(paths or [Path.cwd()], strict=args.strict)
+    if args.format == "json":
+        sys.stdout.write(render_json(reports))
+    else:
+        sys.stdout.write(render_text(reports, painter(sys.stdout)))
+        sys.stdout.flush()
+        sys.stderr.write(render_summary(reports))
+    return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FAILED

@@ -1,0 +1,114 @@
+"""The resource type kind: a schema, CRUDL handlers, and everything derived from them.
+
+What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
+
+- validate: its meta-schema (metaschema.json) and semantic checks (_checks.py);
+- generate: models.py through cfngen/_models, resource-role.yaml (_role.py), template.yml and
+  src/requirements.txt (_sam.py), docs/ (_docs.py), example_inputs/ (cfngen/_instances), all
+  put together in _derive.py;
+- invoke and test: the handler contract, its requests and its tests (contract/);
+- init: its questions and answers (_answers.py) and the copier template in templates/resource/.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cfngen._errors import CfngenError
+
+if TYPE_CHECKING:
+    from cfngen._kinds import Derived, InitSpec
+    from cfngen._project import Project
+    from cfngen._validate import FileReport, SchemaRules
+
+#: A complete, valid resource schema that ships with cfngen (`cfngen validate --example`).
+EXAMPLE_SCHEMA = Path(__file__).with_name("example-schema.json")
+METASCHEMA = Path(__file__).with_name("metaschema.json")
+#: The handlers a resource type may declare, in contract order: the schema's `handlers` keys,
+#: the wizard's choices, copier.yml's choices and (upper-cased) the actions of `cfngen invoke`.
+HANDLERS = ("create", "read", "update", "delete", "list")
+ACTIONS = tuple(handler.upper() for handler in HANDLERS)
+
+
+@functools.cache
+def schema_rules() -> SchemaRules:
+    from cfngen._kinds.resource._checks import KEYWORD_HINTS, check
+    from cfngen._validate import SchemaRules
+
+    return SchemaRules(
+        what="a resource schema", metaschema=METASCHEMA, hints=KEYWORD_HINTS, checks=check
+    )
+
+
+class ResourceKind:
+    name = "resource"
+    label = "resource type"
+    order = 0
+    artifact_types = ("RESOURCE",)
+    aliases: tuple[str, ...] = ()
+    example_files = (EXAMPLE_SCHEMA,)
+
+    # ------------------------------------------------------------------ validate
+
+    def checked_files(self, project: Project) -> list[Path]:
+        schema = project.schema_path
+        if not schema.is_file():
+            raise CfngenError(
+                f"{project.root}: the project's schema {schema.name} is missing",
+                "create it, or pass the schema file itself",
+            )
+        return [schema]
+
+    def check_file(self, path: Path, *, strict: bool, display: str | None = None) -> FileReport:
+        from cfngen._validate import check_json_schema_file
+
+        return check_json_schema_file(path, schema_rules(), strict=strict, display=display)
+
+    def check_text(
+        self, text: str, *, path: Path | None, strict: bool, display: str | None = None
+    ) -> FileReport:
+        from cfngen._validate import check_json_schema
+
+        return check_json_schema(text, schema_rules(), path=path, strict=strict, display=display)
+
+    # ------------------------------------------------------------------ generate
+
+    def may_derive(self, project: Project, relpath: str) -> bool:
+        from cfngen._kinds.resource._derive import may_derive
+
+        return may_derive(project, relpath)
+
+    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
+        from cfngen._kinds.resource._derive import generate_inputs
+
+        return generate_inputs(project)
+
+    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
+        from cfngen._kinds.resource._derive import derive
+
+        return derive(project, inputs)
+
+    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+        from cfngen._kinds.resource._derive import generate_notes
+
+        return generate_notes(project, inputs)
+
+    # ------------------------------------------------------------------ invoke, test, init
+
+    @functools.cached_property
+    def contract(self) -> Any:
+        from cfngen._kinds.resource.contract import CONTRACT
+
+        return CONTRACT
+
+    @functools.cached_property
+    def init(self) -> InitSpec | None:
+        from cfngen._kinds.resource._answers import INIT
+
+        return INIT
+
+
+KIND = ResourceKind()

@@ -1,0 +1,245 @@
+"""The files `cfngen generate` derives for a resource type, from its schema and answers.
+
+models.py and the runtime support module beside it, resource-role.yaml, template.yml,
+src/requirements.txt, docs/ and example_inputs/: each a pure function of the inputs that
+`generate_inputs` reads (the schema, callback-context.json, .rpdk-config, whether
+requirements.txt exists), each with cfngen's header where the format allows one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from cfngen._errors import CfngenError
+from cfngen._fsutil import read_if_exists
+from cfngen._kinds._kind import Derived
+from cfngen._project import CONFIG_FILE, Project
+from cfngen._runtimes import runtime_name, runtime_warnings
+
+if TYPE_CHECKING:
+    from cfngen._validate import FileReport
+
+CALLBACK_CONTEXT_FILE = "callback-context.json"
+REQUIREMENTS_FILE = "requirements.txt"
+EXAMPLE_INPUTS = ("create", "update", "invalid")
+ROLE_FILE = "resource-role.yaml"
+SAM_FILE = "template.yml"
+SRC_REQUIREMENTS = "src/requirements.txt"
+
+
+def may_derive(project: Project, relpath: str) -> bool:
+    """Whether `relpath` is one of the paths generate writes for this project."""
+    from cfngen._models import MODELS_FILE, RUNTIME_FILE
+
+    path = PurePosixPath(relpath)
+    if relpath in (ROLE_FILE, SAM_FILE, SRC_REQUIREMENTS):
+        return True
+    if relpath in {f"src/{project.package_name}/{name}" for name in (MODELS_FILE, RUNTIME_FILE)}:
+        return True
+    if path.parts[:1] == ("docs",) and path.suffix == ".md" and ".." not in path.parts:
+        return True
+    return relpath in {f"example_inputs/inputs_1_{kind}.json" for kind in EXAMPLE_INPUTS}
+
+
+def generate_inputs(project: Project) -> dict[str, bytes | None]:
+    root = project.root
+    schema = read_if_exists(project.schema_path)
+    if schema is None:
+        raise CfngenError(
+            f"{_display(project, project.schema_path)}: no such file",
+            f"{CONFIG_FILE} names the type {project.type_name}, whose schema is this file; "
+            "create it or fix typeName",
+        )
+    return {
+        CONFIG_FILE: read_if_exists(root / CONFIG_FILE),
+        "schema": schema,
+        CALLBACK_CONTEXT_FILE: read_if_exists(root / CALLBACK_CONTEXT_FILE),
+        # src/requirements.txt includes the project's own requirements only when they exist.
+        REQUIREMENTS_FILE: b"exists" if (root / REQUIREMENTS_FILE).is_file() else None,
+    }
+
+
+def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
+    """Validate, then render everything in memory. models.py, the slowest file, is rendered in
+    a child process meanwhile when the CLI owns the process (cfngen._generate._parallel)."""
+    from cfngen._generate import InvalidSchemaError, _parallel
+
+    _import_shared()
+    models_job = _parallel.start(_models_from_inputs, project, inputs)
+    try:
+        report = _validate(project, inputs)
+        if not report.valid or report.schema is None:
+            raise InvalidSchemaError(report)
+        files = render_project(
+            project,
+            report.schema,
+            _callback_context(inputs),
+            models=models_job.result if models_job else None,
+        )
+    finally:
+        if models_job:
+            models_job.cancel()
+    return Derived(files=files, report=report, warnings=runtime_warnings(project.runtime))
+
+
+def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+    """Handlers the schema declares that handlers.py does not register."""
+    from cfngen._kinds.resource._registered import handler_warnings
+
+    try:
+        schema = json.loads(inputs["schema"] or b"")
+    except ValueError:
+        return []
+    if not isinstance(schema, dict):
+        return []
+    return handler_warnings(schema, project.handlers_path, _display(project, project.handlers_path))
+
+
+def render_project(
+    project: Project,
+    schema: dict[str, Any],
+    callback_context: dict[str, Any] | None,
+    *,
+    models: Callable[[], dict[str, str] | None] | None = None,
+) -> dict[str, bytes]:
+    """Every derived file, relative path -> bytes, with cfngen's header where it fits.
+
+    `models`, when given, returns what render_models(schema, callback_context) would (or None:
+    then they are rendered here); it is called after everything else is rendered.
+    """
+    from cfngen._generate._ownership import with_header
+    from cfngen._models import render_models
+
+    texts: dict[str, str] = {}
+    if models is None:
+        texts.update(_render_models(project, render_models(schema, callback_context)))
+        texts.update(_render_the_rest(project, schema))
+    else:
+        try:
+            texts.update(_render_the_rest(project, schema))
+        except Exception as error:
+            the_rest_error: Exception | None = error
+        else:
+            the_rest_error = None
+        # Errors in the order the sequential path meets them: the models' first.
+        rendered = models()
+        if rendered is None:
+            rendered = render_models(schema, callback_context)
+        texts.update(_render_models(project, rendered))
+        if the_rest_error is not None:
+            raise the_rest_error
+    return {
+        relpath: with_header(relpath, text).encode("utf-8")
+        for relpath, text in sorted(texts.items())
+    }
+
+
+def _render_models(project: Project, models: dict[str, str]) -> dict[str, str]:
+    from cfngen._models import MODELS_FILE, RUNTIME_FILE
+
+    package = f"src/{project.package_name}"
+    return {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
+
+
+def _render_the_rest(project: Project, schema: dict[str, Any]) -> dict[str, str]:
+    from cfngen._instances import example_inputs
+    from cfngen._kinds.resource._docs import render_docs
+    from cfngen._kinds.resource._role import render_role
+    from cfngen._kinds.resource._sam import render_requirements, render_template
+
+    texts: dict[str, str] = {}
+    texts[ROLE_FILE] = render_role(schema, project.type_name)
+    texts[SAM_FILE] = render_template(
+        project.type_name,
+        runtime_name(project.runtime),
+        project.entrypoint,
+        project.test_entrypoint,
+    )
+    texts[SRC_REQUIREMENTS] = render_requirements((project.root / REQUIREMENTS_FILE).is_file())
+    for name, text in render_docs(schema, project.type_name).items():
+        texts[f"docs/{name}"] = text
+    inputs = example_inputs(schema)
+    for kind in EXAMPLE_INPUTS:
+        texts[f"example_inputs/inputs_1_{kind}.json"] = (
+            json.dumps(inputs[kind], indent=4, ensure_ascii=False) + "\n"
+        )
+    return texts
+
+
+#: Modules that both jsonschema (validation, example inputs) and datamodel-code-generator (the
+#: models) import: loaded before the fork, once instead of in both processes (-20 ms of CPU).
+_SHARED_MODULES = (
+    "email.message",
+    "importlib.resources",
+    "textwrap",
+    "typing_extensions",
+    "uuid",
+    "zipfile",
+)
+
+
+def _import_shared() -> None:
+    import importlib
+
+    for name in _SHARED_MODULES:
+        importlib.import_module(name)
+
+
+def _models_from_inputs(
+    project: Project, inputs: Mapping[str, bytes | None]
+) -> dict[str, str] | None:
+    """render_models on the schema bytes as read (None when they do not parse: validation,
+    which reads the same bytes, then says why). Runs in the child process of _parallel."""
+    from cfngen import _jsonsource
+    from cfngen._models import render_models
+
+    try:
+        doc = _jsonsource.loads((inputs["schema"] or b"").decode("utf-8"))
+    except (UnicodeDecodeError, _jsonsource.JsonSyntaxError):
+        return None
+    if not isinstance(doc.data, dict):
+        return None
+    return render_models(doc.data, _callback_context(inputs))
+
+
+def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileReport:
+    """The schema's report, from the bytes the fingerprint (and the models' child) saw."""
+    display = _display(project, project.schema_path)
+    try:
+        text = (inputs["schema"] or b"").decode("utf-8")
+    except UnicodeDecodeError:  # check_file turns it into a diagnostic with its position
+        return project.kind.check_file(project.schema_path, strict=False, display=display)
+    return project.kind.check_text(text, path=project.schema_path, strict=False, display=display)
+
+
+def _display(project: Project, path: Path) -> str:
+    try:
+        return path.relative_to(project.root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _callback_context(inputs: Mapping[str, bytes | None]) -> dict[str, Any] | None:
+    data = inputs[CALLBACK_CONTEXT_FILE]
+    if data is None:
+        return None
+    from cfngen import _jsonsource
+
+    try:
+        doc = _jsonsource.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CfngenError(f"{CALLBACK_CONTEXT_FILE}: is not UTF-8", "save it as UTF-8") from None
+    except _jsonsource.JsonSyntaxError as exc:
+        raise CfngenError(
+            f"{CALLBACK_CONTEXT_FILE}:{exc.line}:{exc.column}: invalid JSON: {exc.message}",
+            "fix the file (a JSON schema of the callback context) or delete it",
+        ) from None
+    if not isinstance(doc.data, dict):
+        raise CfngenError(
+            f"{CALLBACK_CONTEXT_FILE}: expected a JSON object (a JSON schema)",
+            'write a schema such as {"type": "object", "properties": {...}}',
+        )
+    return doc.data
