@@ -10,14 +10,16 @@ official tool would try to read. Anything else is not a project (exit 2).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
+from cfngen._files import read_bytes, recover
 from cfngen._typename import TypeName
 
 if TYPE_CHECKING:
@@ -48,6 +50,8 @@ class Project:
     config: dict[str, Any] = field(default_factory=dict)
     #: For a project without `.rpdk-config`: the template that makes it one.
     template: Path | None = None
+    #: What recovering from an earlier command killed while writing here did (cfngen._files).
+    notes: tuple[str, ...] = ()
 
     @functools.cached_property
     def type_name(self) -> TypeName:
@@ -108,17 +112,65 @@ class Project:
     def package_dir(self) -> Path:
         return self.src_dir / self.package_name
 
+    def entrypoint_problem(self) -> CfngenError | None:
+        """Why the handlers `.rpdk-config` names cannot be imported from src/, or None.
+
+        A typo there (or `os.system`) would otherwise make generate write models for a
+        package that does not exist, and test import something that is not the project."""
+        for key, dotted in (
+            ("entrypoint", self.entrypoint),
+            ("testEntrypoint", self.test_entrypoint),
+        ):
+            module = dotted.rpartition(".")[0]
+            package = module.split(".")[0]
+            where = f'{CONFIG_FILE}: {key} "{dotted}"'
+            if not (self.src_dir / package).is_dir():
+                return CfngenError(
+                    f"{where} names the package {package}, but src/{package}/ does not exist",
+                    _entrypoint_hint(self.src_dir),
+                )
+            base = self.src_dir.joinpath(*module.split("."))
+            if not (base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()):
+                shown = base.with_suffix(".py").relative_to(self.root).as_posix()
+                return CfngenError(
+                    f"{where} names the module {module}, but {shown} does not exist",
+                    f"restore {shown} (`git checkout -- {shown}`), or "
+                    + _entrypoint_hint(self.src_dir),
+                )
+        return None
+
+
+def _entrypoint_hint(src: Path) -> str:
+    """The fix, naming the handlers modules that do exist under src/."""
+    found = sorted(p.parent.name for p in src.glob("*/handlers.py")) if src.is_dir() else []
+    if found:
+        return f'set "entrypoint" in {CONFIG_FILE} to one of: ' + ", ".join(
+            f'"{name}.handlers.resource"' for name in found
+        )
+    return (
+        f'fix "entrypoint" in {CONFIG_FILE} ("package.handlers.resource", with the package in src/)'
+    )
+
+
+def require_entrypoint(project: Project) -> None:
+    """Stop (exit 2, before anything is written or imported) when the entrypoint is broken."""
+    problem = project.entrypoint_problem()
+    if problem is not None:
+        raise problem
+
 
 def load_project(root: Path) -> Project:
     """The project in `root` with its kind, or a CfngenError saying why there is none."""
+    # Before anything is read: a command killed while writing here is undone first.
+    notes = tuple(recover(root))
     config_path = root / CONFIG_FILE
-    if config_path.is_file():
-        return _from_config(root, config_path)
+    if os.path.lexists(config_path):
+        return dataclasses.replace(_from_config(root, config_path), notes=notes)
     template = custom_resource_template(root)
     if template is not None:
         from cfngen._kinds import named
 
-        return Project(root=root, kind=named(CUSTOM_RESOURCE_KIND), template=template)
+        return Project(root=root, kind=named(CUSTOM_RESOURCE_KIND), template=template, notes=notes)
     raise CfngenError(
         f"{root}: not a project folder (no {CONFIG_FILE})",
         "run the command inside a project, pass a project folder or a schema file, "
@@ -128,10 +180,12 @@ def load_project(root: Path) -> Project:
 
 def _from_config(root: Path, config_path: Path) -> Project:
     from cfngen._kinds import all_kinds, by_artifact_type
+    from cfngen._schema import JsonSyntaxError, loads
 
+    raw = read_bytes(config_path, hint=f"fix {CONFIG_FILE} or recreate the project")
     try:
-        config = json.loads(config_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        config = loads(raw.decode("utf-8")).data
+    except (UnicodeDecodeError, JsonSyntaxError) as exc:
         raise CfngenError(
             f"{config_path}: cannot read it: {exc}", f"fix {CONFIG_FILE} or recreate the project"
         ) from None
@@ -189,7 +243,7 @@ def custom_resources(path: Path) -> dict[str, str]:
     try:
         if not path.is_file() or path.stat().st_size > _MAX_TEMPLATE_BYTES:
             return {}
-        document = _load_template(path.read_text(encoding="utf-8"))
+        document = _load_template(path.read_text(encoding="utf-8"), json=path.suffix == ".json")
     except (OSError, UnicodeDecodeError, ValueError):
         return {}
     resources = document.get("Resources") if isinstance(document, dict) else None
@@ -204,10 +258,15 @@ def custom_resources(path: Path) -> dict[str, str]:
     }
 
 
-def _load_template(text: str) -> Any:
-    """A CloudFormation template in JSON or YAML, with short-form intrinsics (`!Ref x`) read as
-    plain values: only the resource types matter here. PyYAML's safe loader refuses unknown
-    tags, and cfn-lint's decoder (which accepts them) is too heavy a dependency for this."""
+def _load_template(text: str, *, json: bool) -> Any:
+    """A CloudFormation template in JSON, or in YAML with short-form intrinsics (`!Ref x`) read
+    as plain values: only the resource types matter here. PyYAML's safe loader refuses unknown
+    tags, and cfn-lint's decoder (which accepts them) is too heavy a dependency for this.
+    Raises ValueError when the text is neither."""
+    if json:
+        from cfngen._schema import loads
+
+        return loads(text).data  # JsonSyntaxError is a ValueError
     import yaml
 
     class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types

@@ -36,6 +36,9 @@ class Runtime:
     deprecated_on: str = ""
     create_blocked_on: str = ""
     update_blocked_on: str = ""
+    #: The Amazon Linux release Lambda runs this runtime on ("2" or "2023"): it decides which
+    #: manylinux wheels `cfngen build` may ship (the runtimes page's "Operating system" column).
+    amazon_linux: Literal["2", "2023"] = "2023"
 
     @property
     def python_version(self) -> str:
@@ -48,9 +51,9 @@ RUNTIMES: tuple[Runtime, ...] = (
     Runtime("python3.14", "python312", "supported", "2029-06-30", "2029-07-31", "2029-08-31"),
     Runtime("python3.13", "python312", "supported", "2029-06-30", "2029-07-31", "2029-08-31"),
     Runtime("python3.12", "python312", "supported", "2028-10-31", "2028-11-30", "2029-01-10"),
-    Runtime("python3.11", "python311", "supported", "2027-06-30", "2027-07-31", "2027-08-31"),
+    Runtime("python3.11", "python311", "supported", "2027-06-30", "2027-07-31", "2027-08-31", "2"),
     # Deprecated by Lambda on 2026-10-31; existing projects still build until the blocks.
-    Runtime("python3.10", "python310", "deprecated", "2026-10-31", "2027-02-01", "2027-03-03"),
+    Runtime("python3.10", "python310", "deprecated", "2026-10-31", "2027-02-01", "2027-03-03", "2"),
 )
 
 DEFAULT_RUNTIME = next(r for r in RUNTIMES if r.status == "supported")

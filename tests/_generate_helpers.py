@@ -146,14 +146,20 @@ from _generate_helpers import FakeRenderers
 fakes = FakeRenderers()
 cfngen._models.render_models = fakes.render_models
 cfngen._instances.example_inputs = fakes.example_inputs
-from cfngen._cli import main
-
-sys.exit(main(sys.argv[1:]))
+{run}
 """
+_RUN_MAIN = "from cfngen._cli import main\n\nsys.exit(main(sys.argv[1:]))"
+#: As the `cfngen` command runs: owning the process (signals, a forked models child).
+_RUN_OWNED = "from cfngen.__main__ import run\n\nrun()"
 
 
-def fake_cli_script(directory: Path) -> Path:
-    """A script that runs the cfngen CLI with the fakes in place, for subprocess tests."""
-    script = directory / "cfngen_with_fakes.py"
-    script.write_text(FAKE_SCRIPT.format(tests_dir=str(Path(__file__).parent)))
+def fake_cli_script(directory: Path, *, owned: bool = False) -> Path:
+    """A script that runs the cfngen CLI with the fakes in place, for subprocess tests;
+    owned=True runs it as the `cfngen` command does (SIGTERM handled, models in a child)."""
+    script = directory / ("cfngen_owned_with_fakes.py" if owned else "cfngen_with_fakes.py")
+    script.write_text(
+        FAKE_SCRIPT.format(
+            tests_dir=str(Path(__file__).parent), run=_RUN_OWNED if owned else _RUN_MAIN
+        )
+    )
     return script

@@ -36,6 +36,7 @@ DERIVED = {
     "example_inputs/inputs_1_invalid.json",
     "example_inputs/inputs_1_update.json",
     "resource-role.yaml",
+    "src/acme_test_widget/cfngen_aws.py",
     "src/acme_test_widget/cfngen_runtime.py",
     "src/acme_test_widget/models.py",
     "src/requirements.txt",
@@ -138,7 +139,9 @@ def test_src_requirements_without_a_requirements_file(fakes, tmp_path):
 def test_uses_the_package_named_by_the_entrypoint(fakes, project):
     config = json.loads((project / ".rpdk-config").read_text())
     config["entrypoint"] = "renamed.handlers.resource"
+    config["testEntrypoint"] = "renamed.handlers.test_entrypoint"
     (project / ".rpdk-config").write_text(json.dumps(config))
+    (project / "src/acme_test_widget").rename(project / "src/renamed")
     result = generate_project(project)
     assert "src/renamed/models.py" in paths(result.written)
 
@@ -244,15 +247,6 @@ def test_deleting_a_user_file_hands_the_path_back_to_cfngen(fakes, project):
     assert "template.yml" in paths(result.written)
 
 
-def test_a_header_file_is_regenerated_even_when_edited(fakes, project):
-    generate_project(project)
-    role = project / "resource-role.yaml"
-    role.write_text(role.read_text() + "# an edit below the header\n")
-    result = generate_project(project)
-    assert "resource-role.yaml" in paths(result.written)
-    assert "an edit" not in role.read_text()
-
-
 def test_json_inputs_cfngen_wrote_are_updated(fakes, project):
     generate_project(project)
     edit_schema(
@@ -264,17 +258,6 @@ def test_json_inputs_cfngen_wrote_are_updated(fakes, project):
     assert json.loads((project / "example_inputs/inputs_1_create.json").read_text()) == {
         "Title": "a"
     }
-
-
-def test_json_inputs_the_user_edited_are_theirs(fakes, project):
-    generate_project(project)
-    create = project / "example_inputs/inputs_1_create.json"
-    create.write_text('{"Name": "mine"}\n')
-    edit_schema(project, description="changed")
-    result = generate_project(project)
-    assert "example_inputs/inputs_1_create.json" in paths(result.skipped)
-    assert create.read_text() == '{"Name": "mine"}\n'
-    assert "example_inputs/inputs_1_update.json" not in paths(result.skipped)
 
 
 def test_json_inputs_without_a_manifest_are_the_users(fakes, project):
@@ -404,7 +387,7 @@ def test_check_lists_only_what_drifted(fakes, project, capsys):
     before = snapshot_tree(project)
     assert main(["generate", "--check", str(project)]) == ExitCode.FAILED
     out = capsys.readouterr().out
-    assert out.splitlines() == ["out of date: resource-role.yaml"]
+    assert out.splitlines() == ["edited by hand: resource-role.yaml"]
     assert snapshot_tree(project) == before
 
 
@@ -455,13 +438,6 @@ def test_warns_on_the_no_op_path_too(fakes, project):
     result = generate_project(project)
     assert result.up_to_date
     assert any("delete handler" in w for w in result.warnings)
-
-
-def test_missing_handlers_py_is_a_warning(fakes, tmp_path):
-    root = make_project(tmp_path / "p", handlers=None)
-    result = generate_project(root)
-    assert any("handlers.py does not exist" in w for w in result.warnings)
-    assert not (root / "src/acme_test_widget/handlers.py").exists()
 
 
 def test_unparsable_handlers_py_is_a_warning(fakes, tmp_path):

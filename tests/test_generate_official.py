@@ -55,23 +55,34 @@ def fakes(monkeypatch: pytest.MonkeyPatch) -> FakeRenderers:
 
 
 def test_takes_over_what_the_official_tool_generated(fakes, official):
-    """cfn init already ran cfn generate: its models, role, docs, SAM template and placeholder
-    inputs are derived files the official tool itself overwrites, so cfngen replaces them."""
+    """cfn init already ran cfn generate: its models, role, docs and placeholder inputs are
+    derived files the official tool itself overwrites, so cfngen replaces them."""
     handlers = official / "src" / PACKAGE / "handlers.py"
     before = handlers.read_bytes()
     result = generate_project(official)
-    assert result.skipped == []
     written = {p.as_posix() for p in result.written}
     assert {
         f"src/{PACKAGE}/models.py",
         "resource-role.yaml",
-        "template.yml",
         "docs/README.md",
         "example_inputs/inputs_1_create.json",
     } <= written
     assert handlers.read_bytes() == before
-    assert "CodeUri: src/" in (official / "template.yml").read_text()
     assert MARKER in (official / f"src/{PACKAGE}/models.py").read_text().splitlines()[0]
+
+
+def test_the_official_sam_template_keeps_codeuri_build_and_says_why(fakes, official, capsys):
+    """The official build flow packages build/; cfngen does not silently point it elsewhere."""
+    from cfngen._cli import main
+
+    template = official / "template.yml"
+    before = template.read_bytes()
+    assert b"CodeUri: build/" in before
+    assert main(["generate", str(official)]) == 0
+    assert template.read_bytes() == before
+    err = capsys.readouterr().err
+    [line] = [line for line in err.splitlines() if "template.yml" in line]
+    assert "left template.yml alone" in line and "CodeUri: build/" in line and "cfn init" in line
 
 
 def test_an_edited_official_sam_template_stays_the_users(fakes, official):
@@ -89,6 +100,7 @@ def test_user_written_docs_and_inputs_stay_the_users(fakes, official):
     assert {p.as_posix() for p in result.skipped} == {
         "docs/README.md",
         "example_inputs/inputs_1_create.json",
+        "template.yml",
     }
 
 
@@ -141,7 +153,7 @@ def test_official_project_keeps_working_after_generate(official):
         result = generate_project(official)
     except NotImplementedError as exc:
         pytest.skip(f"a renderer is still a stub ({exc})")
-    assert result.skipped == []
+    assert [p.as_posix() for p in result.skipped] == ["template.yml"]
     before = snapshot_tree(official)
     for action in ("CREATE", "READ"):
         event = call_handler(official, action)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -91,9 +90,7 @@ def test_carry_reinvokes_with_the_callback_context_until_a_final_status():
     )
     context = _protocol.Context("Acme::Guard::Hook")
     target = _protocol.Target("AWS::S3::Bucket", {"resourceProperties": {}})
-    started = time.perf_counter()
     run = _protocol.carry(call, "CREATE_PRE_PROVISION", target, context, max_reinvoke=5)
-    assert time.perf_counter() - started < 1  # callbackDelaySeconds is not slept offline
     assert run.status == "SUCCESS"
     assert [e["requestContext"] for e in seen] == [
         {"invocation": 1, "callbackContext": None},
@@ -325,15 +322,13 @@ def test_the_correct_hook_passes(base_project, tmp_path):
 
 
 @pytest.mark.parametrize("violation", VIOLATIONS)
-def test_a_planted_violation_is_caught_by_the_right_test_quickly(base_project, tmp_path, violation):
+def test_a_planted_violation_is_caught_by_the_right_test(base_project, tmp_path, violation):
+    """(How quickly: docs/benchmarks.md, `tests/bench/bench_hook.py --violations`.)"""
     body, name = VIOLATIONS[violation]
     root = planted(base_project, tmp_path, body)
-    started = time.perf_counter()
     result = run_hook_tests(root, enforce_timeout=1.0, max_reinvoke=20)
-    seconds = time.perf_counter() - started
     outcomes = {t.name: t for t in result.tests}
     assert outcomes[name].outcome == "failed", {n: t.outcome for n, t in outcomes.items()}
-    assert seconds < 15, seconds
     if violation == "an exception":
         assert "KeyError" in outcomes[name].message
         assert "handlers.py" in outcomes[name].message  # the handler's own frame

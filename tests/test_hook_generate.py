@@ -9,7 +9,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -188,14 +187,14 @@ def test_the_typed_target_helper_gives_the_model(tmp_path):
 
 
 def test_a_wildcard_over_every_type_stays_fast_and_small(tmp_path):
+    """A module per type would be 1,854 modules and many minutes (docs/benchmarks.md times
+    this case): only the table is written."""
     root = hook_project(tmp_path, schema_with(["AWS::*", "STACK"]))
-    started = time.perf_counter()
     result = generate_project(root)
-    seconds = time.perf_counter() - started
     models = sorted((root / "src" / "acme_guard_hook" / "target_models").glob("*.py"))
     assert [p.name for p in models] == ["__init__.py"]
+    assert not any(p.parts[0] == "target-schemas" for p in result.written)
     assert len(result.written) < 15
-    assert seconds < 20, seconds  # a model per type would be 1,854 modules and many minutes
 
 
 def test_a_type_matched_by_a_wildcard_gets_a_model_when_the_code_imports_it(tmp_path):

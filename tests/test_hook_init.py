@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -264,14 +263,12 @@ def test_cfngen_test_passes_on_the_project_init_makes(projects, name, monkeypatc
 
     for key, value in OFFLINE_ENV.items():
         monkeypatch.setenv(key, value)
-    started = time.perf_counter()
     result = run_hook_tests(projects[name])
     failed = [t for t in result.tests if t.outcome == "failed"]
     assert not failed, failed[0].message
     assert not no_test_ran(result)
-    if name == "example":
+    if name == "example":  # (its speed: docs/benchmarks.md)
         assert result.count("skipped") == 2  # no wildcard: no unsupported-target test
-        assert time.perf_counter() - started < 3
 
 
 def test_the_example_passes_cfngen_test_offline_from_the_command_line(projects):

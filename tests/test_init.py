@@ -128,15 +128,39 @@ def test_a_non_empty_folder_needs_force(home, tmp_path, capsys):
     assert git(dest, "status", "--porcelain").strip() == "?? notes.txt"
 
 
-def test_force_replaces_files_of_the_same_name(home, tmp_path):
+def test_force_never_replaces_a_file_and_lists_what_it_kept(home, tmp_path, capsys):
     dest = tmp_path / "widget"
     (dest / "src").mkdir(parents=True)
     (dest / "README.md").write_text("old")
     (dest / "src" / "keep.py").write_text("")
+    (dest / "template.yml").write_text("my SAM template\n")
     assert init("-t", "Acme::Svc::Widget", "--force", str(dest)) == ExitCode.OK
-    assert (dest / "README.md").read_text().startswith("# Acme::Svc::Widget")
+    assert (dest / "README.md").read_text() == "old"
+    assert (dest / "template.yml").read_text() == "my SAM template\n"
     assert (dest / "src" / "keep.py").is_file()
     assert (dest / "src" / "acme_svc_widget" / "handlers.py").is_file()
+    err = capsys.readouterr().err
+    assert "kept 2 file(s) already in the folder" in err
+    assert "README.md" in err and "template.yml" in err
+    # The commit holds what init added; the kept files stay the user's, also for generate.
+    committed = git(dest, "ls-files").split()
+    assert "README.md" not in committed and "template.yml" not in committed
+    assert main(["generate", str(dest)]) == ExitCode.OK
+    assert (dest / "template.yml").read_text() == "my SAM template\n"
+
+
+@pytest.mark.parametrize("marker", [".rpdk-config", ".copier-answers.yml"])
+def test_force_never_writes_into_a_project(home, tmp_path, capsys, marker):
+    dest = tmp_path / "widget"
+    dest.mkdir()
+    (dest / marker).write_text("{}")
+    (dest / "README.md").write_text("mine")
+    before = sorted(p.name for p in dest.iterdir())
+    assert init("-t", "Acme::Svc::Widget", "--force", str(dest)) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert "a project exists here" in err and "cfngen upgrade" in err
+    assert sorted(p.name for p in dest.iterdir()) == before
+    assert (dest / "README.md").read_text() == "mine"
 
 
 def test_an_empty_existing_folder_and_the_current_folder_are_fine(home, tmp_path, monkeypatch):
@@ -262,10 +286,10 @@ def test_example_needs_no_type_name_and_records_its_answers(home, tmp_path, caps
     assert schema["typeName"] == EXAMPLE_TYPE_NAME
     assert schema["primaryIdentifier"] == ["/properties/Name"]
     handlers = (dest / "src" / "example_ssm_parameter" / "handlers.py").read_text()
-    assert 'session.client("ssm")' in handlers
+    assert 'client(session, "ssm")' in handlers
     assert "STUB:" not in handlers
     models = (dest / "src" / "example_ssm_parameter" / "models.py").read_text()
-    assert "class CallbackContext(CfnModel):\n    Created: bool | None" in models
+    assert "class CallbackContext(CfnModel):\n    cfngen: dict[str, Any] | None" in models
 
 
 def test_example_under_a_type_name_of_ones_own(home, tmp_path):

@@ -159,7 +159,7 @@ def test_objects_with_properties_become_named_classes():
         "P": ["Inner", "Items"],
         "ResourceModel": ["P"],
         "TypeConfigurationModel": ["Level"],
-        "CallbackContext": ["Attempts"],
+        "CallbackContext": ["Attempts", "cfngen"],
     }
 
 

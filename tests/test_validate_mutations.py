@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from cfngen._jsonsource import join_pointer, pointer_tokens
+from cfngen._schema import join_pointer, pointer_tokens
 from cfngen._validate import validate_text
 from tests._corpus import corpus
 
@@ -482,7 +482,7 @@ def test_duplicate_key_is_reported_at_the_second_occurrence(base):
 
 def test_sentinel_positions_match_cfngens_own_map():
     # The independent position finder agrees with cfngen's map on a whole real schema.
-    from cfngen._jsonsource import loads
+    from cfngen._schema import loads
 
     schema = corpus()["AWS::SQS::Queue"]
     doc = loads(dump(schema))

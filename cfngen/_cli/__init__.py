@@ -11,13 +11,14 @@ so that `cfngen --help` stays fast.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
 
 from cfngen import __version__
-from cfngen._cli import generate, init, invoke, template, test, upgrade, validate
-from cfngen._cli._output import print_error, print_warning
+from cfngen._cli import build, generate, init, invoke, submit, template, test, upgrade, validate
+from cfngen._cli._output import print_error, print_warning, tolerant_streams
 from cfngen._errors import CfngenError, ExitCode
 
 __all__ = ["build_parser", "main", "print_error", "print_warning"]
@@ -25,7 +26,7 @@ __all__ = ["build_parser", "main", "print_error", "print_warning"]
 Runner = Callable[[argparse.Namespace], int]
 
 #: The commands, in the order `cfngen --help` lists them.
-COMMANDS = (validate, generate, invoke, test, init, upgrade, template)
+COMMANDS = (validate, generate, invoke, test, init, upgrade, template, build, submit)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     run: Runner = args.run
@@ -59,13 +61,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `cfngen validate | head`: the reader left; that is not our failure.
         sys.stderr.close()
         return int(ExitCode.OK)
+    except OSError as exc:
+        # The machine, not cfngen: a full disk, a read-only folder. The core turns the ones
+        # it expects into CfngenError; this is the net for the rest (any other OSError is a
+        # bug, reported below).
+        if exc.errno not in _ENVIRONMENT_ERRNOS:
+            return _internal_error(exc)
+        from cfngen._files import reason
+
+        where = f"{exc.filename}: " if exc.filename else ""
+        print_error(CfngenError(f"{where}{reason(exc)}", "fix that and retry"))
+        return int(ExitCode.USAGE)
     except Exception as exc:  # a bug in cfngen, not a user mistake
-        if os.environ.get("CFNGEN_DEBUG"):
-            raise
-        print(
-            f"cfngen: internal error: {type(exc).__name__}: {exc}\n"
-            "  This is a bug in cfngen. Rerun with CFNGEN_DEBUG=1 for the traceback and "
-            "report it with the command you ran.",
-            file=sys.stderr,
-        )
-        return int(ExitCode.INTERNAL)
+        return _internal_error(exc)
+
+
+_ENVIRONMENT_ERRNOS = frozenset(
+    getattr(errno, name)
+    for name in ("ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM", "EIO", "EMFILE", "ENFILE")
+    if hasattr(errno, name)
+)
+
+
+def _internal_error(exc: Exception) -> int:
+    if os.environ.get("CFNGEN_DEBUG"):
+        raise exc
+    print(
+        f"cfngen: internal error: {type(exc).__name__}: {exc}\n"
+        "  This is a bug in cfngen. Rerun with CFNGEN_DEBUG=1 for the traceback and "
+        "report it with the command you ran.",
+        file=sys.stderr,
+    )
+    return int(ExitCode.INTERNAL)

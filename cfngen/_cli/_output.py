@@ -1,8 +1,10 @@
 """The one output policy of the command line: which stream gets what, and when it is coloured.
 
-Colour goes to a stream only when it is a terminal, unless NO_COLOR (off) or FORCE_COLOR (on)
-says otherwise. Core code renders text with a `Paint` (cfngen/_render.py); `painter(stream)` is
-the one for a stream. Errors and warnings go to stderr, one line each plus an optional hint.
+Colour goes to a stream only when it is a terminal, unless NO_COLOR or TERM=dumb (off) or
+FORCE_COLOR (on) says otherwise. A character the stream cannot encode (LANG=C, a latin-1 pipe)
+is escaped, never a crash (`tolerant_streams`). Core code renders text with a `Paint`
+(cfngen/_render.py); `painter(stream)` is the one for a stream. Errors and warnings go to
+stderr, one line each plus an optional hint.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ _STYLES: dict[Style, str] = {
 
 
 def use_colour(stream: TextIO) -> bool:
-    if os.environ.get("NO_COLOR"):
+    # https://no-color.org; a dumb terminal (Emacs shell, some CI logs) shows escapes raw.
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
@@ -36,6 +39,13 @@ def paint(text: str, style: Style, stream: TextIO) -> str:
     if not use_colour(stream):
         return text
     return f"\033[{_STYLES[style]}m{text}\033[0m"
+
+
+def tolerant_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 def painter(stream: TextIO) -> Paint:

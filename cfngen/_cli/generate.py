@@ -16,10 +16,12 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="write the files derived from the schema (models, role, SAM template, docs)",
         description=(
             "Validate the project's schema, then write the files derived from it: "
-            "src/<package>/models.py and cfngen_runtime.py, resource-role.yaml, template.yml, "
-            "src/requirements.txt, docs/ and example_inputs/. Each starts with a line saying "
-            "cfngen generated it; a file at one of those paths without that line is yours "
-            "and is left alone. handlers.py is never touched."
+            "src/<package>/models.py, cfngen_runtime.py and cfngen_aws.py, resource-role.yaml, "
+            "template.yml, src/requirements.txt, docs/ and example_inputs/. Each starts with a "
+            "line saying cfngen generated it; a file at one of those paths that cfngen did not "
+            "write is yours and is left alone, and one it wrote that you edited since stops "
+            "generate (see --discard-edits and --keep-edits). handlers.py is never touched. "
+            "Every file is written, or none."
         ),
     )
     p.add_argument(
@@ -35,6 +37,23 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="write nothing; exit 1 and list the files that are out of date",
     )
     p.add_argument("--force", action="store_true", help="regenerate even when nothing has changed")
+    edits = p.add_mutually_exclusive_group()
+    edits.add_argument(
+        "--discard-edits",
+        dest="edits",
+        action="store_const",
+        const="discard",
+        default="stop",
+        help="overwrite generated files you edited by hand, saving each as <path>.cfngen-old "
+        "first (without this, generate stops and names them)",
+    )
+    edits.add_argument(
+        "--keep-edits",
+        dest="edits",
+        action="store_const",
+        const="keep",
+        help="keep generated files you edited by hand as yours: cfngen stops generating them",
+    )
     p.set_defaults(run=run)
 
 
@@ -43,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     from cfngen._validate import render_text
 
     try:
-        result = generate_project(args.path or Path.cwd(), check=args.check, force=args.force)
+        result = generate_project(
+            args.path or Path.cwd(), check=args.check, force=args.force, edits=args.edits
+        )
     except InvalidSchemaError as error:
         sys.stderr.write(render_text([error.report], painter(sys.stderr)))
         raise

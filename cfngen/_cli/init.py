@@ -86,7 +86,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--force",
         action="store_true",
-        help="write into a non-empty DIR, replacing same-named files",
+        help="add the project's files to a non-empty DIR; a file already there is kept, never "
+        "replaced (init lists them); a folder holding a project is refused: use `cfngen upgrade`",
     )
     p.add_argument(
         "--no-git", dest="git", action="store_false", help="do not make a git repository"

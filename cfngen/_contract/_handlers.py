@@ -252,12 +252,9 @@ class Handlers:
     def _load(self) -> Callable[[dict[str, Any], Any], Any]:
         module_name, attribute = self._entrypoint_name()
         package = module_name.split(".")[0]
-        if not (self._src / package).is_dir():
-            raise CfngenError(
-                f"{self.project.root}: no package src/{package}/ for entrypoint "
-                f"{module_name}.{attribute}",
-                'check "entrypoint" in .rpdk-config',
-            )
+        problem = self.project.entrypoint_problem()
+        if problem is not None:  # `os.system` must not be imported as the project's handlers
+            raise problem
         # Another project's package of the same name may be loaded (tests, or a second run).
         for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
             del sys.modules[name]

@@ -1,11 +1,14 @@
 """`cfngen generate`: the derived files of a project, from its inputs.
 
-generate_project(root, check=False, force=False) -> GenerateResult
+generate_project(root, check=False, force=False, edits="stop") -> GenerateResult
     Asks the project's kind for its inputs and, unless nothing changed, for every derived file
     rendered in memory (`Kind.derive`: an invalid schema raises InvalidSchemaError, a CfngenError
-    with exit_code FAILED that carries the validation report, and nothing is written); only then
-    writes them, each atomically. check=True writes nothing and lists the drifted files;
-    force=True skips the no-op fast path.
+    with exit_code FAILED that carries the validation report, and nothing is written); then
+    decides what to do with each path (`_plan`: files the user edited since cfngen wrote them
+    raise HandEditsError unless edits="discard" or "keep"; only paths `Kind.may_derive` allows
+    are ever written or removed) and writes them all in one transaction (cfngen._files): every
+    file, or none, also when the process is killed. check=True writes nothing and lists the
+    drifted files; force=True skips the no-op fast path.
 
 The fast path needs only the standard library: it compares a fingerprint of the inputs and the
 hashes of the derived files with the manifest (see `_ownership`) before anything heavy (the
@@ -14,13 +17,12 @@ validator, jinja, the models renderer) is imported.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._fsutil import read_if_exists, write_atomic
+from cfngen._files import Transaction, read_optional, recover
 from cfngen._generate import _ownership
 from cfngen._project import load_project
 from cfngen._render import Rendered
@@ -36,6 +38,12 @@ class GenerateResult:
     unchanged: list[Path] = field(default_factory=list)
     #: Files at a derived path that the user owns (no cfngen header): left alone.
     skipped: list[Path] = field(default_factory=list)
+    #: Why each skipped file is the user's (by its posix path).
+    skip_reasons: dict[str, str] = field(default_factory=dict)
+    #: Where edited files were saved before being overwritten (edits="discard").
+    saved: list[Path] = field(default_factory=list)
+    #: With check=True: derived files edited by hand since cfngen wrote them.
+    edited: list[Path] = field(default_factory=list)
     #: Derived files cfngen wrote earlier that the schema no longer produces (with check=True:
     #: that would be removed).
     removed: list[Path] = field(default_factory=list)
@@ -48,7 +56,7 @@ class GenerateResult:
     @property
     def drift(self) -> list[Path]:
         """What --check reports: files out of date, including stale ones to remove."""
-        return sorted([*self.written, *self.removed])
+        return sorted([*self.written, *self.removed, *self.edited])
 
     def failed(self, *, check: bool) -> bool:
         """--check found drift."""
@@ -61,11 +69,7 @@ class GenerateResult:
         if self.report is not None and self.report.diagnostics:
             text.err(render_text([self.report], text.paint_err).rstrip("\n"))
         for path in self.skipped:
-            why = (
-                "it is not what cfngen last wrote there"
-                if path.suffix == ".json"
-                else "it has no cfngen header"
-            )
+            why = self.skip_reasons.get(path.as_posix(), "you took it over")
             text.err(
                 f"cfngen: left {path.as_posix()} alone: {why}, so it is yours "
                 "(delete it to have cfngen generate it)"
@@ -74,7 +78,8 @@ class GenerateResult:
             text.warning(message)
         if check:
             for path in self.drift:
-                text.out(f"out of date: {path.as_posix()}")
+                state = "edited by hand" if path in self.edited else "out of date"
+                text.out(f"{state}: {path.as_posix()}")
             if self.drift:
                 text.err(
                     f"cfngen: {len(self.drift)} derived file(s) out of date; "
@@ -83,6 +88,8 @@ class GenerateResult:
             else:
                 text.out("cfngen: derived files are up to date")
             return
+        for path in self.saved:
+            text.out(f"saved your edited version as {path.as_posix()}")
         for path in self.written:
             text.out(f"wrote {path.as_posix()}")
         for path in self.removed:
@@ -101,10 +108,27 @@ class GenerateResult:
             "unchanged": [p.as_posix() for p in self.unchanged],
             "skipped": [p.as_posix() for p in self.skipped],
             "removed": [p.as_posix() for p in self.removed],
+            "saved": [p.as_posix() for p in self.saved],
+            "edited": [p.as_posix() for p in self.edited],
             "warnings": list(self.warnings),
             "up_to_date": self.up_to_date,
             "diagnostics": [d.as_json() for d in self.report.diagnostics] if self.report else [],
         }
+
+
+class HandEditsError(CfngenError):
+    """Derived files cfngen wrote were edited since: nothing was written."""
+
+    def __init__(self, paths: list[str]) -> None:
+        super().__init__(
+            f"{len(paths)} generated file(s) were edited by hand since cfngen wrote them: "
+            f"{', '.join(paths)}; nothing was written",
+            "move your changes into your own files, then `cfngen generate --discard-edits` "
+            "(it saves each edited file as <path>.cfngen-old first); or make them yours with "
+            "`cfngen generate --keep-edits` (cfngen stops generating them)",
+            exit_code=ExitCode.FAILED,
+        )
+        self.paths = paths
 
 
 class InvalidSchemaError(CfngenError):
@@ -119,12 +143,16 @@ class InvalidSchemaError(CfngenError):
         self.report = report
 
 
-def generate_project(root: Path, *, check: bool = False, force: bool = False) -> GenerateResult:
+def generate_project(
+    root: Path, *, check: bool = False, force: bool = False, edits: str = "stop"
+) -> GenerateResult:
     project = load_project(root)
     kind = project.kind
+    notes = [*project.notes, *recover(root)]
     inputs = kind.generate_inputs(project)
     fingerprint = _ownership.fingerprint(inputs)
-    manifest = _ownership.load_manifest(root)
+    manifest = _ownership.load_manifest(root, lambda path: kind.may_derive(project, path))
+    notes += manifest.ignored
 
     if not force and _ownership.is_up_to_date(root, manifest, fingerprint):
         result = GenerateResult(
@@ -132,53 +160,43 @@ def generate_project(root: Path, *, check: bool = False, force: bool = False) ->
             skipped=[Path(p) for p in sorted(manifest.user_files)],
             up_to_date=True,
         )
+        result.warnings += notes
         result.warnings += kind.generate_notes(project, inputs)
         return result
 
     derived = kind.derive(project, inputs)
-    rendered = derived.files
-    report = derived.report
-    result = GenerateResult(report=report)
+    from cfngen._generate._plan import make_plan
+
+    plan = make_plan(root, derived.files, manifest, edits=edits)
+    plan.manifest.fingerprint = fingerprint
+    result = GenerateResult(report=derived.report)
+    result.warnings += notes
     result.warnings += derived.warnings
     result.warnings += kind.generate_notes(project, inputs)
-    new_manifest = _ownership.Manifest(fingerprint=fingerprint)
-    writes: list[tuple[str, bytes]] = []
-    for relpath, data in rendered.items():
-        existing = read_if_exists(root / relpath)
-        if existing == data:
-            result.unchanged.append(Path(relpath))
-            new_manifest.files[relpath] = _ownership.sha256(data)
-        elif existing is None or _owned(relpath, existing, manifest):
-            writes.append((relpath, data))
-            result.written.append(Path(relpath))
-            new_manifest.files[relpath] = _ownership.sha256(data)
-        else:
-            result.skipped.append(Path(relpath))
-            new_manifest.user_files.append(relpath)
-    stale = [
-        relpath
-        for relpath in sorted(manifest.files)
-        if relpath not in rendered
-        and (old := read_if_exists(root / relpath)) is not None
-        and _owned(relpath, old, manifest)
+    result.warnings += [
+        f"{path} is no longer generated from the schema, but it was edited since cfngen "
+        "wrote it: left in place (delete it if you do not need it)"
+        for path in plan.kept_stale
     ]
-    result.removed = [Path(p) for p in stale]
+    result.written = [Path(p) for p in sorted(plan.writes)]
+    result.unchanged = [Path(p) for p in sorted(plan.unchanged)]
+    result.skipped = [Path(p) for p in sorted(plan.skipped)]
+    result.skip_reasons = dict(plan.skipped)
+    result.removed = [Path(p) for p in plan.deletes]
+    result.saved = [Path(p) for p in sorted(plan.saves)]
     if check:
+        result.edited = [Path(p) for p in plan.edited]
         return result
+    if plan.edited:
+        raise HandEditsError(plan.edited)
 
-    for relpath, data in writes:
-        write_atomic(root / relpath, data)
-    for relpath in stale:
-        os.unlink(root / relpath)
-    manifest_text = new_manifest.render().encode()
-    if read_if_exists(root / _ownership.MANIFEST_PATH) != manifest_text:
-        write_atomic(root / _ownership.MANIFEST_PATH, manifest_text)
+    transaction = Transaction(root)
+    for relpath, data in {**plan.saves, **plan.writes}.items():
+        transaction.write(relpath, data)
+    for relpath in plan.deletes:
+        transaction.delete(relpath)
+    manifest_text = plan.manifest.render().encode()
+    if read_optional(root / _ownership.MANIFEST_PATH) != manifest_text:
+        transaction.write(_ownership.MANIFEST_PATH, manifest_text)
+    transaction.commit()
     return result
-
-
-def _owned(relpath: str, data: bytes, manifest: _ownership.Manifest) -> bool:
-    return (
-        _ownership.has_header(data)
-        or manifest.files.get(relpath) == _ownership.sha256(data)
-        or _ownership.is_official_output(relpath, data)
-    )

@@ -1,20 +1,23 @@
 """`cfngen init`: render the project template, generate the derived files, make one commit.
 
-Everything happens in a staging folder that is moved into place at the end, so a failure or
-Ctrl-C leaves the destination as it was.
+Everything happens in a private workspace (cfngen._files.Workspace: a folder a killed init's
+successor sweeps away) and is then moved into place in one step: a new destination is one
+rename; into an existing folder the files go in one transaction that only ever creates files
+(an existing file is never replaced, even with --force: it is listed as kept). A failure,
+Ctrl-C, SIGTERM or SIGHUP leaves the destination as it was; so does a failing git step.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError
+from cfngen._files import Transaction, Workspace, reason, recover, sweep
 from cfngen._init import _copier, _template_cache
 from cfngen._init._git import git, git_available, has_identity, work_tree_root
 from cfngen._render import Rendered
@@ -43,8 +46,10 @@ class InitResult:
     generated: GenerateResult | None = None
     #: Short id of the commit made, when one was.
     commit: str | None = None
-    #: What the user should know: no git, an enclosing repository, a failed commit.
+    #: What the user should know: no git, an enclosing repository.
     notes: list[str] = field(default_factory=list)
+    #: Files of the project not written because the folder already had a file there (--force).
+    kept: list[str] = field(default_factory=list)
 
     def render(self, text: Rendered, *, where: str) -> None:
         """What was made and what to do next; `where` is the folder as the user should type
@@ -62,6 +67,11 @@ class InitResult:
                 text.warning(warning)
         for note in self.notes:
             text.warning(note)
+        if self.kept:
+            text.warning(
+                f"kept {len(self.kept)} file(s) already in the folder; the project's versions "
+                f"were not written: {', '.join(self.kept)}"
+            )
         text.out("Next:")
         if where != ".":
             text.out(f"  cd {where}")
@@ -69,16 +79,36 @@ class InitResult:
             text.out(f"  {step}")
 
 
+#: What marks a folder as a project already: init never writes into one (upgrade does).
+_PROJECT_MARKERS = (".rpdk-config", _copier.ANSWERS_FILE)
+
+
 def check_destination(dest: Path, *, force: bool) -> None:
-    """Refuse a destination we must not write into; called before any question is asked."""
-    if dest.exists() and not dest.is_dir():
+    """Refuse a destination we must not write into; called before any question is asked.
+    Also clears what an init killed here earlier left behind."""
+    if os.path.lexists(dest) and not dest.is_dir():
         raise CfngenError(f"{dest} exists and is not a folder", "choose another destination")
+    if not dest.is_dir():
+        return
+    recover(dest)
+    if sweep(dest, "init"):
+        raise CfngenError(
+            f"another cfngen init is creating a project in {dest}",
+            "wait for it to finish, or choose another folder",
+        )
+    for marker in _PROJECT_MARKERS:
+        if os.path.lexists(dest / marker):
+            raise CfngenError(
+                f"a project exists here ({dest / marker}); init never writes into one",
+                "use `cfngen upgrade` to bring it to this cfngen's template, or choose an "
+                "empty or new folder",
+            )
     # A fresh clone of an empty repository holds only .git: that is an empty project folder.
-    if dest.is_dir() and any(p.name != ".git" for p in dest.iterdir()) and not force:
+    if any(p.name != ".git" for p in dest.iterdir()) and not force:
         raise CfngenError(
             f"{dest} is not empty",
-            "choose an empty or new folder, or pass --force to write the project into it "
-            "(files with the same names are overwritten)",
+            "choose an empty or new folder, or pass --force to add the project's files to it "
+            "(a file already there is kept, never replaced)",
         )
 
 
@@ -123,45 +153,93 @@ def init_project(
                 "`cfngen template sync`"
             )
 
-    existed = dest.exists()
+    existed = dest.is_dir()
     created_parents = _missing_parents(dest)
-    # Stage beside the destination (or inside it when it exists) so the final move is a
-    # rename on one file system.
+    # A new destination is built beside it, so the final move is one rename on one file
+    # system; an existing one inside it, so a killed init's leftovers stay in that folder.
     stage_parent = dest if existed else dest.parent
     try:
         stage_parent.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=".cfngen-init-", dir=stage_parent))
+        sweep(stage_parent, "init")
+        workspace = Workspace(stage_parent, "init")
     except OSError as exc:
-        for folder in created_parents:
-            with contextlib.suppress(OSError):
-                folder.rmdir()
+        _remove(created_parents)
         raise CfngenError(
-            f"cannot write to {stage_parent}: {exc.strerror or exc}", "choose another folder"
+            f"cannot write to {stage_parent}: {reason(exc)}", _hint(exc, "choose another folder")
         ) from None
     moved = False
     try:
-        project = stage / "project"
-        # The packaged folder is byte for byte the cache's tag (sync just made sure), and
-        # rendering it skips copier's clone and checkout of the cache: ~0.3 s of every init.
-        _copier.render(str(versions[version].path), project, answers.copier_data(), None)
-        _copier.pin_template(project, src, version)
-        result.generated = generate_project(project)
-        result.files = sorted(
-            p.relative_to(project).as_posix()
-            for p in project.rglob("*")
-            if p.is_file() and ".git" not in p.relative_to(project).parts
-        )
-        if use_git:
-            _git_step(project, dest, answers, version, result)
+        project = workspace.path / "project"
+        try:
+            # The packaged folder is byte for byte the cache's tag (sync just made sure), and
+            # rendering it skips copier's clone and checkout of the cache: ~0.3 s of every init.
+            _copier.render(str(versions[version].path), project, answers.copier_data(), None)
+            _copier.pin_template(project, src, version)
+            result.generated = generate_project(project)
+            if existed:
+                result.kept = _set_aside_existing(project, dest)
+            result.files = _files_of(project)
+            if use_git:
+                _git_step(project, dest, answers, version, result)
+        except OSError as exc:
+            raise CfngenError(
+                f"cannot write the project: {reason(exc)}; nothing was created",
+                _hint(exc, "fix that and retry"),
+            ) from None
         _move_into_place(project, dest, existed=existed)
         moved = True
     finally:
-        shutil.rmtree(stage, ignore_errors=True)
+        workspace.close()
         if not moved:
-            for folder in created_parents:
-                with contextlib.suppress(OSError):
-                    folder.rmdir()
+            _remove(created_parents)
     return result
+
+
+def _hint(exc: OSError, otherwise: str) -> str:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "free some space and retry"
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "choose a folder you can write to"
+    return otherwise
+
+
+def _remove(folders: list[Path]) -> None:
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+def _files_of(project: Path) -> list[str]:
+    return sorted(
+        p.relative_to(project).as_posix()
+        for p in project.rglob("*")
+        if not p.is_dir() and ".git" not in p.relative_to(project).parts
+    )
+
+
+def _set_aside_existing(project: Path, dest: Path) -> list[str]:
+    """Drop from the staged project every file the destination already has (the user's stay
+    theirs), so the commit and the manifest describe what init really adds."""
+    from cfngen._generate._ownership import disown
+
+    kept = [
+        rel
+        for rel in _files_of(project)
+        if any(
+            os.path.lexists(dest / part) and not (dest / part).is_dir() for part in _prefixes(rel)
+        )
+        or os.path.lexists(dest / rel)
+    ]
+    for rel in kept:
+        (project / rel).unlink()
+    disown(project, kept)
+    return kept
+
+
+def _prefixes(relpath: str) -> list[str]:
+    """`a/b/c` -> [`a`, `a/b`]: folders that must not be files in the destination."""
+    parts = relpath.split("/")
+    return ["/".join(parts[:i]) for i in range(1, len(parts))]
 
 
 def _git_step(
@@ -198,7 +276,11 @@ def _git_step(
         )
         result.commit = git(["rev-parse", "--short", "HEAD"], project).stdout.strip()
     except CfngenError as exc:
-        result.notes.append(f"{exc.message}; the files are there, commit them yourself")
+        # A project whose first commit failed (a full disk, a broken git) is not "Created".
+        raise CfngenError(
+            f"{exc.message}; nothing was created",
+            "fix that (free some space, check `git commit` works) and retry, or pass --no-git",
+        ) from None
 
 
 def _missing_parents(dest: Path) -> list[Path]:
@@ -213,24 +295,26 @@ def _missing_parents(dest: Path) -> list[Path]:
 
 def _move_into_place(project: Path, dest: Path, *, existed: bool) -> None:
     if not existed:
-        project.rename(dest)
+        try:
+            project.rename(dest)
+        except OSError as exc:
+            if exc.errno in (errno.EEXIST, errno.ENOTEMPTY):
+                raise CfngenError(
+                    f"{dest} was created while init was running (another cfngen init?); "
+                    "nothing was written to it",
+                    "choose another folder, or retry when the other one has finished",
+                ) from None
+            raise
         return
-    for entry in sorted(project.iterdir()):
-        _merge(entry, dest / entry.name)
-
-
-def _merge(src: Path, dst: Path) -> None:
-    """Move `src` to `dst`, merging folders and replacing files (only --force gets here with
-    anything already at `dst`)."""
-    if src.is_dir() and not src.is_symlink():
-        if dst.is_dir() and not dst.is_symlink():
-            for child in sorted(src.iterdir()):
-                _merge(child, dst / child.name)
-            return
-        if dst.exists() or dst.is_symlink():
-            dst.unlink()
-        src.rename(dst)
-        return
-    if dst.is_dir() and not dst.is_symlink():
-        shutil.rmtree(dst)
-    os.replace(src, dst)
+    transaction = Transaction(dest)
+    for path in sorted(project.rglob("*")):
+        if path.is_dir() and not path.is_symlink():
+            transaction.mkdir(path.relative_to(project).as_posix())
+            continue
+        # Only creations: a file that appeared meanwhile fails the whole move, unchanged.
+        transaction.create(
+            path.relative_to(project).as_posix(),
+            path.read_bytes(),
+            mode=path.stat().st_mode & 0o7777,
+        )
+    transaction.commit()

@@ -3,11 +3,13 @@ annotations that survive mypy, and black's formatting."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from cfngen._models._generate import RUNTIME_MODULE, internal_error
 from cfngen._models._normalise import BASE_CLASS, RESOURCE_MODEL, TYPE_CONFIGURATION_MODEL
+from cfngen._timeouts import handler_timeouts
 
 HANDLER_REQUEST = "ResourceHandlerRequest"
 #: black's line length: models.py reads like any black-formatted project file.
@@ -16,12 +18,17 @@ LINE_LENGTH = 88
 _DOCSTRING = '''"""Models of TYPE_NAME.
 
 ResourceModel (the properties), TypeConfigurationModel, CallbackContext (the handlers'
-progress state, from callback-context.json) and ResourceHandlerRequest. Every field is
-None unless CloudFormation sent it: handlers get partial models. `Model._deserialize()`
-reads JSON and `model._serialize()` writes it; a JSON name that is not a Python name is
-kept in `field(metadata={'alias': ...})`.
+progress state, from callback-context.json), ResourceHandlerRequest and TIMEOUT_MINUTES
+(each handler's timeoutInMinutes). Every field is None unless CloudFormation sent it:
+handlers get partial models. `Model._deserialize()` reads JSON and `model._serialize()`
+writes it; a JSON name that is not a Python name is kept in
+`field(metadata={'alias': ...})`.
 """
 '''
+_TIMEOUTS_COMMENT = (
+    "#: Minutes CloudFormation gives each handler in all, callbacks included: the schema's",
+    "#: timeoutInMinutes, else 120. Steps in cfngen_aws.py never wait past them.",
+)
 _ROOT_DOCSTRING = '''"""Models of TYPE_NAME: ROOT and the classes it uses.
 
 Every field is None unless CloudFormation sent it. `Model._deserialize()` reads JSON and
@@ -35,7 +42,7 @@ _DATACLASS_NAME = re.compile(r"\bdataclass(?: as (\w+))?")
 
 def assemble(raw: str, schema: dict[str, Any], *, root: str | None = None) -> str:
     """The generator's module with our docstring, sorted imports and ResourceHandlerRequest
-    (with `root`: the module of that one model, without a request class)."""
+    (with `root`: the module of that one model, without a request class or timeouts)."""
     raw, hidden = unshadow(raw)
     lines = raw.splitlines()
     start = 0
@@ -80,6 +87,10 @@ def assemble(raw: str, schema: dict[str, Any], *, root: str | None = None) -> st
             f"    desiredResourceState: {RESOURCE_MODEL} | None",
             f"    previousResourceState: {RESOURCE_MODEL} | None",
             f"    typeConfiguration: {TYPE_CONFIGURATION_MODEL} | None",
+            "",
+            "",
+            *_TIMEOUTS_COMMENT,
+            f"TIMEOUT_MINUTES: dict[str, int] = {json.dumps(handler_timeouts(schema))}",
         ]
     return "\n".join(
         [

@@ -19,6 +19,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from cfngen._schema import Resolver, pointer_tokens
+from cfngen._support import STATE_KEY
+
 RESOURCE_MODEL = "ResourceModel"
 TYPE_CONFIGURATION_MODEL = "TypeConfigurationModel"
 CALLBACK_CONTEXT = "CallbackContext"
@@ -142,6 +145,7 @@ class _Normaliser:
         #: (document, definition name) -> class or alias name in the output
         self.def_names: dict[tuple[str, str], str] = {}
         self.inlining: set[str] = set()
+        self.resolvers = {"resource": Resolver(self.schema), "callback": Resolver(self.callback)}
 
     # ------------------------------------------------------------------ naming
 
@@ -185,7 +189,7 @@ class _Normaliser:
             TYPE_CONFIGURATION_MODEL, config if isinstance(config, dict) else {}, "resource"
         )
         self.definitions[CALLBACK_CONTEXT] = self.object_class(
-            CALLBACK_CONTEXT, self.callback, "callback"
+            CALLBACK_CONTEXT, _with_support_state(self.callback), "callback"
         )
         root["definitions"] = self.definitions
         return Normalised(schema=root, classes=self.classes)
@@ -280,21 +284,16 @@ class _Normaliser:
     def ref(self, ref: Any, hint: str, doc: str, parent: str | None) -> dict[str, Any]:
         if not isinstance(ref, str) or not ref.startswith("#"):
             return {}  # remote references: nothing to read, so any value is accepted
-        parts = [_unescape(p) for p in ref[1:].split("/")[1:]]
+        parts = pointer_tokens(ref[1:])
         if len(parts) == 2 and parts[0] == "definitions" and (doc, parts[1]) in self.def_names:
             return {"$ref": f"#/definitions/{self.def_names[(doc, parts[1])]}"}
         # a pointer elsewhere in the document (a property, an items schema): its type, inline
         key = f"{doc}:{ref}"
         if key in self.inlining:
             return {}
-        target: Any = self.schema if doc == "resource" else self.callback
-        for part in parts:
-            if isinstance(target, dict) and part in target:
-                target = target[part]
-            elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
-                target = target[int(part)]
-            else:
-                return {}
+        target = self.resolvers[doc].resolve_ref(ref).target
+        if target is None:
+            return {}
         self.inlining.add(key)
         try:
             return self.node(target, hint, doc, parent)
@@ -314,21 +313,9 @@ class _Normaliser:
             merged = _overlay(merged, self.resolve(branch, doc))
         return merged
 
-    def resolve(self, schema: Any, doc: str, depth: int = 0) -> dict[str, Any]:
+    def resolve(self, schema: Any, doc: str) -> dict[str, Any]:
         """A schema with its `$ref` and allOf followed, for merging."""
-        if not isinstance(schema, dict) or depth > 20:
-            return {}
-        if isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#"):
-            target: Any = self.schema if doc == "resource" else self.callback
-            for part in schema["$ref"][1:].split("/")[1:]:
-                target = target.get(_unescape(part)) if isinstance(target, dict) else None
-            return self.resolve(target, doc, depth + 1)
-        if "allOf" in schema:
-            merged = {k: v for k, v in schema.items() if k != "allOf"}
-            for branch in _list(schema["allOf"]):
-                merged = _overlay(merged, self.resolve(branch, doc, depth + 1))
-            return merged
-        return schema
+        return self.resolvers[doc].all_of(schema, _overlay)
 
     @staticmethod
     def union(nodes: list[dict[str, Any]]) -> dict[str, Any]:
@@ -344,6 +331,13 @@ class _Normaliser:
 # ---------------------------------------------------------------------- helpers
 
 
+def _with_support_state(callback: dict[str, Any]) -> dict[str, Any]:
+    """The callback context with cfngen_aws's reserved key (a JSON object) as its last field."""
+    properties = _dict(callback.get("properties"))
+    own = {name: sub for name, sub in properties.items() if name != STATE_KEY}
+    return {**callback, "properties": {**own, STATE_KEY: {"type": "object"}}}
+
+
 def _definitions(source: dict[str, Any]) -> dict[str, Any]:
     return _dict(source.get("definitions"))
 
@@ -354,10 +348,6 @@ def _dict(value: Any) -> dict[str, Any]:
 
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-def _unescape(part: str) -> str:
-    return part.replace("~1", "/").replace("~0", "~")
 
 
 def _structural(schema: Any) -> bool:

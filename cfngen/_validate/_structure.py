@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._diagnostics import Problem
-from cfngen._jsonsource import join_pointer
+from cfngen._schema import join_pointer, loads, pointer_tokens
 from cfngen._typename import type_name_problem
 
 _TYPE_NAMES = {
@@ -38,18 +38,23 @@ def _validator(metaschema: Path) -> Any:
     # spent on real schemas.
     from jsonschema import Draft7Validator
 
-    schema = json.loads(metaschema.read_text(encoding="utf-8"))
+    schema = loads(metaschema.read_text(encoding="utf-8")).data
     # A kind's meta-schema may borrow another's definitions (the hook meta-schema takes the
     # resource meta-schema's property schemas): its own win.
     borrowed = schema.get("x-definitions-from")
     if isinstance(borrowed, str):
-        other = json.loads((metaschema.parent / borrowed).read_text(encoding="utf-8"))
+        other = loads((metaschema.parent / borrowed).read_text(encoding="utf-8")).data
         schema["definitions"] = {**other.get("definitions", {}), **schema.get("definitions", {})}
     definitions = schema.get("definitions", {})
     return Draft7Validator(_inline(schema, definitions, _recursive(definitions)))
 
 
-_PREFIX = "#/definitions/"
+def _definition(ref: Any) -> str | None:
+    """`#/definitions/Name` -> "Name"; None for any other reference."""
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    tokens = pointer_tokens(ref[1:])
+    return tokens[1] if len(tokens) == 2 and tokens[0] == "definitions" else None
 
 
 def _refs(node: Any) -> Iterator[str]:
@@ -57,9 +62,9 @@ def _refs(node: Any) -> Iterator[str]:
         for value in node:
             yield from _refs(value)
     elif isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith(_PREFIX):
-            yield ref[len(_PREFIX) :]
+        name = _definition(node.get("$ref"))
+        if name is not None:
+            yield name
         for value in node.values():
             yield from _refs(value)
 
@@ -87,9 +92,9 @@ def _inline(node: Any, definitions: dict[str, Any], recursive: set[str]) -> Any:
         return [_inline(v, definitions, recursive) for v in node]
     if not isinstance(node, dict):
         return node
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith(_PREFIX) and ref[len(_PREFIX) :] not in recursive:
-        target = _inline(definitions[ref[len(_PREFIX) :]], definitions, recursive)
+    name = _definition(node.get("$ref"))
+    if name is not None and name not in recursive:
+        target = _inline(definitions[name], definitions, recursive)
         # Draft-07 ignores the siblings of $ref; keep the ones we read (description).
         merged = {k: v for k, v in node.items() if k != "$ref"}
         merged.update(target)
@@ -211,7 +216,7 @@ def _unknown_keys(
 
 
 def _did_you_mean(key: str, allowed: dict[str, Any]) -> str | None:
-    from cfngen._validate._walk import close_match
+    from cfngen._schema import close_match
 
     close = close_match(key, list(allowed))
     if close is None:

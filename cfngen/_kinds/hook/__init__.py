@@ -26,6 +26,7 @@ from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
     from cfngen._kinds import Derived, InitSpec
+    from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate import FileReport, SchemaRules
 
@@ -125,6 +126,17 @@ class HookKind:
         from cfngen._kinds.hook._answers import INIT
 
         return INIT
+
+    # ------------------------------------------------------------------ build, submit
+
+    @functools.cached_property
+    def packaging(self) -> FileSet | None:
+        import dataclasses
+
+        from cfngen._kinds.hook._package import target_info
+        from cfngen._package import HOOK
+
+        return dataclasses.replace(HOOK, target_info=target_info)
 
 
 KIND = HookKind()

@@ -86,7 +86,7 @@ def parse_targets(value: str | Sequence[str]) -> tuple[str, ...]:
 
 def target_notes(targets: Sequence[str]) -> list[str]:
     """What the user should know about well-formed target names cfngen does not recognise."""
-    from cfngen._validate._walk import close_match
+    from cfngen._schema import close_match
 
     known = _targets.bundled_types()
     notes = []

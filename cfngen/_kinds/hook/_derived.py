@@ -8,7 +8,8 @@ The files (`cfngen generate` writes them through its ownership and atomic-write 
   an empty configuration, as their handlers expect) and HookHandlerRequest;
 - `src/<pkg>/target_models/<type>.py`: a typed model per target, named as the official plugin
   names it (`aws_s3_bucket.py`, `AwsS3Bucket`), and `target_models/__init__.py`, the table the
-  `typed_target` helper reads; `cfngen_runtime.py` and `cfngen_hook.py` beside them;
+  `typed_target` helper reads; `cfngen_runtime.py`, `cfngen_hook.py` and `cfngen_aws.py` (the
+  support modules in cfngen/_support/) beside them;
 - `hook-role.yaml`, `template.yml`, `src/requirements.txt`, the configuration schema
   `<type-name>-configuration.json` and `docs/README.md`;
 - `target-schemas/<type>.json`, the bundled schema of each modelled target: derived until the
@@ -34,7 +35,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
-from cfngen._fsutil import read_if_exists
+from cfngen._files import read_optional
 from cfngen._kinds.hook import _targets
 from cfngen._project import CONFIG_FILE, Project
 
@@ -46,9 +47,10 @@ TARGET_INFO = "target-info.json"
 ANSWERS_FILE = ".copier-answers.yml"
 REQUIREMENTS_FILE = "requirements.txt"
 SUPPORT_FILE = "cfngen_hook.py"
+AWS_FILE = "cfngen_aws.py"
 _TEMPLATES = Path(__file__).with_name("templates")
 #: Files in src/<pkg>/ that cfngen derives: never scanned for imports.
-_DERIVED_SOURCES = ("models.py", "cfngen_runtime.py", SUPPORT_FILE)
+_DERIVED_SOURCES = ("models.py", "cfngen_runtime.py", SUPPORT_FILE, AWS_FILE)
 _TARGET_IMPORT = re.compile(
     r"target_models\.(\w+)|from\s+\S*target_models\s+import\s+\(?([\w\s,]+)\)?"
 )
@@ -69,7 +71,7 @@ class Rendered:
 
 # --------------------------------------------------------------------------- inputs
 
-_read_bytes = read_if_exists
+_read_bytes = read_optional
 
 
 def may_derive(project: Project, relpath: str) -> bool:
@@ -83,7 +85,7 @@ def may_derive(project: Project, relpath: str) -> bool:
         "template.yml",
         "src/requirements.txt",
         configuration_file(str(project.type_name)),
-        *(f"{package}/{name}" for name in ("models.py", "cfngen_runtime.py", SUPPORT_FILE)),
+        *(f"{package}/{name}" for name in _DERIVED_SOURCES),
     ):
         return True
     if path.parent.as_posix() in (f"{package}/target_models", TARGET_SCHEMAS):
@@ -288,6 +290,9 @@ def _texts(
         f"{package}/models.py": models_module(schema, official=official),
         f"{package}/cfngen_runtime.py": source("cfngen_runtime.py"),
         f"{package}/{SUPPORT_FILE}": support_source(),
+        # Waiters, retries, error codes and clients for handlers that call AWS (within one
+        # invocation for a hook: `Waiter.wait_here`, `retry_here`).
+        f"{package}/{AWS_FILE}": source(AWS_FILE),
         f"{package}/target_models/__init__.py": target_table(targets),
         "hook-role.yaml": render_role(schema, str(project.type_name)),
         "template.yml": render_template(

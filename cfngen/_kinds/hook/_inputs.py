@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfngen import _jsonsource
+from cfngen import _schema
 from cfngen._errors import CfngenError
 from cfngen._kinds.hook import _targets
 from cfngen._kinds.hook._protocol import FILE_PART, POINTS, SPECIAL_TARGETS
@@ -82,8 +82,8 @@ def render_exports(text: str, exports: Mapping[str, str], used: dict[str, str]) 
 
 
 def _read(path: Path, exports: Mapping[str, str], used: dict[str, str]) -> dict[str, Any]:
-    text = render_exports(_jsonsource.read_text(path), exports, used)
-    data = _jsonsource.load_object(
+    text = render_exports(_schema.read_text(path), exports, used)
+    data = _schema.load_object(
         path, 'an input file maps targets to documents: {"AWS::S3::Bucket": {...}}', text=text
     )
     for target, document in data.items():
@@ -190,7 +190,7 @@ def _overrides(root: Path, notes: list[str]) -> dict[str, dict[str, Any]]:
     path = root / OVERRIDES_FILE
     if not path.is_file():
         return {}
-    data = _jsonsource.load_object(path, "overrides.json maps invocation points to targets")
+    data = _schema.load_object(path, "overrides.json maps invocation points to targets")
     allowed = {*POINTS, *(f"{INVALID}_{p}" for p in POINTS), INVALID}
     unknown = sorted(set(data) - allowed)
     if unknown or not all(isinstance(v, dict) for v in data.values()):
@@ -209,7 +209,7 @@ def _apply(document: dict[str, Any], overrides: Mapping[str, Any]) -> dict[str, 
             continue
         node = out.setdefault(key, {})
         for pointer, value in pointers.items():
-            tokens = _jsonsource.pointer_tokens(pointer)
+            tokens = _schema.pointer_tokens(pointer)
             target = node
             for token in tokens[:-1]:
                 target = target.setdefault(token, {}) if isinstance(target, dict) else {}

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen import __version__
-from cfngen._fsutil import write_atomic
+from cfngen._files import write_atomic
 
 
 @functools.cache

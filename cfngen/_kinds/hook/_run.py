@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfngen import _jsonsource
+from cfngen import _schema
 from cfngen._contract._results import SuiteResult, TestResult
 from cfngen._contract._sandbox import Sandbox
 from cfngen._contract._select import compile_expression
@@ -33,7 +33,7 @@ def load_hook_project(root: Path | Project) -> tuple[Project, dict[str, Any]]:
     project = root if isinstance(root, Project) else load_project(root)
     if project.kind.name != "hook":
         raise CfngenError(f"{project.root}: not a hook project", "run it in a hook project")
-    return project, _jsonsource.load_object(project.schema_path, "run `cfngen validate`")
+    return project, _schema.load_object(project.schema_path, "run `cfngen validate`")
 
 
 @dataclass
@@ -54,7 +54,7 @@ def load_type_configuration(path: Path | None) -> dict[str, Any] | None:
     home folder (the official tool reads ~/.cfn-cli/typeConfiguration.json silently)."""
     if path is None:
         return None
-    data = _jsonsource.load_object(path, TYPECONFIG_HINT)
+    data = _schema.load_object(path, TYPECONFIG_HINT)
     envelope = data.get("CloudFormationConfiguration")
     if envelope is None:
         return data
@@ -235,7 +235,7 @@ def read_invoke_file(
     """The target of `cfngen invoke`: an inputs-format file holding one target, or a full hook
     request. Returns the target, the invocation point the file names (a full request), and
     warnings. `text` is the file's text when it was already read (exports replaced)."""
-    data = _jsonsource.load_object(
+    data = _schema.load_object(
         path,
         'write {"AWS::S3::Bucket": {"resourceProperties": {...}}} (the inputs/ format) or a '
         "full hook request",
@@ -287,7 +287,7 @@ def invoke_hook(
             f"use one of {', '.join(_protocol.POINTS)} (or preCreate, preUpdate, preDelete)",
         )
     used: dict[str, str] = {}
-    text = _inputs.render_exports(_jsonsource.read_text(target_file), exports or {}, used)
+    text = _inputs.render_exports(_schema.read_text(target_file), exports or {}, used)
     target, file_point, warnings = read_invoke_file(target_file, text)
     if file_point and _protocol.point_name(file_point) != chosen:
         warnings.append(f"{target_file}: the request is for {file_point}; invoking {chosen}")

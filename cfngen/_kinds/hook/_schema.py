@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen._diagnostics import Problem
-from cfngen._jsonsource import join_pointer
 from cfngen._kinds.hook import _targets
-from cfngen._validate._walk import close_match
+from cfngen._schema import close_match, join_pointer
 
 if TYPE_CHECKING:
-    from cfngen._validate._walk import SchemaIndex
+    from cfngen._schema import Resolver
 
 METASCHEMA = Path(__file__).with_name("metaschema.json")
 #: The handlers of a hook schema and the invocation points they stand for.
@@ -62,16 +61,17 @@ def looks_like_hook(schema: Any) -> bool:
     return "properties" not in schema and "typeConfiguration" in schema
 
 
-def check(schema: dict[str, Any], index: SchemaIndex) -> list[Problem]:
+def check(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
     """The semantic checks and lint of a hook schema (the meta-schema's rules come first, from
     the validate engine); the typeName is compared with the `.rpdk-config` beside the file."""
     from cfngen._kinds.resource import _checks
+    from cfngen._kinds.resource._pointers import PropertyIndex
 
     problems: list[Problem] = []
     problems.extend(_checks._namespace(schema))
-    problems.extend(_checks._refs(schema, index))
+    problems.extend(_checks._refs(schema, PropertyIndex(schema, resolver)))
     problems.extend(_checks._nodes(schema))
-    problems.extend(_type_name(schema, _registered_name(index.base_dir)))
+    problems.extend(_type_name(schema, _registered_name(resolver.base_dir)))
     problems.extend(_handlers(schema))
     problems.extend(_required(schema))
     problems.extend(_configuration_names(schema))

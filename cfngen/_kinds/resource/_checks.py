@@ -13,9 +13,10 @@ from typing import Any
 
 from cfngen import _patterns
 from cfngen._diagnostics import Problem, Severity
-from cfngen._jsonsource import join_pointer, pointer_tokens
+from cfngen._kinds.resource._pointers import PropertyIndex, schema_nodes
+from cfngen._schema import Resolver, close_match, join_pointer
+from cfngen._support import STATE_KEY
 from cfngen._typename import reserved_namespace
-from cfngen._validate._walk import SchemaIndex, close_match, schema_nodes
 
 POINTER_LISTS = (
     "primaryIdentifier",
@@ -75,7 +76,8 @@ def _strings(value: Any) -> list[tuple[int, str]]:
     return [(i, v) for i, v in enumerate(value) if isinstance(v, str)]
 
 
-def check(schema: dict[str, Any], index: SchemaIndex) -> list[Problem]:
+def check(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
+    index = PropertyIndex(schema, resolver)
     out: list[Problem] = []
     out.extend(_namespace(schema))
     out.extend(_pointers(schema, index))
@@ -107,7 +109,7 @@ def _namespace(schema: dict[str, Any]) -> Iterator[Problem]:
         )
 
 
-def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _pointers(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     for key in POINTER_LISTS:
         yield from _pointer_list(index, schema.get(key), f"/{key}")
     extra = schema.get("additionalIdentifiers")
@@ -115,7 +117,7 @@ def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
         for i, identifier in enumerate(extra):
             yield from _pointer_list(index, identifier, f"/additionalIdentifiers/{i}")
     for i, ptr in _strings(schema.get("nonPublicDefinitions")):
-        problem = _definition_problem(schema, ptr)
+        problem = _definition_problem(index.resolver, ptr)
         if problem:
             yield Problem("error", f"/nonPublicDefinitions/{i}", problem[0], problem[1])
     transforms = schema.get("propertyTransform")
@@ -169,7 +171,7 @@ def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
 
 
 def _pointer_list(
-    index: SchemaIndex, value: Any, where: str, root: Any = None
+    index: PropertyIndex, value: Any, where: str, root: Any = None
 ) -> Iterator[Problem]:
     seen: dict[str, int] = {}
     for i, ptr in _strings(value):
@@ -188,25 +190,21 @@ def _pointer_list(
             yield Problem("error", here, found[0], found[1])
 
 
-def _definition_problem(schema: dict[str, Any], ptr: str) -> tuple[str, str | None] | None:
+def _definition_problem(resolver: Resolver, ptr: str) -> tuple[str, str | None] | None:
     if not ptr.startswith("/definitions/"):
         return (f"{ptr!r} does not point at a definition", "write /definitions/Name")
-    node: Any = schema
-    for token in pointer_tokens(ptr):
-        if not isinstance(node, dict) or token not in node:
-            return (f"{ptr!r} does not resolve: there is no {token!r} there", None)
-        node = node[token]
-    return None
+    outcome = resolver.at(ptr)
+    return None if outcome.problem is None else (outcome.problem, outcome.hint)
 
 
-def _required(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _required(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     """Required names must be declared: both top-level objects forbid every other key."""
     for where, node in (("", schema), ("/typeConfiguration", schema.get("typeConfiguration"))):
         if not isinstance(node, dict):
             continue
         declared = {
             name
-            for candidate in index.expand(node)
+            for candidate in index.resolver.expand(node)
             if isinstance(candidate.get("properties"), dict)
             for name in candidate["properties"]
         }
@@ -281,12 +279,12 @@ def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:
             )
 
 
-def _refs(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _refs(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     for ptr, node in schema_nodes(schema):
         ref = node.get("$ref")
         if not isinstance(ref, str):
             continue
-        outcome = index.resolve_ref(ref)
+        outcome = index.resolver.resolve_ref(ref)
         here = join_pointer(ptr, "$ref")
         if outcome.problem:
             yield Problem("error", here, outcome.problem, outcome.hint)
@@ -325,7 +323,7 @@ def _handlers(schema: dict[str, Any]) -> Iterator[Problem]:
                 )
 
 
-def _tagging(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _tagging(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     tagging = schema.get("tagging")
     if "taggable" in schema:
         yield Problem(
@@ -460,3 +458,24 @@ def _list_inputs(schema: dict[str, Any]) -> Iterator[Problem]:
                 "pagination belongs to the list handler, not to the resource model",
                 key=True,
             )
+
+
+# --------------------------------------------------------------------------- callback context
+
+
+def check_callback_context(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
+    """callback-context.json, the JSON schema of the handlers' progress state: its top-level
+    property names must leave cfngen_aws.py's reserved key alone."""
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or STATE_KEY not in properties:
+        return []
+    return [
+        Problem(
+            "error",
+            join_pointer("/properties", STATE_KEY),
+            f"the property name {STATE_KEY!r} is reserved: the waiters of cfngen_aws.py keep "
+            "their progress under it in the callback context",
+            "rename the property",
+            key=True,
+        )
+    ]

@@ -14,15 +14,15 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
-from cfngen._fsutil import read_if_exists
+from cfngen._files import read_bytes, read_optional
 from cfngen._kinds._kind import Derived
-from cfngen._project import CONFIG_FILE, Project
+from cfngen._kinds.resource import CALLBACK_CONTEXT_FILE
+from cfngen._project import CONFIG_FILE, Project, require_entrypoint
 from cfngen._runtimes import runtime_name, runtime_warnings
 
 if TYPE_CHECKING:
     from cfngen._validate import FileReport
 
-CALLBACK_CONTEXT_FILE = "callback-context.json"
 REQUIREMENTS_FILE = "requirements.txt"
 EXAMPLE_INPUTS = ("create", "update", "invalid")
 ROLE_FILE = "resource-role.yaml"
@@ -33,11 +33,13 @@ SRC_REQUIREMENTS = "src/requirements.txt"
 def may_derive(project: Project, relpath: str) -> bool:
     """Whether `relpath` is one of the paths generate writes for this project."""
     from cfngen._models import MODELS_FILE, RUNTIME_FILE
+    from cfngen._support import AWS_MODULE
 
     path = PurePosixPath(relpath)
     if relpath in (ROLE_FILE, SAM_FILE, SRC_REQUIREMENTS):
         return True
-    if relpath in {f"src/{project.package_name}/{name}" for name in (MODELS_FILE, RUNTIME_FILE)}:
+    modules = (MODELS_FILE, RUNTIME_FILE, AWS_MODULE)
+    if relpath in {f"src/{project.package_name}/{name}" for name in modules}:
         return True
     if path.parts[:1] == ("docs",) and path.suffix == ".md" and ".." not in path.parts:
         return True
@@ -45,18 +47,21 @@ def may_derive(project: Project, relpath: str) -> bool:
 
 
 def generate_inputs(project: Project) -> dict[str, bytes | None]:
+    # A typo in the entrypoint would make every derived path point at another package.
+    require_entrypoint(project)
     root = project.root
-    schema = read_if_exists(project.schema_path)
-    if schema is None:
-        raise CfngenError(
-            f"{_display(project, project.schema_path)}: no such file",
-            f"{CONFIG_FILE} names the type {project.type_name}, whose schema is this file; "
-            "create it or fix typeName",
-        )
+    schema = read_bytes(
+        project.schema_path,
+        display=_display(project, project.schema_path),
+        hint=f"{CONFIG_FILE} names the type {project.type_name}, whose schema is this file; "
+        "create it or fix typeName",
+    )
     return {
-        CONFIG_FILE: read_if_exists(root / CONFIG_FILE),
+        CONFIG_FILE: read_optional(root / CONFIG_FILE),
         "schema": schema,
-        CALLBACK_CONTEXT_FILE: read_if_exists(root / CALLBACK_CONTEXT_FILE),
+        CALLBACK_CONTEXT_FILE: read_optional(
+            root / CALLBACK_CONTEXT_FILE, display=CALLBACK_CONTEXT_FILE
+        ),
         # src/requirements.txt includes the project's own requirements only when they exist.
         REQUIREMENTS_FILE: b"exists" if (root / REQUIREMENTS_FILE).is_file() else None,
     }
@@ -73,6 +78,7 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
         report = _validate(project, inputs)
         if not report.valid or report.schema is None:
             raise InvalidSchemaError(report)
+        _check_callback_context(project, inputs)
         files = render_project(
             project,
             report.schema,
@@ -87,11 +93,12 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
 
 def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
     """Handlers the schema declares that handlers.py does not register."""
+    from cfngen import _schema
     from cfngen._kinds.resource._registered import handler_warnings
 
     try:
-        schema = json.loads(inputs["schema"] or b"")
-    except ValueError:
+        schema = _schema.loads((inputs["schema"] or b"").decode("utf-8")).data
+    except (UnicodeDecodeError, _schema.JsonSyntaxError):
         return []
     if not isinstance(schema, dict):
         return []
@@ -138,10 +145,14 @@ def render_project(
 
 
 def _render_models(project: Project, models: dict[str, str]) -> dict[str, str]:
+    """models.py and, beside it, the support modules the handlers import."""
     from cfngen._models import MODELS_FILE, RUNTIME_FILE
+    from cfngen._support import AWS_MODULE, source
 
     package = f"src/{project.package_name}"
-    return {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
+    texts = {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
+    texts[f"{package}/{AWS_MODULE}"] = source(AWS_MODULE)
+    return texts
 
 
 def _render_the_rest(project: Project, schema: dict[str, Any]) -> dict[str, str]:
@@ -193,12 +204,12 @@ def _models_from_inputs(
 ) -> dict[str, str] | None:
     """render_models on the schema bytes as read (None when they do not parse: validation,
     which reads the same bytes, then says why). Runs in the child process of _parallel."""
-    from cfngen import _jsonsource
+    from cfngen import _schema
     from cfngen._models import render_models
 
     try:
-        doc = _jsonsource.loads((inputs["schema"] or b"").decode("utf-8"))
-    except (UnicodeDecodeError, _jsonsource.JsonSyntaxError):
+        doc = _schema.loads((inputs["schema"] or b"").decode("utf-8"))
+    except (UnicodeDecodeError, _schema.JsonSyntaxError):
         return None
     if not isinstance(doc.data, dict):
         return None
@@ -215,6 +226,23 @@ def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileRepor
     return project.kind.check_text(text, path=project.schema_path, strict=False, display=display)
 
 
+def _check_callback_context(project: Project, inputs: Mapping[str, bytes | None]) -> None:
+    """A callback context that takes cfngen_aws's reserved key would break the models."""
+    from cfngen._generate import InvalidSchemaError
+    from cfngen._kinds.resource import callback_context_rules
+    from cfngen._validate import check_json_schema
+
+    if _callback_context(inputs) is None:  # unreadable: a usage error, said there
+        return
+    text = (inputs[CALLBACK_CONTEXT_FILE] or b"").decode("utf-8")
+    path = project.root / CALLBACK_CONTEXT_FILE
+    report = check_json_schema(
+        text, callback_context_rules(), path=path, display=CALLBACK_CONTEXT_FILE
+    )
+    if not report.valid:
+        raise InvalidSchemaError(report)
+
+
 def _display(project: Project, path: Path) -> str:
     try:
         return path.relative_to(project.root).as_posix()
@@ -226,13 +254,13 @@ def _callback_context(inputs: Mapping[str, bytes | None]) -> dict[str, Any] | No
     data = inputs[CALLBACK_CONTEXT_FILE]
     if data is None:
         return None
-    from cfngen import _jsonsource
+    from cfngen import _schema
 
     try:
-        doc = _jsonsource.loads(data.decode("utf-8"))
+        doc = _schema.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise CfngenError(f"{CALLBACK_CONTEXT_FILE}: is not UTF-8", "save it as UTF-8") from None
-    except _jsonsource.JsonSyntaxError as exc:
+    except _schema.JsonSyntaxError as exc:
         raise CfngenError(
             f"{CALLBACK_CONTEXT_FILE}:{exc.line}:{exc.column}: invalid JSON: {exc.message}",
             "fix the file (a JSON schema of the callback context) or delete it",

@@ -12,9 +12,10 @@ import html
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urldefrag
 
 from cfngen._generate._jinja import render
-from cfngen._jsonsource import pointer_tokens
+from cfngen._schema import Resolver, pointer_tokens
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -57,6 +58,7 @@ def _json(value: Any) -> str:
 class _DocsBuilder:
     def __init__(self, schema: dict[str, Any], type_name: str) -> None:
         self.schema = schema
+        self.resolver = Resolver(schema)
         self.type_name = type_name
         self.pages: dict[str, str] = {}
         #: page key -> file name, assigned before rendering children. A definition's key is its
@@ -127,21 +129,12 @@ class _DocsBuilder:
         return rows
 
     def resolve(self, node: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
-        """Follow local `$ref`s; returns the target and the name of the last one followed."""
-        name = None
-        seen: set[str] = set()
-        while isinstance(node.get("$ref"), str):
-            ref: str = node["$ref"]
-            if not ref.startswith("#/") or ref in seen:
-                break
-            seen.add(ref)
-            target: Any = self.schema
-            for token in pointer_tokens(ref[1:]):
-                target = target.get(token) if isinstance(target, dict) else None
-            if not isinstance(target, dict):
-                break
-            node, name = target, pointer_tokens(ref[1:])[-1]
-        return node, name
+        """Follow `$ref`s; returns the target and the name of the last one followed."""
+        target, ref = self.resolver.follow_named(node)
+        if ref is None:
+            return target, None
+        tokens = pointer_tokens(urldefrag(ref)[1])
+        return target, tokens[-1] if tokens else None
 
     def type_text(
         self, node: dict[str, Any], path: tuple[str, ...], name: str, key: tuple[str, ...]

@@ -47,11 +47,17 @@ def handler_warnings(schema: dict[str, Any], handlers_path: Path, display: str) 
     declared = [name for name in ACTIONS if isinstance(handlers, dict) and name in handlers]
     if not declared:
         return []
+    from cfngen._errors import CfngenError
+    from cfngen._files import read_optional
+
     try:
-        source = handlers_path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return [f"{display} does not exist, so no handler is registered for the schema's handlers"]
-    except (OSError, UnicodeDecodeError) as exc:
+        data = read_optional(handlers_path, display=display)
+        if data is None:
+            return [
+                f"{display} does not exist, so no handler is registered for the schema's handlers"
+            ]
+        source = data.decode("utf-8")
+    except (CfngenError, UnicodeDecodeError) as exc:
         return [f"{display}: cannot read it ({exc}); handler registration not checked"]
     try:
         registered = registered_actions(source)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cfngen._jsonsource import JsonSyntaxError, join_pointer, loads, pointer_tokens
+from cfngen._schema import JsonSyntaxError, join_pointer, loads, pointer_tokens
 
 json_values = st.recursive(
     st.none()

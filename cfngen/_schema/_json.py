@@ -1,4 +1,4 @@
-"""JSON documents that remember where each value came from.
+"""JSON documents that remember where each value came from: cfngen's one JSON reader.
 
 The standard library parses fast but forgets positions and silently keeps the last of two
 duplicate keys. We parse with it, then map JSON pointers to line and column with one tokenizer
@@ -16,27 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._schema._pointer import escape_token, parent_pointer
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
-
-
-def escape_pointer_token(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def unescape_pointer_token(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
-def pointer_tokens(pointer: str) -> list[str]:
-    """`/a/b~1c` -> ['a', 'b/c']. The root pointer '' has no tokens."""
-    if not pointer:
-        return []
-    return [unescape_pointer_token(t) for t in pointer.lstrip("/").split("/")]
-
-
-def join_pointer(base: str, *tokens: str | int) -> str:
-    return base + "".join("/" + escape_pointer_token(str(t)) for t in tokens)
 
 
 class JsonSyntaxError(ValueError):
@@ -83,7 +65,7 @@ class JsonDocument:
                 return self._line_col(offset)
             if not pointer:
                 return None
-            pointer = pointer.rsplit("/", 1)[0]
+            pointer = parent_pointer(pointer)
 
     def key_position(self, pointer: str) -> tuple[int, int] | None:
         """Line and column of the key naming the member at `pointer` (a property name)."""
@@ -96,10 +78,10 @@ class JsonDocument:
             return []
         self._map()
         out = []
-        for parent, key, first, second in self._duplicates:
+        for holder, key, first, second in self._duplicates:
             line, col = self._line_col(second)
             first_line, first_col = self._line_col(first)
-            out.append(DuplicateKey(parent, key, line, col, first_line, first_col))
+            out.append(DuplicateKey(holder, key, line, col, first_line, first_col))
         return out
 
     def _line_col(self, offset: int) -> tuple[int, int]:
@@ -126,7 +108,7 @@ class JsonDocument:
             if not stack:
                 return ""
             top = stack[-1]
-            return str(top[0]) + "/" + escape_pointer_token(str(top[2]))
+            return str(top[0]) + "/" + escape_token(str(top[2]))
 
         for match in _TOKEN.finditer(self.text):
             tok = match.group()
@@ -156,7 +138,7 @@ class JsonDocument:
                 else:
                     seen[key] = start
                 # Later duplicates win, as they do in the parsed data.
-                keys[top[0] + "/" + escape_pointer_token(key)] = start
+                keys[top[0] + "/" + escape_token(key)] = start
             else:
                 values[value_pointer()] = start
 
@@ -202,16 +184,12 @@ def loads(text: str) -> JsonDocument:
 
 
 def read_text(path: str | Path) -> str:
-    """A file's text as UTF-8, with a CfngenError that says what to do when it cannot be read."""
+    """A file's text as UTF-8, with a CfngenError that says what to do when it cannot be read
+    (a named pipe or a symlink loop included: see cfngen._files)."""
+    from cfngen._files import read_bytes
+
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise CfngenError(f"{path}: no such file", "check the path") from None
-    except IsADirectoryError:
-        raise CfngenError(f"{path}: is a folder, not a file") from None
-    except OSError as exc:
-        raise CfngenError(f"{path}: cannot read it: {exc.strerror}") from None
+    raw = read_bytes(path)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -1,0 +1,42 @@
+"""Files on disk: how cfngen reads what it is given and writes what it makes, so that a
+failed, interrupted or killed command leaves every file as it was.
+
+Writing (every command that writes more than one file uses a Transaction):
+    Transaction(root)                   .write(rel, data) / .create(rel, data) / .delete(rel),
+                                        then .commit(): all or nothing, journaled (see
+                                        _transaction); CfngenError says what failed
+    recover(root) -> list[str]          undo or finish what a killed command left in root
+    write_atomic(path, content)         one file: a temporary sibling renamed over it
+    new_file_mode()                     0o666 less the umask, for files cfngen creates
+    Workspace(parent, purpose), sweep() a private build folder that a dead process's
+                                        successor removes
+    canonical(rel), inside(root, rel)   one spelling of a relative path; whether it stays in root
+
+Reading (regular files only; a named pipe, folder, loop or dangling link is a CfngenError
+that names the file, never a hang or a traceback):
+    read_bytes(path), read_optional(path), inspect(path) -> Entry, reason(OSError) -> str
+"""
+
+from __future__ import annotations
+
+from cfngen._files._atomic import new_file_mode, write_atomic
+from cfngen._files._read import Entry, inspect, read_bytes, read_optional, reason
+from cfngen._files._transaction import JOURNAL, Transaction, canonical, inside, recover
+from cfngen._files._workspace import Workspace, sweep
+
+__all__ = [
+    "JOURNAL",
+    "Entry",
+    "Transaction",
+    "Workspace",
+    "canonical",
+    "inside",
+    "inspect",
+    "new_file_mode",
+    "read_bytes",
+    "read_optional",
+    "reason",
+    "recover",
+    "sweep",
+    "write_atomic",
+]

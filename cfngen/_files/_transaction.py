@@ -1,0 +1,493 @@
+"""Several files under one folder, changed all together or not at all, even across a SIGKILL.
+
+    tx = Transaction(root)
+    tx.write("docs/README.md", data)    # create or replace
+    tx.create("README.md", data)        # create; fails if something is there by then
+    tx.delete("docs/old.md")
+    tx.mkdir("logs")                    # a folder, even an empty one
+    tx.commit()                         # CfngenError after putting everything back
+
+How: the journal `ROOT/.cfngen-journal.json` lists every change before anything is touched.
+Each new content is staged as a hidden sibling of its target (`.cfngen-<id>-<n>.new`; a
+sibling, so the final rename stays on one file system), then the journal is marked
+"committing" and every target is swapped in, its old bytes kept as a hard link
+(`.cfngen-<id>-<n>.old`). Only when all are in place is the journal marked "committed"; the
+backups and the journal are removed last. A failure on the way undoes what was done; a process
+killed on the way leaves the journal, and `recover(root)` (the next command) undoes a
+transaction that was not committed or finishes one that was.
+
+Ctrl-C, SIGTERM and SIGHUP are held back while targets are swapped (a few milliseconds), so
+they do not interrupt an undo half-way; one that arrived meanwhile undoes the swap before the
+journal says "committed", then interrupts as usual. Only SIGKILL or a crash needs the journal.
+No fsync: this survives the process dying at any instant, not the machine losing power.
+
+Hand-written: no well-kept library does multi-file transactions with a journal (atomicwrites
+and the like do one file, which `write_atomic` covers).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+from typing import Any, NamedTuple
+
+from cfngen._errors import CfngenError
+from cfngen._files._atomic import new_file_mode
+from cfngen._files._locks import fcntl
+from cfngen._files._read import reason
+
+JOURNAL = ".cfngen-journal.json"
+_JOURNAL_TMP = JOURNAL + ".new"
+_FORMAT = 1
+
+
+class _Entry(NamedTuple):
+    path: str
+    op: str  # "write", "create" or "delete"
+    staged: str
+    backup: str
+    had_original: bool
+    sha256: str
+
+
+class _Change(NamedTuple):
+    path: str
+    op: str
+    data: bytes
+    mode: int | None
+
+
+def canonical(relpath: str) -> str | None:
+    """`relpath` as one spelling (`./a//b` -> `a/b`), or None when it is absolute, empty or
+    climbs out with `..`."""
+    if not relpath or "\0" in relpath or relpath.startswith(("/", "\\")):
+        return None
+    parts = [p for p in PurePosixPath(relpath).parts if p != "."]
+    if not parts or ".." in parts:
+        return None
+    return "/".join(parts)
+
+
+def inside(root: Path, relpath: str) -> bool:
+    """Whether `root/relpath` stays inside `root` once symbolic links are followed (a folder
+    linked to somewhere else is outside)."""
+    base = os.path.realpath(root)
+    parent = os.path.realpath(os.path.join(base, os.path.dirname(relpath)))
+    return parent == base or parent.startswith(base + os.sep)
+
+
+class Transaction:
+    """Changes to files under `root`, applied by commit() all together or not at all."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self._changes: dict[str, _Change] = {}
+
+    def write(self, relpath: str, data: bytes, *, mode: int | None = None) -> None:
+        """Create or replace `relpath` with `data` (mode: the replaced file's, else umask's)."""
+        self._add(relpath, "write", data, mode)
+
+    def create(self, relpath: str, data: bytes, *, mode: int | None = None) -> None:
+        """Create `relpath`; commit() fails (and changes nothing) if something is there."""
+        self._add(relpath, "create", data, mode)
+
+    def delete(self, relpath: str) -> None:
+        self._add(relpath, "delete", b"", None)
+
+    def mkdir(self, relpath: str) -> None:
+        """Create the folder `relpath` (and its parents) if missing; removed again on undo."""
+        self._add(relpath, "mkdir", b"", None)
+
+    def __len__(self) -> int:
+        return len(self._changes)
+
+    def _add(self, relpath: str, op: str, data: bytes, mode: int | None) -> None:
+        path = canonical(relpath)
+        if path is None or path == JOURNAL:
+            raise ValueError(f"not a path inside the folder: {relpath!r}")
+        self._changes[path] = _Change(path, op, data, mode)
+
+    def commit(self) -> None:
+        """Apply every change, or none: on failure everything is put back and a CfngenError
+        says what failed. Another cfngen writing into `root` at the same time is refused."""
+        if not self._changes:
+            return
+        with _locked(self.root, wait=False) as locked:
+            if not locked:
+                raise CfngenError(
+                    f"another cfngen command is writing into {self.root}",
+                    "wait for it to finish, then retry",
+                )
+            _recover_locked(self.root)
+            _Commit(self.root, list(self._changes.values())).run()
+
+
+class _Commit:
+    def __init__(self, root: Path, changes: list[_Change]) -> None:
+        self.root = root
+        self.changes = changes
+        self.txid = os.urandom(4).hex()
+        self.entries: list[_Entry] = []
+        self.dirs: list[str] = []
+        self.state = "staging"
+        #: The path being written when something fails (None: the journal).
+        self.current: str | None = None
+
+    # ------------------------------------------------------------------ plan
+
+    def _plan(self) -> None:
+        for number, change in enumerate(self.changes):
+            if not inside(self.root, change.path):
+                raise CfngenError(
+                    f"{self.root / change.path}: leads outside {self.root} through a symbolic "
+                    "link; nothing was changed",
+                    "replace the link with a folder, or remove it",
+                )
+            target = self.root / change.path
+            if change.op == "mkdir":
+                for parent in reversed(PurePosixPath(change.path).parents[:-1]):
+                    self._need_dir(str(parent))
+                self._need_dir(change.path)
+                continue
+            exists = os.path.lexists(target)
+            if change.op == "create" and exists:
+                raise CfngenError(f"{target} exists; nothing was changed", "move it away and retry")
+            if change.op == "delete" and not exists:
+                continue
+            folder = PurePosixPath(change.path).parent
+            stem = f".cfngen-{self.txid}-{number}"
+            if str(folder) != ".":
+                stem = f"{folder}/{stem}"
+            self.entries.append(
+                _Entry(
+                    path=change.path,
+                    op=change.op,
+                    staged=stem + ".new",
+                    backup=stem + ".old",
+                    had_original=exists,
+                    sha256=_digest(change.data),
+                )
+            )
+            for parent in reversed(folder.parents[:-1] if str(folder) != "." else ()):
+                self._need_dir(str(parent))
+            if str(folder) != ".":
+                self._need_dir(str(folder))
+
+    def _need_dir(self, relpath: str) -> None:
+        path = self.root / relpath
+        if relpath in self.dirs:
+            return
+        if os.path.lexists(path):
+            if not path.is_dir():
+                raise CfngenError(
+                    f"{path}: is a file, but cfngen needs a folder there; nothing was changed",
+                    "move the file away and retry",
+                )
+            return
+        self.dirs.append(relpath)
+
+    # ------------------------------------------------------------------ run
+
+    def run(self) -> None:
+        self._plan()
+        if not self.entries and not self.dirs:
+            return
+        try:
+            self._save()
+            self._stage()
+        except BaseException as exc:
+            with _signals_deferred():
+                _undo(self.root, self._journal(), applied=False)
+            raise self._failure(exc, "nothing was changed") from None
+        with _signals_deferred():
+            try:
+                self.state = "committing"
+                self._save()
+                for entry in self.entries:
+                    self.current = entry.path
+                    _apply(self.root, entry)
+                if _interrupt_pending():
+                    # Before the point of no return: put everything back; the held signal
+                    # is delivered as the block ends.
+                    _undo(self.root, self._journal(), applied=True)
+                    return
+                self.current = JOURNAL
+                self.state = "committed"
+                self._save()
+            except BaseException as exc:
+                try:
+                    _undo(self.root, self._journal(), applied=True)
+                except CfngenError as undo_error:
+                    failure = self._failure(exc, "")
+                    raise CfngenError(
+                        f"{str(failure).rstrip('; ')}, and {undo_error.message}",
+                        undo_error.hint,
+                    ) from None
+                raise self._failure(exc, "everything was put back as it was") from None
+            _finish(self.root, self._journal())
+
+    def _failure(self, exc: BaseException, outcome: str) -> BaseException:
+        """What the user reads: the file cfngen was writing (never a staged name) and why."""
+        if isinstance(exc, CfngenError) or not isinstance(exc, OSError):
+            return exc
+        where = "the project folder" if self.current in (None, JOURNAL) else self.current
+        return CfngenError(
+            f"cannot write {where} in {self.root}: {reason(exc)}; {outcome}", _hint(exc)
+        )
+
+    def _journal(self) -> dict[str, Any]:
+        return {
+            "format": _FORMAT,
+            "comment": "cfngen was writing these files; the next cfngen command undoes or "
+            "finishes it. Do not edit.",
+            "id": self.txid,
+            "pid": os.getpid(),
+            "state": self.state,
+            "dirs": self.dirs,
+            "entries": [e._asdict() for e in self.entries],
+        }
+
+    def _save(self) -> None:
+        # The lock makes a fixed temporary name safe, and recover() knows to remove it.
+        text = json.dumps(self._journal(), indent=1) + "\n"
+        (self.root / _JOURNAL_TMP).write_text(text, encoding="utf-8")
+        os.replace(self.root / _JOURNAL_TMP, self.root / JOURNAL)
+
+    def _stage(self) -> None:
+        for relpath in self.dirs:
+            self.current = relpath
+            (self.root / relpath).mkdir()
+        by_path = {c.path: c for c in self.changes}
+        for entry in self.entries:
+            if entry.op == "delete":
+                continue
+            self.current = entry.path
+            change = by_path[entry.path]
+            target = self.root / entry.path
+            mode = change.mode
+            if mode is None and entry.had_original:
+                with contextlib.suppress(OSError):
+                    mode = os.stat(target).st_mode & 0o7777
+            staged = self.root / entry.staged
+            fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            try:
+                view = memoryview(change.data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fchmod(fd, mode if mode is not None else new_file_mode())
+            finally:
+                os.close(fd)
+
+
+# --------------------------------------------------------------------------- apply and undo
+
+
+def _apply(root: Path, entry: _Entry) -> None:
+    target = root / entry.path
+    staged = root / entry.staged
+    backup = root / entry.backup
+    if entry.op == "delete":
+        os.rename(target, backup)
+        return
+    if not entry.had_original:
+        # A link, not a rename: it fails instead of replacing whatever appeared meanwhile.
+        try:
+            os.link(staged, target)
+        except FileExistsError:
+            raise CfngenError(
+                f"{target} appeared while cfngen was writing; nothing was changed",
+                "retry when nothing else writes into the project",
+            ) from None
+        os.unlink(staged)
+        return
+    try:
+        os.link(target, backup)
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        os.rename(target, backup)  # no hard links here: a short moment without the file
+    os.replace(staged, target)
+
+
+def _undo(root: Path, journal: dict[str, Any], *, applied: bool) -> None:
+    """Put back everything the journal's transaction changed; idempotent, so a second try
+    after a failed one is safe. Raises CfngenError, keeping the journal, if it cannot."""
+    failures: list[str] = []
+    for raw in reversed(journal.get("entries", [])):
+        entry = _Entry(**raw)
+        target, staged, backup = root / entry.path, root / entry.staged, root / entry.backup
+        try:
+            if applied and os.path.lexists(backup):
+                if entry.op == "delete" and os.path.lexists(target):
+                    failures.append(f"{entry.path} was recreated; its old content is {backup}")
+                    continue
+                if os.path.lexists(target) and os.path.samestat(os.lstat(target), os.lstat(backup)):
+                    os.unlink(backup)  # the swap had not happened yet: both names, one file
+                else:
+                    os.replace(backup, target)
+            elif (
+                applied
+                and not entry.had_original
+                and entry.op != "delete"
+                and os.path.lexists(target)
+                and _sha256(target) == entry.sha256
+            ):
+                os.unlink(target)
+            if os.path.lexists(staged):
+                os.unlink(staged)
+        except OSError as exc:
+            failures.append(f"{entry.path}: {reason(exc)}")
+    for relpath in reversed(journal.get("dirs", [])):
+        with contextlib.suppress(OSError):
+            os.rmdir(root / relpath)
+    if failures:
+        raise CfngenError(
+            f"cfngen could not put {root} back as it was ({'; '.join(failures)})",
+            "fix that (free space, make it writable), then run any cfngen command in the "
+            f"project: it finishes the undo from {JOURNAL}",
+        )
+    _remove_journal(root)
+
+
+def _finish(root: Path, journal: dict[str, Any]) -> None:
+    """After the commit: drop the backups, then the journal. What cannot be removed now keeps
+    the journal, and the next recover() finishes it; the files themselves are all in place."""
+    done = True
+    for raw in journal.get("entries", []):
+        for name in (raw["backup"], raw["staged"]):
+            if os.path.lexists(root / name):
+                try:
+                    os.unlink(root / name)
+                except OSError:
+                    done = False
+    if done:
+        with contextlib.suppress(OSError):
+            _remove_journal(root)
+
+
+def _remove_journal(root: Path) -> None:
+    for name in (JOURNAL, _JOURNAL_TMP):
+        if os.path.lexists(root / name):
+            os.unlink(root / name)
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return _digest(path.read_bytes())
+    except OSError:
+        return None
+
+
+def _digest(data: bytes) -> str:
+    import hashlib  # here, not at the top: recover() runs on every command's quick path
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _hint(exc: OSError) -> str:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "free some space and retry"
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "make the project folder writable and retry"
+    return "fix that and retry"
+
+
+# --------------------------------------------------------------------------- recovery
+
+
+def recover(root: Path) -> list[str]:
+    """Undo (or, if it had committed, finish) a transaction in `root` that a killed process
+    left behind. Returns what it did, in words; [] when there was nothing to do or another
+    cfngen process is still at work there. Never raises for an unwritable folder: it says so."""
+    if not any(os.path.lexists(Path(root) / name) for name in (JOURNAL, _JOURNAL_TMP)):
+        return []
+    try:
+        with _locked(Path(root), wait=False) as locked:
+            if not locked:
+                return []
+            return _recover_locked(Path(root))
+    except CfngenError as exc:
+        return [str(exc)]
+    except OSError as exc:
+        return [f"cannot finish an interrupted cfngen command in {root}: {reason(exc)}"]
+
+
+def _recover_locked(root: Path) -> list[str]:
+    path = root / JOURNAL
+    try:
+        journal = json.loads(path.read_bytes())
+        count = len(journal["entries"])
+        state = journal["state"]
+    except FileNotFoundError:
+        _remove_journal(root)  # killed while writing the first journal: nothing was staged
+        return []
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise CfngenError(
+            f"{path}: cannot read it ({exc})",
+            "an earlier cfngen command was interrupted while writing; check the project "
+            "with `git status`, then delete the file",
+        ) from None
+    with _signals_deferred():
+        if state == "committed":
+            _finish(root, journal)
+            return []
+        _undo(root, journal, applied=state == "committing")
+    return [
+        f"an earlier cfngen command was interrupted while writing {count} file(s) in {root}; "
+        "they were put back as they were"
+    ]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+@contextlib.contextmanager
+def _locked(root: Path, *, wait: bool) -> Iterator[bool]:
+    """An advisory lock on the folder itself (no lock file to leave behind); released when
+    the process ends, however it ends."""
+    if fcntl is None:  # pragma: no cover
+        yield True
+        return
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
+
+
+_HELD = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def _interrupt_pending() -> bool:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    return any(getattr(signal, name) in signal.sigpending() for name in _HELD)
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP back until the block is done; they arrive after it."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {getattr(signal, name) for name in _HELD}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -1,0 +1,123 @@
+"""What generate does with each derived path: write, leave alone, remove, or stop because the
+user edited a file cfngen wrote (the rules are in `_ownership`'s docstring).
+
+The plan is made from what is on disk before anything is written, so a generate that stops
+(hand edits, a file it cannot read) has written nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from cfngen._files import inside, inspect, read_optional
+from cfngen._generate._ownership import (
+    MANIFEST_PATH,
+    Manifest,
+    has_header,
+    is_official_output,
+    is_official_sam,
+    sha256,
+)
+
+#: Where --discard-edits saves a file's edited bytes before overwriting it.
+SAVED_SUFFIX = ".cfngen-old"
+#: What to do with files cfngen wrote that the user edited since.
+EDITS = ("stop", "discard", "keep")
+
+
+@dataclass
+class Plan:
+    writes: dict[str, bytes] = field(default_factory=dict)
+    #: `<path>.cfngen-old` -> the edited bytes it keeps (--discard-edits).
+    saves: dict[str, bytes] = field(default_factory=dict)
+    deletes: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    #: Path -> why it is the user's and left alone.
+    skipped: dict[str, str] = field(default_factory=dict)
+    #: Files cfngen wrote and the user edited since: they stop the generate (edits="stop").
+    edited: list[str] = field(default_factory=list)
+    #: Edited files the schema no longer derives: left in place, no longer recorded.
+    kept_stale: list[str] = field(default_factory=list)
+    manifest: Manifest = field(default_factory=Manifest)
+
+
+def make_plan(root: Path, rendered: dict[str, bytes], old: Manifest, *, edits: str) -> Plan:
+    plan = Plan(manifest=Manifest(fingerprint=old.fingerprint))
+    for relpath, data in rendered.items():
+        _place(root, relpath, data, old=old, edits=edits, plan=plan)
+    for relpath in sorted(old.files):
+        if relpath in rendered or inspect(root / relpath).kind != "file":
+            continue
+        current = read_optional(root / relpath)
+        if current is None:
+            continue
+        if sha256(current) == old.files[relpath]:
+            plan.deletes.append(relpath)
+        else:
+            plan.kept_stale.append(relpath)
+    return plan
+
+
+def _place(root: Path, relpath: str, data: bytes, *, old: Manifest, edits: str, plan: Plan) -> None:
+    record = plan.manifest.files
+    if not inside(root, relpath):
+        plan.skipped[relpath] = "its folder is a link to outside the project"
+        plan.manifest.user_files.append(relpath)
+        return
+    entry = inspect(root / relpath)
+    if entry.kind == "absent":
+        plan.writes[relpath] = data
+        record[relpath] = sha256(data)
+        return
+    if entry.kind != "file":
+        plan.skipped[relpath] = (
+            f"it is a symbolic link (to {entry.detail})"
+            if entry.kind == "symlink"
+            else f"it is {entry.detail}"
+        )
+        plan.manifest.user_files.append(relpath)
+        return
+    current = read_optional(root / relpath) or b""
+    if current == data:
+        plan.unchanged.append(relpath)
+        record[relpath] = sha256(data)
+    elif relpath in old.files:
+        if sha256(current) == old.files[relpath]:
+            plan.writes[relpath] = data
+            record[relpath] = sha256(data)
+        elif edits == "discard":
+            plan.saves[_free_name(root, relpath + SAVED_SUFFIX)] = current
+            plan.writes[relpath] = data
+            record[relpath] = sha256(data)
+        elif edits == "keep":
+            plan.skipped[relpath] = "you kept your edits to it (--keep-edits)"
+            plan.manifest.user_files.append(relpath)
+        else:
+            plan.edited.append(relpath)
+    elif has_header(current) or is_official_output(relpath, current):
+        plan.writes[relpath] = data
+        record[relpath] = sha256(data)
+    else:
+        plan.skipped[relpath] = _why_users(relpath, current)
+        plan.manifest.user_files.append(relpath)
+
+
+def _why_users(relpath: str, current: bytes) -> str:
+    if relpath == "template.yml" and is_official_sam(current):
+        return (
+            "it is the SAM template the official `cfn init` made, whose `CodeUri: build/` the "
+            "official build relies on (cfngen's points at src/ for `sam build`)"
+        )
+    if PurePosixPath(relpath).suffix == ".json":
+        return f"{MANIFEST_PATH} has no record of cfngen writing it"
+    return "it has no cfngen header"
+
+
+def _free_name(root: Path, relpath: str) -> str:
+    """`relpath`, or `relpath-2`, `-3`...: an earlier saved edit is never overwritten."""
+    candidate, number = relpath, 1
+    while inspect(root / candidate).kind != "absent":
+        number += 1
+        candidate = f"{relpath}-{number}"
+    return candidate
