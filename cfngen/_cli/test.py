@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfngen._cli._options import add_format, add_handler_options
+from cfngen._cli._options import add_format, add_handler_options, add_kind_options, kind_options
 from cfngen._cli._output import painter, print_warning
 from cfngen._errors import ExitCode
 
@@ -44,6 +44,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p, text_help="text (default) or one JSON document on stdout; progress goes to stderr"
     )
     add_handler_options(p, after="fail an action after")
+    add_kind_options(p)
     p.set_defaults(run=run)
 
 
@@ -65,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         max_reinvoke=args.max_reinvoke,
         region=args.region,
         on_result=progress,
+        **kind_options(args),
     )
     for note in result.notes:
         print_warning(note)
