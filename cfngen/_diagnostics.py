@@ -6,6 +6,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 Severity = Literal["error", "warning"]
+#: The severity of a mistake the registry accepts (the official validator's verdict, checked by
+#: tests/test_validate_mutations.py): a warning, an error only with --strict, so that strictness
+#: never locks out a project the official tool accepts. docs/validate.md has the table.
+ACCEPTED: Severity = "warning"
 
 
 @dataclass(frozen=True)

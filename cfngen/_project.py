@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -181,11 +180,12 @@ def load_project(root: Path) -> Project:
 
 def _from_config(root: Path, config_path: Path) -> Project:
     from cfngen._kinds import all_kinds, by_artifact_type
+    from cfngen._schema import JsonSyntaxError, loads
 
     raw = read_bytes(config_path, hint=f"fix {CONFIG_FILE} or recreate the project")
     try:
-        config = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        config = loads(raw.decode("utf-8")).data
+    except (UnicodeDecodeError, JsonSyntaxError) as exc:
         raise CfngenError(
             f"{config_path}: cannot read it: {exc}", f"fix {CONFIG_FILE} or recreate the project"
         ) from None
@@ -243,7 +243,7 @@ def custom_resources(path: Path) -> dict[str, str]:
     try:
         if not path.is_file() or path.stat().st_size > _MAX_TEMPLATE_BYTES:
             return {}
-        document = _load_template(path.read_text(encoding="utf-8"))
+        document = _load_template(path.read_text(encoding="utf-8"), json=path.suffix == ".json")
     except (OSError, UnicodeDecodeError, ValueError):
         return {}
     resources = document.get("Resources") if isinstance(document, dict) else None
@@ -258,10 +258,15 @@ def custom_resources(path: Path) -> dict[str, str]:
     }
 
 
-def _load_template(text: str) -> Any:
-    """A CloudFormation template in JSON or YAML, with short-form intrinsics (`!Ref x`) read as
-    plain values: only the resource types matter here. PyYAML's safe loader refuses unknown
-    tags, and cfn-lint's decoder (which accepts them) is too heavy a dependency for this."""
+def _load_template(text: str, *, json: bool) -> Any:
+    """A CloudFormation template in JSON, or in YAML with short-form intrinsics (`!Ref x`) read
+    as plain values: only the resource types matter here. PyYAML's safe loader refuses unknown
+    tags, and cfn-lint's decoder (which accepts them) is too heavy a dependency for this.
+    Raises ValueError when the text is neither."""
+    if json:
+        from cfngen._schema import loads
+
+        return loads(text).data  # JsonSyntaxError is a ValueError
     import yaml
 
     class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types

@@ -114,12 +114,19 @@ class FakeRenderers:
 
     def __init__(self) -> None:
         self.models_calls: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
+        #: The Python version each call asked the models for.
+        self.models_pythons: list[tuple[int, int]] = []
         self.fail_models: Exception | None = None
 
     def render_models(
-        self, schema: dict[str, Any], callback_context: dict[str, Any] | None = None
+        self,
+        schema: dict[str, Any],
+        callback_context: dict[str, Any] | None = None,
+        *,
+        python: tuple[int, int] = (3, 10),
     ) -> dict[str, str]:
         self.models_calls.append((schema, callback_context))
+        self.models_pythons.append(python)
         if self.fail_models is not None:
             raise self.fail_models
         names = ", ".join(sorted(schema.get("properties", {})))

@@ -544,17 +544,8 @@ def test_inputs_with_cloudformation_exports_are_refused(tmp_path):
 
 
 def test_generated_inputs_are_used_without_an_inputs_folder(tmp_path):
-    from cfngen._instances import example_inputs
-
     root = project(tmp_path, "store")
     shutil.rmtree(root / "inputs")
-    schema = json.loads((root / "example-test-store.json").read_text())
-    try:
-        example_inputs(schema)
-    except NotImplementedError:
-        with pytest.raises(CfngenError, match="cannot generate example inputs"):
-            run_contract_tests(root)
-        pytest.skip("cfngen._instances.example_inputs is still a stub: inputs/ files only")
     result = run_contract_tests(root)
     # The store cannot see properties its models drop, so a generated invalid input may pass it.
     assert failed(result) <= {"contract_create_invalid"}, [
@@ -615,8 +606,8 @@ def test_returned_models_are_checked_against_the_schema(tmp_path, monkeypatch):
 
 def test_overrides_apply_to_generated_inputs_as_cfn_test_applies_them(tmp_path, monkeypatch):
     import cfngen._instances
+    from cfngen._kinds.resource._view import ResourceSchema
     from cfngen._kinds.resource.contract._inputs import load_input_sets
-    from cfngen._kinds.resource.contract._rules import SchemaInfo
 
     generated = {
         "create": {"Name": "gen", "Kind": "small", "Size": 1},
@@ -629,13 +620,13 @@ def test_overrides_apply_to_generated_inputs_as_cfn_test_applies_them(tmp_path, 
     (root / "overrides.json").write_text(
         json.dumps({"CREATE": {"/Name": "fixed", "/Nope/Deep": 1}, "UPDATE": {"/Size": 7}})
     )
-    [inputs], notes = load_input_sets(root, SchemaInfo.from_schema({}))
+    [inputs], notes = load_input_sets(root, ResourceSchema({}))
     assert inputs.create == {"Name": "fixed", "Kind": "small", "Size": 1}
     assert inputs.update == {"Name": "gen", "Kind": "small", "Size": 7}
     assert inputs.invalid == {"Name": "fixed", "Kind": "huge"}
     assert notes == []
     (root / "overrides.json").write_text(json.dumps({"DELETE": {}}))
-    [inputs], notes = load_input_sets(root, SchemaInfo.from_schema({}))
+    [inputs], notes = load_input_sets(root, ResourceSchema({}))
     assert inputs.create == generated["create"]
     assert notes and "overrides.json is ignored" in notes[0]
 

@@ -7,10 +7,10 @@ import pytest
 from cfngen._contract._handlers import Limits
 from cfngen._contract._select import compile_expression
 from cfngen._errors import CfngenError
+from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._kinds.resource.contract._inputs import InputProblem, InputSet, update_request
 from cfngen._kinds.resource.contract._rules import (
     MISSING,
-    SchemaInfo,
     differences,
     missing_identifiers,
     pruned,
@@ -92,7 +92,7 @@ SCHEMA = {
     "createOnlyProperties": ["/properties/Name"],
     "handlers": {"create": {}, "read": {}},
 }
-INFO = SchemaInfo.from_schema(SCHEMA)
+INFO = ResourceSchema(SCHEMA)
 
 
 @pytest.mark.parametrize(
@@ -124,13 +124,13 @@ def test_identifiers_and_pruning():
     assert missing_identifiers(INFO, {"Name": "a"}) == ["/Id"]
     assert missing_identifiers(INFO, {"Id": ""}) == ["/Id"]
     assert missing_identifiers(INFO, {"Id": "x"}) == []
-    info = SchemaInfo.from_schema({"writeOnlyProperties": ["/properties/L/*/P"]})
+    info = ResourceSchema({"writeOnlyProperties": ["/properties/L/*/P"]})
     assert pruned({"L": [{"P": 1, "Q": 2}, {"P": 3}]}, info.write_only) == {"L": [{"Q": 2}, {}]}
 
 
 def test_update_request_from_files_takes_identifiers_and_read_only_values_of_the_resource():
     schema = {**SCHEMA, "primaryIdentifier": ["/properties/Name"]}
-    info = SchemaInfo.from_schema(schema)
+    info = ResourceSchema(schema)
     inputs = InputSet(
         create={"Name": "a"}, update={"Name": "a", "Steps": ["s"]}, invalid=None, label="inputs_1"
     )
@@ -178,4 +178,4 @@ def test_generated_update_request_goes_on_top_of_the_resource():
     ],
 )
 def test_writable_identifiers_decide_whether_a_duplicate_create_must_fail(schema, writable):
-    assert SchemaInfo.from_schema(schema).writable_identifiers is writable
+    assert ResourceSchema(schema).writable_identifiers is writable

@@ -36,6 +36,7 @@ DERIVED = {
     "example_inputs/inputs_1_invalid.json",
     "example_inputs/inputs_1_update.json",
     "resource-role.yaml",
+    "src/acme_test_widget/cfngen_aws.py",
     "src/acme_test_widget/cfngen_runtime.py",
     "src/acme_test_widget/models.py",
     "src/requirements.txt",
@@ -463,10 +464,47 @@ def test_deprecated_runtime_warns(fakes, tmp_path):
 
 
 def test_unknown_runtime_warns_and_is_kept(fakes, tmp_path):
-    root = make_project(tmp_path / "p", runtime="python3.9")
+    root = make_project(tmp_path / "p", runtime="python3.15")
     result = generate_project(root)
-    assert any('runtime "python3.9" is not one cfngen supports' in w for w in result.warnings)
-    assert "Runtime: python3.9" in (root / "template.yml").read_text()
+    assert any('runtime "python3.15" is not one cfngen supports' in w for w in result.warnings)
+    assert "Runtime: python3.15" in (root / "template.yml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("runtime", "python"),
+    [
+        ("python3.8", (3, 8)),
+        ("python3.9", (3, 9)),
+        ("python3.12", (3, 12)),
+        # No Python runtime: the "language" the official plugin wrote (python312) says it.
+        ("java21", (3, 12)),
+    ],
+)
+def test_models_are_made_for_the_declared_runtime(fakes, tmp_path, runtime, python):
+    root = make_project(tmp_path / "p", runtime=runtime)
+    result = generate_project(root)
+    assert fakes.models_pythons == [python]
+    if runtime in ("python3.8", "python3.9"):
+        assert any(f"deprecated {runtime}" in w for w in result.warnings)
+        assert any("cfngen runtime set" in w for w in result.warnings)
+
+
+@pytest.mark.parametrize(("runtime", "language"), [("python3.7", "python37"), ("python3.6", "")])
+def test_python37_projects_are_refused_before_anything_is_written(
+    fakes, tmp_path, runtime, language
+):
+    root = make_project(tmp_path / "p", runtime=runtime)
+    config = json.loads((root / ".rpdk-config").read_text())
+    config["language"] = language
+    (root / ".rpdk-config").write_text(json.dumps(config))
+    before = snapshot_tree(root)
+    with pytest.raises(CfngenError) as info:
+        generate_project(root)
+    assert info.value.exit_code == ExitCode.USAGE
+    assert runtime in info.value.message
+    assert "cfngen runtime set" in (info.value.hint or "")
+    assert snapshot_tree(root) == before
+    assert fakes.models_calls == []
 
 
 # --------------------------------------------------------------------------- determinism

@@ -81,9 +81,9 @@ def test_the_command_renders_the_models_in_a_child_process(tmp_path):
         "import os, sys\n"
         "import cfngen._models\n"
         "real = cfngen._models.render_models\n"
-        "def render(*args):\n"
+        "def render(*args, **kwargs):\n"
         f"    with open({str(record)!r}, 'a') as f: f.write(str(os.getpid()) + '\\n')\n"
-        "    return real(*args)\n"
+        "    return real(*args, **kwargs)\n"
         "cfngen._models.render_models = render\n"
         f"with open({str(record)!r}, 'a') as f: f.write(str(os.getpid()) + '\\n')\n"
         f"sys.argv = ['cfngen', 'generate', {str(root)!r}]\n"
@@ -102,11 +102,13 @@ def test_the_command_renders_the_models_in_a_child_process(tmp_path):
 @needs_fork
 def test_an_invalid_schema_writes_nothing_and_reports_it(tmp_path):
     root = make_project(tmp_path / "widget")
-    schema_path(root).write_text(json.dumps(widget_schema(primaryIdentifier=["/properties/Nope"])))
+    schema = widget_schema()
+    schema["properties"]["Config"] = {"$ref": "#/definitions/Nope"}
+    schema_path(root).write_text(json.dumps(schema))
     before = snapshot_tree(root)
     done = cli(root)
     assert done.returncode == ExitCode.FAILED
-    assert "/primaryIdentifier" in done.stderr
+    assert "/properties/Config/$ref" in done.stderr
     assert "nothing was generated" in done.stderr
     assert snapshot_tree(root) == before
 

@@ -286,10 +286,10 @@ def test_example_needs_no_type_name_and_records_its_answers(home, tmp_path, caps
     assert schema["typeName"] == EXAMPLE_TYPE_NAME
     assert schema["primaryIdentifier"] == ["/properties/Name"]
     handlers = (dest / "src" / "example_ssm_parameter" / "handlers.py").read_text()
-    assert 'session.client("ssm")' in handlers
+    assert 'client(session, "ssm")' in handlers
     assert "STUB:" not in handlers
     models = (dest / "src" / "example_ssm_parameter" / "models.py").read_text()
-    assert "class CallbackContext(CfnModel):\n    Created: bool | None" in models
+    assert "class CallbackContext(CfnModel):\n    cfngen: dict[str, Any] | None" in models
 
 
 def test_example_under_a_type_name_of_ones_own(home, tmp_path):

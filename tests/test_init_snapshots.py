@@ -35,7 +35,9 @@ CASES = {
     "example": ["--example"],
 }
 #: What `cfngen generate` writes (compared only when it is real).
-DERIVED_NAMES = frozenset({"models.py", "cfngen_runtime.py", "resource-role.yaml", "template.yml"})
+DERIVED_NAMES = frozenset(
+    {"models.py", "cfngen_runtime.py", "cfngen_aws.py", "resource-role.yaml", "template.yml"}
+)
 DERIVED_DIRS = frozenset({"docs", "example_inputs"})
 
 

@@ -159,7 +159,7 @@ def test_objects_with_properties_become_named_classes():
         "P": ["Inner", "Items"],
         "ResourceModel": ["P"],
         "TypeConfigurationModel": ["Level"],
-        "CallbackContext": ["Attempts"],
+        "CallbackContext": ["Attempts", "cfngen"],
     }
 
 
@@ -574,12 +574,13 @@ def test_models_are_black_formatted():
         assert format_str(text, mode=Mode(target_versions={TargetVersion.PY310})) == text, name
 
 
-def test_black_writes_the_same_bytes_when_ruff_is_missing(monkeypatch):
+@pytest.mark.parametrize("python", [(3, 8), (3, 9), (3, 10)])
+def test_black_writes_the_same_bytes_when_ruff_is_missing(monkeypatch, python):
     from cfngen._models import _assemble
 
-    with_ruff = render_models(AWKWARD)
-    monkeypatch.setattr(_assemble, "_ruff_format", lambda text: None)
-    assert render_models(AWKWARD) == with_ruff
+    with_ruff = render_models(AWKWARD, python=python)
+    monkeypatch.setattr(_assemble, "_ruff_format", lambda *args: None)
+    assert render_models(AWKWARD, python=python) == with_ruff
 
 
 # ---------------------------------------------------------------------- official handlers

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import json
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import pytest
 
 from cfngen._errors import CfngenError
-from cfngen._runtimes import AS_OF, DEFAULT_RUNTIME, RUNTIMES, find_runtime, get_runtime
+from cfngen._runtimes import (
+    AS_OF,
+    DEFAULT_RUNTIME,
+    OLDEST_RUNTIME,
+    RUNTIMES,
+    declared_python,
+    find_runtime,
+    get_runtime,
+    python_of,
+)
 
 
 def official_languages() -> set[str]:
@@ -53,8 +63,11 @@ def test_default_is_the_newest_supported():
         ("python3.12", "python3.12"),
         ("python312", "python3.12"),
         ("python313", "python3.13"),
-        ("python3.9", None),
-        ("python39", None),
+        ("python3.9", "python3.9"),
+        ("python39", "python3.9"),
+        ("python3.8", "python3.8"),
+        ("python3.7", None),
+        ("python37", None),
         ("nodejs22.x", None),
         ("", None),
     ],
@@ -75,7 +88,85 @@ def test_every_runtime_is_one_the_support_library_installs_on():
 
     requires = metadata("cloudformation-cli-python-lib")["Requires-Python"]
     assert requires == ">=3.8"
-    assert all(tuple(map(int, r.python_version.split("."))) >= (3, 10) for r in RUNTIMES)
+    assert OLDEST_RUNTIME.version_info == (3, 8)
+    assert all(r.version_info >= (3, 8) for r in RUNTIMES)
+
+
+def test_dates_are_cfn_lints_copy_of_lambdas():
+    """cfn-lint ships Lambda's runtime dates; the table must say the same for every row."""
+    import cfnlint
+
+    lifecycle = json.loads(
+        (
+            Path(cfnlint.__file__).parent / "data/AdditionalSpecs/LmbdRuntimeLifecycle.json"
+        ).read_text()
+    )
+    for runtime in RUNTIMES:
+        dates = lifecycle[runtime.name]
+        assert (runtime.deprecated_on, runtime.create_blocked_on, runtime.update_blocked_on) == (
+            dates["deprecated"],
+            dates["create-block"],
+            dates["update-block"],
+        ), runtime.name
+    # Every Python runtime Lambda lists that the table leaves out is older than the oldest row.
+    left_out = {n for n in lifecycle if n.startswith("python")} - {r.name for r in RUNTIMES}
+    assert all(python_of(n) < OLDEST_RUNTIME.version_info for n in left_out), left_out
+
+
+@pytest.mark.parametrize(
+    ("today", "phase"),
+    [
+        ("2024-10-13", "supported"),
+        ("2024-10-14", "deprecated"),
+        ("2027-01-31", "deprecated"),
+        ("2027-02-01", "create-blocked"),
+        ("2027-03-02", "create-blocked"),
+        ("2027-03-03", "blocked"),
+    ],
+)
+def test_phase_on_a_date(today, phase):
+    assert get_runtime("python3.8").phase(today) == phase
+
+
+@pytest.mark.parametrize(
+    ("name", "version"),
+    [
+        ("python3.8", (3, 8)),
+        ("python39", (3, 9)),
+        ("python3.14", (3, 14)),
+        ("python3.15", (3, 15)),
+        ("python3", None),
+        ("nodejs22.x", None),
+        ("python3.x", None),
+    ],
+)
+def test_python_of(name, version):
+    assert python_of(name) == version
+
+
+@pytest.mark.parametrize(
+    ("runtime", "language", "version"),
+    [
+        ("python3.9", "python39", (3, 9)),
+        ("python3.13", "python312", (3, 13)),
+        (None, "python38", (3, 8)),
+        (None, None, DEFAULT_RUNTIME.version_info),
+        ("nodejs22.x", None, DEFAULT_RUNTIME.version_info),
+    ],
+)
+def test_declared_python(runtime, language, version):
+    assert declared_python(runtime, language, ".rpdk-config") == version
+
+
+@pytest.mark.parametrize(
+    ("runtime", "language"),
+    [("python3.7", "python37"), ("python3.6", "python36"), (None, "python37"), ("python2.7", None)],
+)
+def test_python37_and_older_are_refused_with_the_fix(runtime, language):
+    with pytest.raises(CfngenError) as info:
+        declared_python(runtime, language, ".rpdk-config")
+    assert "older than python3.8" in info.value.message
+    assert f"cfngen runtime set {DEFAULT_RUNTIME.name}" in (info.value.hint or "")
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES, ids=lambda r: r.name)

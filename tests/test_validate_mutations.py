@@ -1,7 +1,10 @@
 """Break real, valid AWS schemas in exactly one way; cfngen must find exactly that, where it is.
 
 Each rule mutates the parsed schema, writes it back as a user would (4-space indent), and
-expects one new diagnostic with the right severity, pointer, line and column. The expected
+expects one new diagnostic with the right severity, pointer, line and column. The severity is
+the official validator's verdict on the same mutation: an error where it rejects the schema,
+a warning (an error only with --strict) where it accepts it, so that strictness never locks out
+a project the official tool accepts. The expected
 position is computed independently of cfngen: the offending value (or key) is replaced by a
 sentinel in a copy, and the sentinel is found in that copy's text.
 """
@@ -18,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from cfngen._jsonsource import join_pointer, pointer_tokens
+from cfngen._schema import join_pointer, pointer_tokens
 from cfngen._validate import validate_text
 from tests._corpus import corpus
 
@@ -118,7 +121,6 @@ class Expect:
     pointer: str
     fragment: str
     key: bool = False
-    severity: str = "error"
 
 
 Mutation = Callable[[dict[str, Any]], Expect | None]
@@ -178,6 +180,11 @@ def handler_with_empty_permissions(s):
     return Expect("/handlers/delete/permissions", "the delete handler lists no permissions")
 
 
+def permission_with_a_space(s):
+    s["handlers"]["read"]["permissions"][0] = "s3: GetObject"
+    return Expect("/handlers/read/permissions/0", "is not an IAM action: it contains a space")
+
+
 def open_resource(s):
     s["additionalProperties"] = True
     return Expect("/additionalProperties", "must be false")
@@ -211,10 +218,14 @@ def enum_without_type(s):
 
 
 def pointer_without_slash(s):
-    if not s.get("readOnlyProperties"):
+    # Not an identifier's: that one would also stop being readOnly (a second finding).
+    candidates = [
+        i for i, p in enumerate(s.get("readOnlyProperties", [])) if p not in s["primaryIdentifier"]
+    ]
+    if not candidates:
         return None
-    s["readOnlyProperties"][0] = s["readOnlyProperties"][0].lstrip("/")
-    return Expect("/readOnlyProperties/0", "is not a JSON pointer")
+    s["readOnlyProperties"][candidates[0]] = s["readOnlyProperties"][candidates[0]].lstrip("/")
+    return Expect(f"/readOnlyProperties/{candidates[0]}", "is not a JSON pointer")
 
 
 def identifier_to_nothing(s):
@@ -330,7 +341,7 @@ def misspelled_top_level_key(s):
 def wildcard_permission(s):
     s["handlers"]["read"]["permissions"].append("s3:*")
     index = len(s["handlers"]["read"]["permissions"]) - 1
-    return Expect(f"/handlers/read/permissions/{index}", "wildcard permission", severity="warning")
+    return Expect(f"/handlers/read/permissions/{index}", "wildcard permission")
 
 
 def array_without_insertion_order(s):
@@ -338,7 +349,7 @@ def array_without_insertion_order(s):
     if name is None:
         return None
     del s["properties"][name]["insertionOrder"]
-    return Expect(f"/properties/{name}", "without an explicit insertionOrder", severity="warning")
+    return Expect(f"/properties/{name}", "without an explicit insertionOrder")
 
 
 def hard_coded_partition(s):
@@ -346,7 +357,7 @@ def hard_coded_partition(s):
     if name is None:
         return None
     s["properties"][name]["pattern"] = "^arn:aws:s3:::[a-z0-9.-]+$"
-    return Expect(f"/properties/{name}/pattern", "hard-codes the aws partition", severity="warning")
+    return Expect(f"/properties/{name}/pattern", "hard-codes the aws partition")
 
 
 def java_only_regex(s):
@@ -354,17 +365,18 @@ def java_only_regex(s):
     if name is None:
         return None
     s["properties"][name]["pattern"] = "^[\\p{L}\\p{N}]+$"
-    return Expect(f"/properties/{name}/pattern", "Java-only regex syntax", severity="warning")
+    return Expect(f"/properties/{name}/pattern", "Java-only regex syntax")
 
 
 def no_tagging(s):
     if "tagging" not in s:
         return None
     del s["tagging"]
-    return Expect("", "does not say whether the resource supports tags", severity="warning")
+    return Expect("", "does not say whether the resource supports tags")
 
 
-#: Rule -> whether the official validator rejects the same mutation.
+#: Rule -> whether the official validator rejects the same mutation (then cfngen reports an
+#: error, else a warning, unless the generated files would be wrong: WRONG_OUTPUT).
 RULES: dict[Mutation, bool] = {
     missing_description: True,
     bad_type_name: True,
@@ -375,6 +387,7 @@ RULES: dict[Mutation, bool] = {
     timeout_too_long: True,
     handler_without_permissions: True,
     handler_with_empty_permissions: False,
+    permission_with_a_space: False,
     open_resource: True,
     tuple_items: True,
     properties_and_pattern_properties: True,
@@ -402,6 +415,11 @@ RULES: dict[Mutation, bool] = {
     java_only_regex: False,
     no_tagging: False,
 }
+
+
+#: Mistakes the official validator accepts that make a derived file wrong: errors all the same.
+#: (IAM rejects resource-role.yaml with an action it cannot parse.)
+WRONG_OUTPUT = {permission_with_a_space}
 
 
 def _cases():
@@ -451,19 +469,19 @@ def test_one_mutation_one_diagnostic_at_the_right_place(rule, base, official):
     expect = rule(schema)
     text = dump(schema)
     after = validate_text(text)
+    severity = "error" if official or rule in WRONG_OUTPUT else "warning"
 
-    new = _keys(after, expect.severity) - _keys(before, expect.severity)
-    assert len(new) == 1, f"expected exactly one new {expect.severity}, got {sorted(new)}"
+    new = _keys(after, severity) - _keys(before, severity)
+    assert len(new) == 1, f"expected exactly one new {severity}, got {sorted(new)}"
     [diagnostic] = [
-        d
-        for d in after.diagnostics
-        if d.severity == expect.severity and (d.pointer, d.message) in new
+        d for d in after.diagnostics if d.severity == severity and (d.pointer, d.message) in new
     ]
     assert diagnostic.pointer == expect.pointer
     assert expect.fragment in diagnostic.message
     expected = sentinel_position(schema, expect.pointer, key=expect.key)
     assert (diagnostic.line, diagnostic.column) == expected
-    assert after.valid is (expect.severity == "warning")
+    assert after.valid is (severity == "warning")
+    assert validate_text(text, strict=True).valid is False
     assert official_rejects(text) is official
 
 
@@ -476,13 +494,15 @@ def test_duplicate_key_is_reported_at_the_second_occurrence(base):
     report = validate_text("".join(lines))
     [dup] = [d for d in report.diagnostics if "duplicate key" in d.message]
     assert (dup.pointer, dup.line, dup.column) == ("/description", index + 2, 5)
-    assert not report.valid
-    assert not official_rejects("".join(lines))  # the official tool keeps the last one
+    # The official tool keeps the last one, as cfngen does: a warning, an error with --strict.
+    assert dup.severity == "warning" and report.valid
+    assert not validate_text("".join(lines), strict=True).valid
+    assert not official_rejects("".join(lines))
 
 
 def test_sentinel_positions_match_cfngens_own_map():
     # The independent position finder agrees with cfngen's map on a whole real schema.
-    from cfngen._jsonsource import loads
+    from cfngen._schema import loads
 
     schema = corpus()["AWS::SQS::Queue"]
     doc = loads(dump(schema))

@@ -154,6 +154,51 @@ def test_ctrl_c_leaves_nothing_behind(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
+def test_the_hook_choice_asks_for_targets_with_completion(tmp_path):
+    child = spawn(tmp_path, "guard")
+    child.expect("What do you want to build")
+    child.send(DOWN + "\r")  # the disabled module is skipped: hook
+    child.expect("encrypted and versioned")  # the hook example
+    child.send("n")
+    child.expect("Type name")
+    child.send("Acme::Guard::BucketHook\r")
+    child.expect("Python package name")
+    child.send("\r")
+    child.expect("Lambda runtime")
+    child.send("\r")
+    child.expect("Target")
+    child.send(CTRL_U + "AWS::S3::*?\r")  # refused as typed: the registry forbids '*?'
+    child.expect("does not allow")
+    child.send(CTRL_U + "AWS::SQS::Queu")
+    child.expect("ePolicy")  # the menu completes from the bundled types: AWS::SQS::QueuePolicy
+    child.send("e\r")
+    child.expect("Another")
+    child.send("STACK\r")
+    child.expect("Another")
+    child.send("\r")
+    child.expect("Invocation points")
+    child.send("\r")
+    child.expect("Type configuration setting")
+    child.send("CloudFormationMode\r")  # refused: a reserved name
+    child.expect("invalid setting name")
+    child.send(CTRL_U + "Mode\r")
+    child.expect("Another")
+    child.send("Limit:integer\r")
+    child.expect("Another")
+    child.send("\r")
+    child.expect("Create this project")
+    child.send("\r")
+    assert finish(child) == ExitCode.OK
+    root = tmp_path / "guard"
+    config = json.loads((root / ".rpdk-config").read_text())
+    assert config["artifact_type"] == "HOOK"
+    schema = json.loads((root / "acme-guard-buckethook.json").read_text())
+    assert schema["handlers"]["preDelete"]["targetNames"] == ["AWS::SQS::Queue", "STACK"]
+    assert list(schema["typeConfiguration"]["properties"]) == ["Mode", "Limit"]
+    answers = yaml.safe_load((root / ".copier-answers.yml").read_text())
+    assert answers["targets"] == ["AWS::SQS::Queue", "STACK"]
+
+
 CTRL_D = "\x04"
 
 

@@ -17,7 +17,18 @@ import sys
 from collections.abc import Callable, Sequence
 
 from cfngen import __version__
-from cfngen._cli import generate, init, invoke, template, test, upgrade, validate
+from cfngen._cli import (
+    build,
+    generate,
+    init,
+    invoke,
+    runtime,
+    submit,
+    template,
+    test,
+    upgrade,
+    validate,
+)
 from cfngen._cli._output import print_error, print_warning, tolerant_streams
 from cfngen._errors import CfngenError, ExitCode
 
@@ -26,7 +37,7 @@ __all__ = ["build_parser", "main", "print_error", "print_warning"]
 Runner = Callable[[argparse.Namespace], int]
 
 #: The commands, in the order `cfngen --help` lists them.
-COMMANDS = (validate, generate, invoke, test, init, upgrade, template)
+COMMANDS = (validate, generate, invoke, test, init, upgrade, template, runtime, build, submit)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -16,12 +16,12 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="write the files derived from the schema (models, role, SAM template, docs)",
         description=(
             "Validate the project's schema, then write the files derived from it: "
-            "src/<package>/models.py and cfngen_runtime.py, resource-role.yaml, template.yml, "
-            "src/requirements.txt, docs/ and example_inputs/. Each starts with a line saying "
-            "cfngen generated it; a file at one of those paths that cfngen did not write is "
-            "yours and is left alone, and one it wrote that you edited since stops generate "
-            "(see --discard-edits and --keep-edits). handlers.py is never touched. Every file "
-            "is written, or none."
+            "src/<package>/models.py, cfngen_runtime.py and cfngen_aws.py, resource-role.yaml, "
+            "template.yml, src/requirements.txt, docs/ and example_inputs/. Each starts with a "
+            "line saying cfngen generated it; a file at one of those paths that cfngen did not "
+            "write is yours and is left alone, and one it wrote that you edited since stops "
+            "generate (see --discard-edits and --keep-edits). handlers.py is never touched. "
+            "Every file is written, or none."
         ),
     )
     p.add_argument(

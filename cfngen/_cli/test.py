@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfngen._cli._options import add_format, add_handler_options
+from cfngen._cli._options import add_format, add_handler_options, add_kind_options, kind_options
 from cfngen._cli._output import painter, print_warning
 from cfngen._errors import ExitCode
 
@@ -46,6 +46,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "document on stdout (each test's line goes to stderr)",
     )
     add_handler_options(p, after="fail an action after")
+    add_kind_options(p)
     p.set_defaults(run=run)
 
 
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         max_reinvoke=args.max_reinvoke,
         region=args.region,
         on_result=progress,
+        **kind_options(args),
     )
     for note in result.notes:
         print_warning(note)

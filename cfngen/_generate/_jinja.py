@@ -7,7 +7,6 @@ them with `render(folder, name, ...)`: strict about undefined names, explicit ab
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +23,24 @@ def _environment(folder: Path) -> Any:
         keep_trailing_newline=True,
         autoescape=False,
     )
-    # A JSON string is a valid YAML double-quoted scalar: any action name round-trips.
-    env.filters["yaml_string"] = json.dumps
+    env.filters["yaml_string"] = yaml_string
     return env
+
+
+def yaml_string(value: str) -> str:
+    """`value` as a YAML double-quoted scalar on one line that reads back as exactly `value`.
+
+    PyYAML's emitter writes printable characters as they are (Unicode kept, not `\\u` escapes)
+    and escapes what YAML cannot hold or would fold: NUL, line and paragraph separators, lone
+    surrogates. (A JSON string is not enough: YAML readers do not join a JSON surrogate pair
+    into one character, so an emoji came back as two broken halves.)
+    """
+    import yaml
+
+    text: str = yaml.dump(
+        value, allow_unicode=True, default_style='"', width=float("inf"), explicit_end=False
+    )
+    return text.rstrip("\n")
 
 
 def render(folder: Path, name: str, **context: Any) -> str:

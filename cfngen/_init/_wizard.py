@@ -119,6 +119,8 @@ def _prompt(question: Question, values: Mapping[str, Any]) -> Any:
                 ],
             )
         )
+    if question.repeatable:
+        return _ask_repeatedly(question, choices, default)
     raw = _answer(
         questionary.text(
             question.prompt,
@@ -127,6 +129,36 @@ def _prompt(question: Question, values: Mapping[str, Any]) -> Any:
         )
     )
     return raw.strip()
+
+
+def _ask_repeatedly(question: Question, choices: list[tuple[Any, str]], default: Any) -> Any:
+    """One item per prompt (completed from the choices, when there are some) until an empty
+    answer; the first prompt offers the default's first item."""
+    import questionary
+
+    first = next(iter(default), "") if isinstance(default, (list, tuple)) else ""
+    items: list[str] = []
+    check = _validator(question.problem)
+    while True:
+        prompt = question.prompt if not items else "Another (empty when done):"
+
+        def validate(text: str) -> bool | str:
+            if not text.strip():
+                return True
+            return check(text) if check is not None else True
+
+        options: dict[str, Any] = {"default": "" if items else str(first), "validate": validate}
+        if choices:
+            raw = _answer(
+                questionary.autocomplete(
+                    prompt, choices=[str(value) for value, _ in choices], **options
+                )
+            )
+        else:
+            raw = _answer(questionary.text(prompt, **options))
+        if not raw.strip():
+            return items
+        items.append(raw.strip())
 
 
 def summary(answers: Answers, dest: Path) -> str:

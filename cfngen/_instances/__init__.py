@@ -30,7 +30,7 @@ from typing import Any
 
 from cfngen._instances import _conformance
 from cfngen._instances._values import MISSING, Builder
-from cfngen._jsonsource import pointer_tokens
+from cfngen._schema import pointer_tokens, property_name
 
 __all__ = [
     "create_inputs",
@@ -87,7 +87,9 @@ def _top_names(pointers: Any) -> set[str]:
 
 
 def _exact_names(pointers: Any) -> set[str]:
-    return {p.split("/")[2] for p in pointers or [] if isinstance(p, str) and p.count("/") == 2}
+    """The top-level properties that `/properties/Name` pointers name exactly."""
+    names = (property_name(p) for p in pointers or [] if isinstance(p, str))
+    return {name for name in names if name is not None}
 
 
 def _updatable(schema: dict[str, Any]) -> list[str]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from cfngen import _patterns
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._jsonsource import join_pointer
+from cfngen._schema import join_pointer, property_name
 
 _RFC3339_DATE = r"\d{4}-(0[1-9]|1[0-2])-\d{2}"
 _RFC3339_TIME = r"([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([zZ]|[+-]([01]\d|2[0-3]):[0-5]\d)"
@@ -205,7 +205,12 @@ def _without_presence(schema: Any) -> Any:
 
 def input_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """The schema a create/update input is held to: readOnly properties are not required."""
-    read_only = {p.split("/")[2] for p in schema.get("readOnlyProperties", []) if p.count("/") == 2}
+    pointers = schema.get("readOnlyProperties")
+    read_only = (
+        {property_name(p) for p in pointers if isinstance(p, str)}
+        if isinstance(pointers, list)
+        else set()
+    )
     out = dict(schema)
     if "required" in out:
         out["required"] = [r for r in out["required"] if r not in read_only]
@@ -225,12 +230,17 @@ def validator(schema: dict[str, Any], kind: str = "model") -> Any:
     if hit is not None and hit[0] is schema:
         _CACHE.move_to_end(key)
         return hit[1]
+    from cfngen._schema import without_ref_loops
+
+    # A $ref that leads back to itself alone accepts any value (jsonschema would recurse
+    # forever on it); `cfngen validate` warns about it.
+    looped = without_ref_loops(schema)
     if kind == "partial":
-        effective = _without_presence(copy.deepcopy(schema))
+        effective = _without_presence(copy.deepcopy(looped))
     elif kind == "input":
-        effective = input_schema(schema)
+        effective = input_schema(looped)
     else:
-        effective = schema
+        effective = looped
     compiled = validator_class()(effective, format_checker=_format_checker())
     _CACHE[key] = (schema, compiled)
     if len(_CACHE) > 32:

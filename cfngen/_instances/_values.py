@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 from cfngen._instances import _conformance, _strings
-from cfngen._jsonsource import pointer_tokens
+from cfngen._schema import Resolver, pointer_tokens
 
 Path = tuple[str | int, ...]
 
@@ -147,7 +147,10 @@ class Builder:
     """Instances of one resource schema. `variant` picks among equally good values."""
 
     def __init__(self, root: dict[str, Any], variant: int = 0) -> None:
-        self.root = root
+        from cfngen._schema import without_ref_loops
+
+        self.root = without_ref_loops(root)  # a $ref loop alone accepts any value
+        self.resolver = Resolver(self.root)
         self.variant = variant
         self.validator = _conformance.validator(root, "input")
         self.nodes: dict[Path, _Node] = {}
@@ -167,34 +170,11 @@ class Builder:
     # -- schema plumbing
 
     def resolve(self, schema: Any) -> dict[str, Any]:
-        seen = 0
-        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
-            ref = schema["$ref"]
-            if not ref.startswith("#") or seen > 50:
-                return {}
-            target: Any = self.root
-            for token in pointer_tokens(ref[1:]):
-                if isinstance(target, dict) and token in target:
-                    target = target[token]
-                elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
-                    target = target[int(token)]
-                else:
-                    return {}
-            schema = target
-            seen += 1
-        if isinstance(schema, dict):
-            return schema
-        return {} if schema is True else {"not": {}}
+        return self.resolver.follow(schema)
 
     def effective(self, schema: Any) -> dict[str, Any]:
         """The schema with $ref followed and allOf merged into one set of constraints."""
-        s = self.resolve(schema)
-        if "allOf" not in s:
-            return s
-        merged = {k: v for k, v in s.items() if k != "allOf"}
-        for part in s["allOf"]:
-            merged = _merge(merged, self.effective(part))
-        return merged
+        return self.resolver.all_of(schema, _merge)
 
     def is_read_only(self, path: Path) -> bool:
         names = tuple("*" if isinstance(p, int) else p for p in path)

@@ -25,6 +25,7 @@ Which hooks each engine calls, in the order it calls them:
 - `cfngen invoke` / `cfngen test`: `contract` (None: this kind has no handlers to run).
 - `cfngen init` / `upgrade` / `template sync`: `init` (None: this kind cannot be created yet);
   its `template` names the folder `templates/<template>/` holding the copier template.
+- `cfngen build` / `cfngen submit`: `packaging` (None: nothing to register).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
+    from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate import FileReport
 
@@ -101,6 +103,9 @@ class Question:
     metavar: str | None = None
     #: For "confirm": also accept `--no-<flag>` (argparse.BooleanOptionalAction).
     negatable: bool = True
+    #: For "text": the answer is a list; the flag may be given several times, the wizard asks
+    #: again until an empty answer (`choices`, when given, complete what is typed).
+    repeatable: bool = False
 
 
 class Answers(Protocol):
@@ -235,3 +240,10 @@ class Kind(Protocol):
     contract: Any
     #: How `cfngen init` makes a project of this kind, or None.
     init: InitSpec | None
+
+    # ------------------------------------------------------------------ build, submit
+
+    #: What the registry package holds (the official `cfn submit --dry-run`'s file set) and
+    #: what registering it needs, declared with cfngen/_package/_layout.py's parts; None for a
+    #: kind the registry does not take (a custom resource is deployed with its template).
+    packaging: FileSet | None

@@ -3,11 +3,13 @@ annotations that survive mypy, and black's formatting."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
-from cfngen._models._generate import RUNTIME_MODULE, internal_error
+from cfngen._models._generate import MODERN_PYTHON, RUNTIME_MODULE, internal_error
 from cfngen._models._normalise import BASE_CLASS, RESOURCE_MODEL, TYPE_CONFIGURATION_MODEL
+from cfngen._timeouts import handler_timeouts
 
 HANDLER_REQUEST = "ResourceHandlerRequest"
 #: black's line length: models.py reads like any black-formatted project file.
@@ -16,18 +18,44 @@ LINE_LENGTH = 88
 _DOCSTRING = '''"""Models of TYPE_NAME.
 
 ResourceModel (the properties), TypeConfigurationModel, CallbackContext (the handlers'
-progress state, from callback-context.json) and ResourceHandlerRequest. Every field is
-None unless CloudFormation sent it: handlers get partial models. `Model._deserialize()`
-reads JSON and `model._serialize()` writes it; a JSON name that is not a Python name is
-kept in `field(metadata={'alias': ...})`.
+progress state, from callback-context.json), ResourceHandlerRequest and TIMEOUT_MINUTES
+(each handler's timeoutInMinutes). Every field is None unless CloudFormation sent it:
+handlers get partial models. `Model._deserialize()` reads JSON and `model._serialize()`
+writes it; a JSON name that is not a Python name is kept in
+`field(metadata={'alias': ...})`.
+"""
+'''
+_TIMEOUTS_COMMENT = (
+    "#: Minutes CloudFormation gives each handler in all, callbacks included: the schema's",
+    "#: timeoutInMinutes, else 120. Steps in cfngen_aws.py never wait past them.",
+)
+_ROOT_DOCSTRING = '''"""Models of TYPE_NAME: ROOT and the classes it uses.
+
+Every field is None unless CloudFormation sent it. `Model._deserialize()` reads JSON and
+`model._serialize()` writes it; a JSON name that is not a Python name is kept in
+`field(metadata={'alias': ...})`.
 """
 '''
 _IMPORT = re.compile(r"(?:from \S+ )?import .+")
 _DATACLASS_NAME = re.compile(r"\bdataclass(?: as (\w+))?")
+_TYPING_OPTIONAL = re.compile(r"^from typing import .*\bOptional(?: as (\w+))?\b", re.MULTILINE)
 
 
-def assemble(raw: str, schema: dict[str, Any]) -> str:
-    """The generator's module with our docstring, sorted imports and ResourceHandlerRequest."""
+def assemble(
+    raw: str,
+    schema: dict[str, Any],
+    *,
+    root: str | None = None,
+    python: tuple[int, int] = MODERN_PYTHON,
+) -> str:
+    """The generator's module with our docstring, sorted imports and ResourceHandlerRequest
+    (with `root`: the module of that one model, without a request class or timeouts).
+
+    For a `python` older than 3.10, type aliases lose their `TypeAlias` annotation (typing has
+    it from 3.10 on; a plain assignment is an alias to type checkers too).
+    """
+    if python < MODERN_PYTHON:
+        raw = _plain_aliases(raw)
     raw, hidden = unshadow(raw)
     lines = raw.splitlines()
     start = 0
@@ -41,6 +69,11 @@ def assemble(raw: str, schema: dict[str, Any]) -> str:
 
     stdlib: list[str] = []
     dataclass_name = "dataclass"
+    if python < MODERN_PYTHON:
+        imports, optional = _with_optional(imports)
+        request_field = f"{optional}[{{}}]"
+    else:
+        request_field = "{} | None"
     for line in imports:
         if line == "from __future__ import annotations" or line.startswith(
             f"from {RUNTIME_MODULE} import"
@@ -57,26 +90,41 @@ def assemble(raw: str, schema: dict[str, Any]) -> str:
         stdlib.append("from dataclasses import dataclass")
 
     type_name = str(schema.get("typeName", "a resource type"))
+    if root is not None:
+        docstring = _ROOT_DOCSTRING.replace("TYPE_NAME", type_name).replace("ROOT", root)
+        runtime_names = BASE_CLASS
+        request: list[str] = []
+    else:
+        docstring = _DOCSTRING.replace("TYPE_NAME", type_name)
+        runtime_names = f"BaseResourceHandlerRequest, {BASE_CLASS}"
+        request = [
+            "",
+            "",
+            f"@{dataclass_name}",
+            f"class {HANDLER_REQUEST}(BaseResourceHandlerRequest):",
+            f"    desiredResourceState: {request_field.format(RESOURCE_MODEL)}",
+            f"    previousResourceState: {request_field.format(RESOURCE_MODEL)}",
+            f"    typeConfiguration: {request_field.format(TYPE_CONFIGURATION_MODEL)}",
+            "",
+            "",
+            *_TIMEOUTS_COMMENT,
+            # A module-level annotation is never evaluated (future annotations): fine on 3.8.
+            f"TIMEOUT_MINUTES: dict[str, int] = {json.dumps(handler_timeouts(schema))}",
+        ]
     return "\n".join(
         [
-            _DOCSTRING.replace("TYPE_NAME", type_name),
+            docstring,
             "from __future__ import annotations",
             "",
             *sorted(stdlib),
             "",
-            f"from .{RUNTIME_MODULE} import BaseResourceHandlerRequest, {BASE_CLASS}",
+            f"from .{RUNTIME_MODULE} import {runtime_names}",
             # black keeps one blank line before a statement and makes it two before a class;
             # ruff keeps what it gets: given this, both write the same bytes.
             *([""] if body.startswith("@") else []),
             "",
             body,
-            "",
-            "",
-            f"@{dataclass_name}",
-            f"class {HANDLER_REQUEST}(BaseResourceHandlerRequest):",
-            f"    desiredResourceState: {RESOURCE_MODEL} | None",
-            f"    previousResourceState: {RESOURCE_MODEL} | None",
-            f"    typeConfiguration: {TYPE_CONFIGURATION_MODEL} | None",
+            *request,
             *(
                 [
                     "",
@@ -90,6 +138,53 @@ def assemble(raw: str, schema: dict[str, Any]) -> str:
             "",
         ]
     )
+
+
+def _plain_aliases(raw: str) -> str:
+    """`Name: TypeAlias = X` -> `Name = X`, and no TypeAlias import."""
+    import ast
+
+    tree = ast.parse(raw)
+    lines = raw.splitlines()
+    for node in tree.body:
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.annotation, ast.Name)
+            and node.annotation.id == "TypeAlias"
+            and node.lineno == node.annotation.end_lineno
+        ):
+            assert node.annotation.end_col_offset is not None
+            line = lines[node.lineno - 1].encode("utf-8")  # ast offsets count UTF-8 bytes
+            end = node.target.end_col_offset
+            lines[node.lineno - 1] = (
+                line[:end] + b" =" + line[node.annotation.end_col_offset :].split(b"=", 1)[1]
+            ).decode("utf-8")
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "typing"
+            and node.lineno == node.end_lineno
+        ):
+            kept = [a for a in node.names if a.name != "TypeAlias"]
+            if len(kept) != len(node.names):
+                lines[node.lineno - 1] = "from typing import " + ", ".join(
+                    a.name if a.asname is None else f"{a.name} as {a.asname}" for a in kept
+                )
+    return "\n".join(lines)
+
+
+def _with_optional(imports: list[str]) -> tuple[list[str], str]:
+    """The imports with typing's Optional among them, and the name it is bound to."""
+    found = _TYPING_OPTIONAL.search("\n".join(imports))
+    if found:
+        return imports, found.group(1) or "Optional"
+    typing_line = next((line for line in imports if line.startswith("from typing import ")), None)
+    if typing_line is None:
+        return [*imports, "from typing import Optional"], "Optional"
+    names = sorted([*typing_line.removeprefix("from typing import ").split(", "), "Optional"])
+    return [
+        "from typing import " + ", ".join(names) if line is typing_line else line
+        for line in imports
+    ], "Optional"
 
 
 def unshadow(raw: str) -> tuple[str, list[str]]:
@@ -139,13 +234,15 @@ def unshadow(raw: str) -> tuple[str, list[str]]:
     return "\n".join(lines), sorted(hidden)
 
 
-def format_source(text: str) -> str:
+def format_source(text: str, *, python: tuple[int, int] = MODERN_PYTHON) -> str:
     """black's formatting, done by ruff's formatter when it is installed.
 
     ruff writes the same bytes on these modules (tested on the corpus) in 20 ms, where black
-    costs 0.1 s to import and 2.6 s on QuickSight::Dashboard (ruff: 0.1 s).
+    costs 0.1 s to import and 2.6 s on QuickSight::Dashboard (ruff: 0.1 s). Both are told the
+    oldest Python the module runs on (py38, py39 or py310), so they never write syntax it
+    cannot read.
     """
-    formatted = _ruff_format(text)
+    formatted = _ruff_format(text, python)
     if formatted is not None:
         return formatted
     from black import format_str
@@ -154,13 +251,17 @@ def format_source(text: str) -> str:
 
     try:
         return format_str(
-            text, mode=Mode(target_versions={TargetVersion.PY310}, line_length=LINE_LENGTH)
+            text,
+            mode=Mode(
+                target_versions={TargetVersion[f"PY{python[0]}{python[1]}"]},
+                line_length=LINE_LENGTH,
+            ),
         )
     except InvalidInput as error:
         raise internal_error(f"the generated models.py is not valid Python: {error}") from error
 
 
-def _ruff_format(text: str) -> str | None:
+def _ruff_format(text: str, python: tuple[int, int]) -> str | None:
     """ruff's formatting, or None when ruff is missing or fails (black then says why)."""
     import importlib
     import subprocess
@@ -177,7 +278,7 @@ def _ruff_format(text: str) -> str | None:
             "format",
             "--isolated",
             f"--line-length={LINE_LENGTH}",
-            "--target-version=py310",
+            f"--target-version=py{python[0]}{python[1]}",
             "--stdin-filename=models.py",
             "-",
         ],

@@ -11,6 +11,11 @@ from cfngen._errors import CfngenError, ExitCode
 from cfngen._models._normalise import BASE_CLASS, RESOURCE_MODEL
 
 RUNTIME_MODULE = "cfngen_runtime"
+#: The oldest Python that evaluates `X | None` and `list[X]` (what the generator writes for it);
+#: older targets get the typing module's spellings.
+MODERN_PYTHON = (3, 10)
+#: The oldest Python generated code runs on: cloudformation-cli-python-lib 2.1.20's minimum.
+OLDEST_PYTHON = (3, 8)
 BUG_HINT = "this is a bug in cfngen: please report it with the schema"
 
 
@@ -40,8 +45,16 @@ def _import_generator() -> None:
             gc.enable()
 
 
-def generate_raw(schema: dict[str, Any]) -> str:
+def generate_raw(
+    schema: dict[str, Any],
+    class_name: str = RESOURCE_MODEL,
+    *,
+    python: tuple[int, int] = MODERN_PYTHON,
+) -> str:
     """datamodel-code-generator's dataclasses for a normalised schema, unformatted.
+
+    Its oldest `target_python_version` is 3.10; for older targets we turn off the two spellings
+    that need 3.10 (`X | None`) and 3.9 (`list[X]`). `TypeAlias` (3.10) is left to `assemble`.
 
     Imported here, not at the top: the first call costs ~0.4 s of imports (pydantic models).
     """
@@ -58,13 +71,15 @@ def generate_raw(schema: dict[str, Any]) -> str:
                 input_file_type=InputFileType.JsonSchema,
                 output_model_type=DataModelType.DataclassesDataclass,
                 target_python_version=PythonVersion.PY_310,
-                class_name=RESOURCE_MODEL,
+                class_name=class_name,
                 # Written as an absolute import (it refuses a relative one); assemble fixes it.
                 base_class=f"{RUNTIME_MODULE}.{BASE_CLASS}",
                 enum_field_as_literal=LiteralType.All,
                 field_extra_keys={"metadata"},
                 disable_timestamp=True,
                 formatters=[],
+                use_union_operator=python >= MODERN_PYTHON,
+                use_standard_collections=python >= MODERN_PYTHON,
             )
         except Exception as error:
             raise internal_error(

@@ -19,6 +19,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from cfngen._schema import Resolver, pointer_tokens
+from cfngen._support import STATE_KEY
+
 RESOURCE_MODEL = "ResourceModel"
 TYPE_CONFIGURATION_MODEL = "TypeConfigurationModel"
 CALLBACK_CONTEXT = "CallbackContext"
@@ -112,13 +115,16 @@ def normalise(
     callback_context: dict[str, Any] | None = None,
     *,
     alias_all: frozenset[str] = frozenset(),
+    root: str | None = None,
 ) -> Normalised:
     """The generator's input for a resource schema and the project's callback-context schema.
 
     `alias_all` names properties to carry an alias even where `needs_alias` says no (the caller
-    retries with them when the generator renamed a field we did not expect it to).
+    retries with them when the generator renamed a field we did not expect it to). With `root`,
+    the schema's properties become that one class (and its definitions theirs): no
+    TypeConfigurationModel or CallbackContext (a hook target's model, a hook's configuration).
     """
-    return _Normaliser(schema, callback_context, alias_all).run()
+    return _Normaliser(schema, callback_context, alias_all, root).run()
 
 
 class _Normaliser:
@@ -127,16 +133,19 @@ class _Normaliser:
         schema: dict[str, Any],
         callback_context: dict[str, Any] | None,
         alias_all: frozenset[str],
+        root: str | None = None,
     ) -> None:
         self.schema = schema
         self.callback = callback_context if isinstance(callback_context, dict) else {}
         self.alias_all = alias_all
-        self.taken: set[str] = set(RESERVED_CLASS_NAMES)
+        self.root = root
+        self.taken: set[str] = set(RESERVED_CLASS_NAMES) | ({root} if root else set())
         self.definitions: dict[str, Any] = {}
         self.classes: dict[str, list[str]] = {}
         #: (document, definition name) -> class or alias name in the output
         self.def_names: dict[tuple[str, str], str] = {}
         self.inlining: set[str] = set()
+        self.resolvers = {"resource": Resolver(self.schema), "callback": Resolver(self.callback)}
 
     # ------------------------------------------------------------------ naming
 
@@ -170,13 +179,17 @@ class _Normaliser:
                 name = self.def_names[(doc, def_name)]
                 self.definitions[name] = self.named(definition, name, doc)
 
+        if self.root is not None:
+            only = self.object_class(self.root, self.schema, "resource")
+            only["definitions"] = self.definitions
+            return Normalised(schema=only, classes=self.classes)
         root = self.object_class(RESOURCE_MODEL, self.schema, "resource")
         config = self.schema.get("typeConfiguration")
         self.definitions[TYPE_CONFIGURATION_MODEL] = self.object_class(
             TYPE_CONFIGURATION_MODEL, config if isinstance(config, dict) else {}, "resource"
         )
         self.definitions[CALLBACK_CONTEXT] = self.object_class(
-            CALLBACK_CONTEXT, self.callback, "callback"
+            CALLBACK_CONTEXT, _with_support_state(self.callback), "callback"
         )
         root["definitions"] = self.definitions
         return Normalised(schema=root, classes=self.classes)
@@ -271,26 +284,50 @@ class _Normaliser:
     def ref(self, ref: Any, hint: str, doc: str, parent: str | None) -> dict[str, Any]:
         if not isinstance(ref, str) or not ref.startswith("#"):
             return {}  # remote references: nothing to read, so any value is accepted
-        parts = [_unescape(p) for p in ref[1:].split("/")[1:]]
+        parts = pointer_tokens(ref[1:])
         if len(parts) == 2 and parts[0] == "definitions" and (doc, parts[1]) in self.def_names:
-            return {"$ref": f"#/definitions/{self.def_names[(doc, parts[1])]}"}
+            final = self.alias_target(doc, parts[1])
+            return {"$ref": f"#/definitions/{self.def_names[(doc, final)]}"} if final else {}
         # a pointer elsewhere in the document (a property, an items schema): its type, inline
         key = f"{doc}:{ref}"
         if key in self.inlining:
             return {}
-        target: Any = self.schema if doc == "resource" else self.callback
-        for part in parts:
-            if isinstance(target, dict) and part in target:
-                target = target[part]
-            elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
-                target = target[int(part)]
-            else:
-                return {}
+        target = self.resolvers[doc].resolve_ref(ref).target
+        if target is None:
+            return {}
         self.inlining.add(key)
         try:
             return self.node(target, hint, doc, parent)
         finally:
             self.inlining.discard(key)
+
+    def alias_target(self, doc: str, name: str) -> str | None:
+        """The definition a chain of definitions that are only `{"$ref": ...}` ends at (itself
+        when it is no such alias); None when the chain comes back to itself.
+
+        Every alias then names the end of its chain directly: the generator recurses once per
+        link and runs out of stack on a few hundred.
+        """
+        source = self.schema if doc == "resource" else self.callback
+        seen = {name}
+        while True:
+            definition = _dict(_definitions(source).get(name))
+            ref = definition.get("$ref")
+            if not isinstance(ref, str) or any(
+                k in definition for k in (*_STRUCTURAL, "const", "allOf", "oneOf", "anyOf")
+            ):
+                return name  # not only a reference
+            parts = pointer_tokens(ref[1:]) if ref.startswith("#") else []
+            if (
+                len(parts) != 2
+                or parts[0] != "definitions"
+                or (doc, parts[1]) not in self.def_names
+            ):
+                return name
+            if parts[1] in seen:
+                return None
+            seen.add(parts[1])
+            name = parts[1]
 
     def merge_all_of(self, schema: dict[str, Any], doc: str) -> dict[str, Any]:
         """allOf as one schema: a lone `$ref` stays a reference, anything else is merged."""
@@ -305,21 +342,9 @@ class _Normaliser:
             merged = _overlay(merged, self.resolve(branch, doc))
         return merged
 
-    def resolve(self, schema: Any, doc: str, depth: int = 0) -> dict[str, Any]:
+    def resolve(self, schema: Any, doc: str) -> dict[str, Any]:
         """A schema with its `$ref` and allOf followed, for merging."""
-        if not isinstance(schema, dict) or depth > 20:
-            return {}
-        if isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#"):
-            target: Any = self.schema if doc == "resource" else self.callback
-            for part in schema["$ref"][1:].split("/")[1:]:
-                target = target.get(_unescape(part)) if isinstance(target, dict) else None
-            return self.resolve(target, doc, depth + 1)
-        if "allOf" in schema:
-            merged = {k: v for k, v in schema.items() if k != "allOf"}
-            for branch in _list(schema["allOf"]):
-                merged = _overlay(merged, self.resolve(branch, doc, depth + 1))
-            return merged
-        return schema
+        return self.resolvers[doc].all_of(schema, _overlay)
 
     @staticmethod
     def union(nodes: list[dict[str, Any]]) -> dict[str, Any]:
@@ -335,6 +360,13 @@ class _Normaliser:
 # ---------------------------------------------------------------------- helpers
 
 
+def _with_support_state(callback: dict[str, Any]) -> dict[str, Any]:
+    """The callback context with cfngen_aws's reserved key (a JSON object) as its last field."""
+    properties = _dict(callback.get("properties"))
+    own = {name: sub for name, sub in properties.items() if name != STATE_KEY}
+    return {**callback, "properties": {**own, STATE_KEY: {"type": "object"}}}
+
+
 def _definitions(source: dict[str, Any]) -> dict[str, Any]:
     return _dict(source.get("definitions"))
 
@@ -345,10 +377,6 @@ def _dict(value: Any) -> dict[str, Any]:
 
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-def _unescape(part: str) -> str:
-    return part.replace("~1", "/").replace("~0", "~")
 
 
 def _structural(schema: Any) -> bool:

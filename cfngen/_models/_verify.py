@@ -1,23 +1,95 @@
-"""The check after generating: models.py runs, and every dataclass reads and writes exactly the
-JSON names its schema object declares. A failure is a bug in cfngen, never the user's."""
+"""The check after generating: models.py runs, is written for the Python it targets, and every
+dataclass reads and writes exactly the JSON names its schema object declares. A failure is a bug
+in cfngen, never the user's."""
 
 from __future__ import annotations
 
+import ast
 import sys
 import types
 
 from cfngen._models._assemble import HANDLER_REQUEST
-from cfngen._models._generate import RUNTIME_MODULE, internal_error
+from cfngen._models._generate import MODERN_PYTHON, RUNTIME_MODULE, internal_error
 from cfngen._models._normalise import BASE_CLASS, Normalised
 
+#: typing names models.py may import, with the Python version that has them.
+_TYPING_SINCE = {
+    "Annotated": (3, 9),
+    "TypeAlias": (3, 10),
+    "TypeGuard": (3, 10),
+    "Never": (3, 11),
+    "NotRequired": (3, 11),
+    "Required": (3, 11),
+    "Self": (3, 11),
+    "TypeAliasType": (3, 12),
+}
+#: Builtins that take a subscript in annotations from 3.9 on (PEP 585).
+_GENERIC_BUILTINS = frozenset({"dict", "frozenset", "list", "set", "tuple", "type"})
 
-def check_models(text: str, normalised: Normalised) -> frozenset[str]:
+
+def target_problems(text: str, python: tuple[int, int]) -> list[str]:
+    """What in models.py the Python version `python` cannot run, as sentences (none: fine).
+
+    The module is exec'd on cfngen's own Python, which reads newer syntax; `typing.get_type_hints`
+    evaluates every annotation on the user's runtime, so `X | None` breaks on 3.9 and `list[X]`
+    on 3.8 although the module imports.
+    """
+    try:
+        tree = ast.parse(text, feature_version=python)
+    except SyntaxError as error:
+        return [f"line {error.lineno}: syntax Python {python[0]}.{python[1]} cannot read"]
+    problems: list[str] = []
+    # The runtime evaluates the annotations of classes (typing.get_type_hints); a module-level
+    # annotation is never evaluated under `from __future__ import annotations`.
+    in_classes = {
+        id(statement)
+        for cls in ast.walk(tree)
+        if isinstance(cls, ast.ClassDef)
+        for statement in cls.body
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "typing":
+            problems += [
+                f"line {node.lineno}: typing.{alias.name} needs Python "
+                f"{'.'.join(map(str, _TYPING_SINCE[alias.name]))}"
+                for alias in node.names
+                if _TYPING_SINCE.get(alias.name, python) > python
+            ]
+        evaluated = isinstance(node, ast.AnnAssign) and id(node) in in_classes
+        annotation = node.annotation if evaluated else None  # type: ignore[attr-defined]
+        for part in ast.walk(annotation) if annotation is not None else ():
+            if python < (3, 10) and isinstance(part, ast.BinOp) and isinstance(part.op, ast.BitOr):
+                problems.append(f"line {part.lineno}: `X | Y` in an annotation needs Python 3.10")
+            if (
+                python < (3, 9)
+                and isinstance(part, ast.Subscript)
+                and isinstance(part.value, ast.Name)
+                and part.value.id in _GENERIC_BUILTINS
+            ):
+                problems.append(f"line {part.lineno}: `{part.value.id}[...]` needs Python 3.9")
+    return problems
+
+
+def check_models(
+    text: str,
+    normalised: Normalised,
+    *,
+    handler_request: bool = True,
+    python: tuple[int, int] = MODERN_PYTHON,
+) -> frozenset[str]:
     """Run the module; return the JSON property names some dataclass does not read and write.
 
-    Raises CfngenError when the module does not run or a class is missing.
+    Raises CfngenError when the module does not run on `python`, or a class is missing.
     """
     import dataclasses
     import typing
+
+    problems = target_problems(text, python)
+    if problems:
+        raise internal_error(
+            f"the generated models.py cannot run on Python {python[0]}.{python[1]}: "
+            + "; ".join(problems[:3])
+        )
 
     package = f"_cfngen_models_check_{id(normalised)}"
     stub = types.ModuleType(f"{package}.{RUNTIME_MODULE}")
@@ -40,7 +112,7 @@ def check_models(text: str, normalised: Normalised) -> frozenset[str]:
             raise internal_error(
                 f"the generated models.py does not run: {type(error).__name__}: {error}"
             ) from error
-        for name in [*normalised.classes, HANDLER_REQUEST]:
+        for name in [*normalised.classes, *([HANDLER_REQUEST] if handler_request else [])]:
             cls = getattr(module, name, None)
             if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
                 raise internal_error(f"the generated models.py has no dataclass {name}")

@@ -5,7 +5,7 @@ to check and checks them (`Kind.checked_files`, `Kind.check_file`); a file given
 checked by the kind of the project it sits in, else by the default kind.
 
 `check_json_schema` is the pipeline for files that are JSON schemas, which kinds call with their
-`SchemaRules`: JSON syntax and duplicate keys (`_jsonsource`), the structural rules of the kind's
+`SchemaRules`: JSON syntax and duplicate keys (cfngen/_schema), the structural rules of the kind's
 meta-schema (`_structure`), then the kind's semantic checks. Every layer reports all it finds;
 positions are looked up last, only for the pointers that have a problem.
 """
@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cfngen import _jsonsource
-from cfngen._diagnostics import Diagnostic, Problem
+from cfngen import _schema
+from cfngen._diagnostics import ACCEPTED, Diagnostic, Problem
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._render import Paint, plain
 
 if TYPE_CHECKING:
     from cfngen._kinds import Kind
-    from cfngen._validate._walk import SchemaIndex
+    from cfngen._schema import Resolver
 
 __all__ = [
     "FileReport",
@@ -68,13 +68,14 @@ class SchemaRules:
     metaschema: Path
     #: Unknown keyword -> what to do instead (e.g. "$defs": use "definitions").
     hints: Mapping[str, str]
-    #: The kind's semantic checks and lint, over the parsed schema and its index.
-    checks: Callable[[dict[str, Any], SchemaIndex], Iterable[Problem]]
+    #: The kind's semantic checks and lint, over the parsed schema and its references.
+    checks: Callable[[dict[str, Any], Resolver], Iterable[Problem]]
 
 
 def _kind_of_file(path: Path) -> Kind:
-    """The kind of the project `path` is in, else the default kind."""
-    from cfngen._kinds import default_kind
+    """The kind of the project `path` is in, else the kind that claims the file by its content
+    (a kind may define `claims(path) -> bool`), else the default kind."""
+    from cfngen._kinds import all_kinds, default_kind
     from cfngen._project import CONFIG_FILE, load_project
 
     if (path.parent / CONFIG_FILE).is_file():
@@ -82,6 +83,10 @@ def _kind_of_file(path: Path) -> Kind:
             return load_project(path.parent).kind
         except CfngenError:
             pass
+    for kind in all_kinds():
+        claims = getattr(kind, "claims", None)
+        if claims is not None and claims(path):
+            return kind
     return default_kind()
 
 
@@ -100,7 +105,7 @@ def _targets(path: Path) -> list[tuple[Path, Kind]]:
 def read_source(path: Path) -> str | Diagnostic:
     """The file's text; undecodable bytes are a finding about the file, not a usage error."""
     try:
-        return _jsonsource.read_text(path)
+        return _schema.read_text(path)
     except CfngenError as exc:
         if exc.exit_code != ExitCode.FAILED:
             raise
@@ -142,13 +147,13 @@ def check_json_schema(
 ) -> FileReport:
     """Check JSON-schema text against a kind's rules; `path` locates files that relative
     `$ref`s point at."""
+    from cfngen._schema import Resolver
     from cfngen._validate import _structure
-    from cfngen._validate._walk import SchemaIndex
 
     report = FileReport(path=display or (str(path) if path else "<schema>"), strict=strict)
     try:
-        doc = _jsonsource.loads(text)
-    except _jsonsource.JsonSyntaxError as exc:
+        doc = _schema.loads(text)
+    except _schema.JsonSyntaxError as exc:
         report.diagnostics.append(
             Diagnostic(
                 "error",
@@ -161,10 +166,11 @@ def check_json_schema(
         )
         return report
     for dup in doc.duplicates():
+        # The official tool (and the registry's parser) keeps the last value, as we do.
         report.diagnostics.append(
             Diagnostic(
-                "error",
-                _jsonsource.join_pointer(dup.pointer, dup.key),
+                ACCEPTED,
+                _schema.join_pointer(dup.pointer, dup.key),
                 f"duplicate key {dup.key!r} (first at line {dup.first_line})",
                 "JSON parsers keep only the last value; remove one of them",
                 dup.line,
@@ -176,11 +182,26 @@ def check_json_schema(
             Diagnostic("error", "", f"{rules.what} must be a JSON object", None, 1, 1)
         )
         return report
+    deep = _schema.nesting_too_deep(doc.data)
+    if deep is not None:
+        line, column = doc.position(deep) or (None, None)
+        report.diagnostics.append(
+            Diagnostic(
+                "error",
+                deep,
+                f"nested more than {_schema.MAX_NESTING} levels deep",
+                "real schemas nest about 10 levels; name the inner objects in definitions "
+                "and refer to them with $ref; nothing else was checked",
+                line,
+                column,
+            )
+        )
+        return report
     report.schema = doc.data
 
     problems = _structure.check(doc.data, rules.metaschema, rules.hints)
-    index = SchemaIndex(doc.data, base_dir=path.parent if path else None)
-    problems.extend(rules.checks(doc.data, index))
+    resolver = Resolver(doc.data, base_dir=path.parent if path else None)
+    problems.extend(rules.checks(doc.data, resolver))
     for problem in problems:
         where = doc.key_position(problem.pointer) if problem.key else None
         where = where or doc.position(problem.pointer)

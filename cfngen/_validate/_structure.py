@@ -4,11 +4,14 @@ A meta-schema (the resource kind's is cfngen/_kinds/resource/metaschema.json) is
 JSON Schema checked by jsonschema; each failing keyword becomes one Problem with the pointer of
 the offending value. Subschemas may carry `x-message` / `x-hint` maps (keyword -> text) for
 wording that depends on where the keyword sits; everything else is worded per keyword here, and
-an unknown key gets the kind's hint for it (`hints`: keyword -> what to do instead).
+an unknown key gets the kind's hint for it (`hints`: keyword -> what to do instead). An
+`x-severity` map (keyword -> "warning") marks the rules the registry does not enforce
+(docs/validate.md): their findings are warnings unless --strict.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -17,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._diagnostics import Problem
-from cfngen._jsonsource import join_pointer
+from cfngen._schema import join_pointer, loads, pointer_tokens
 from cfngen._typename import type_name_problem
 
 _TYPE_NAMES = {
@@ -38,12 +41,23 @@ def _validator(metaschema: Path) -> Any:
     # spent on real schemas.
     from jsonschema import Draft7Validator
 
-    schema = json.loads(metaschema.read_text(encoding="utf-8"))
+    schema = loads(metaschema.read_text(encoding="utf-8")).data
+    # A kind's meta-schema may borrow another's definitions (the hook meta-schema takes the
+    # resource meta-schema's property schemas): its own win.
+    borrowed = schema.get("x-definitions-from")
+    if isinstance(borrowed, str):
+        other = loads((metaschema.parent / borrowed).read_text(encoding="utf-8")).data
+        schema["definitions"] = {**other.get("definitions", {}), **schema.get("definitions", {})}
     definitions = schema.get("definitions", {})
     return Draft7Validator(_inline(schema, definitions, _recursive(definitions)))
 
 
-_PREFIX = "#/definitions/"
+def _definition(ref: Any) -> str | None:
+    """`#/definitions/Name` -> "Name"; None for any other reference."""
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    tokens = pointer_tokens(ref[1:])
+    return tokens[1] if len(tokens) == 2 and tokens[0] == "definitions" else None
 
 
 def _refs(node: Any) -> Iterator[str]:
@@ -51,9 +65,9 @@ def _refs(node: Any) -> Iterator[str]:
         for value in node:
             yield from _refs(value)
     elif isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith(_PREFIX):
-            yield ref[len(_PREFIX) :]
+        name = _definition(node.get("$ref"))
+        if name is not None:
+            yield name
         for value in node.values():
             yield from _refs(value)
 
@@ -81,9 +95,9 @@ def _inline(node: Any, definitions: dict[str, Any], recursive: set[str]) -> Any:
         return [_inline(v, definitions, recursive) for v in node]
     if not isinstance(node, dict):
         return node
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith(_PREFIX) and ref[len(_PREFIX) :] not in recursive:
-        target = _inline(definitions[ref[len(_PREFIX) :]], definitions, recursive)
+    name = _definition(node.get("$ref"))
+    if name is not None and name not in recursive:
+        target = _inline(definitions[name], definitions, recursive)
         # Draft-07 ignores the siblings of $ref; keep the ones we read (description).
         merged = {k: v for k, v in node.items() if k != "$ref"}
         merged.update(target)
@@ -99,7 +113,11 @@ def check(schema: Any, metaschema: Path, hints: Mapping[str, str]) -> list[Probl
     for error in _validator(metaschema).iter_errors(schema):
         if error.validator == "type":
             mistyped.add(_pointer(error))
-        for problem in _translate(error, hints):
+        severity = _custom(error, "x-severity")
+        for found in _translate(error, hints):
+            problem = (
+                dataclasses.replace(found, severity="warning") if severity == "warning" else found
+            )
             if (problem.pointer, problem.message) not in seen:
                 seen.add((problem.pointer, problem.message))
                 problems.append((error.validator, problem))
@@ -205,7 +223,7 @@ def _unknown_keys(
 
 
 def _did_you_mean(key: str, allowed: dict[str, Any]) -> str | None:
-    from cfngen._validate._walk import close_match
+    from cfngen._schema import close_match
 
     close = close_match(key, list(allowed))
     if close is None:

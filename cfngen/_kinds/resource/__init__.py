@@ -7,7 +7,8 @@ What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
   src/requirements.txt (_sam.py), docs/ (_docs.py), example_inputs/ (cfngen/_instances), all
   put together in _derive.py;
 - invoke and test: the handler contract, its requests and its tests (contract/);
-- init: its questions and answers (_answers.py) and the copier template in templates/resource/.
+- init: its questions and answers (_answers.py) and the copier template in templates/resource/;
+- build and submit: the resource file set of cfngen/_package (RESOURCE).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
     from cfngen._kinds import Derived, InitSpec
+    from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate import FileReport, SchemaRules
 
@@ -33,6 +35,10 @@ HANDLERS = ("create", "read", "update", "delete", "list")
 ACTIONS = tuple(handler.upper() for handler in HANDLERS)
 
 
+#: The JSON schema of the handlers' progress state (CallbackContext in models.py).
+CALLBACK_CONTEXT_FILE = "callback-context.json"
+
+
 @functools.cache
 def schema_rules() -> SchemaRules:
     from cfngen._kinds.resource._checks import KEYWORD_HINTS, check
@@ -41,6 +47,26 @@ def schema_rules() -> SchemaRules:
     return SchemaRules(
         what="a resource schema", metaschema=METASCHEMA, hints=KEYWORD_HINTS, checks=check
     )
+
+
+@functools.cache
+def callback_context_rules() -> SchemaRules:
+    from cfngen._kinds.resource._checks import check_callback_context
+    from cfngen._validate import SchemaRules
+
+    return SchemaRules(
+        what="a callback context schema",
+        metaschema=Path(__file__).with_name("callback-context-metaschema.json"),
+        hints={},
+        checks=check_callback_context,
+    )
+
+
+def _rules_for(path: Path | None) -> SchemaRules:
+    """callback-context.json has its own rules; every other file is a resource schema."""
+    if path is not None and path.name == CALLBACK_CONTEXT_FILE:
+        return callback_context_rules()
+    return schema_rules()
 
 
 class ResourceKind:
@@ -60,19 +86,21 @@ class ResourceKind:
                 f"{project.root}: the project's schema {schema.name} is missing",
                 "create it, or pass the schema file itself",
             )
-        return [schema]
+        context = project.root / CALLBACK_CONTEXT_FILE
+        return [schema, context] if context.is_file() else [schema]
 
     def check_file(self, path: Path, *, strict: bool, display: str | None = None) -> FileReport:
         from cfngen._validate import check_json_schema_file
 
-        return check_json_schema_file(path, schema_rules(), strict=strict, display=display)
+        return check_json_schema_file(path, _rules_for(path), strict=strict, display=display)
 
     def check_text(
         self, text: str, *, path: Path | None, strict: bool, display: str | None = None
     ) -> FileReport:
         from cfngen._validate import check_json_schema
 
-        return check_json_schema(text, schema_rules(), path=path, strict=strict, display=display)
+        rules = _rules_for(path)
+        return check_json_schema(text, rules, path=path, strict=strict, display=display)
 
     # ------------------------------------------------------------------ generate
 
@@ -109,6 +137,14 @@ class ResourceKind:
         from cfngen._kinds.resource._answers import INIT
 
         return INIT
+
+    # ------------------------------------------------------------------ build, submit
+
+    @functools.cached_property
+    def packaging(self) -> FileSet | None:
+        from cfngen._package import RESOURCE
+
+        return RESOURCE
 
 
 KIND = ResourceKind()

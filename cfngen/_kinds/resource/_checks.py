@@ -1,8 +1,12 @@
 """Semantic checks and lint: what a meta-schema cannot say.
 
-Errors are mistakes that make the schema wrong whatever the tool (a pointer to nothing, a
-`$ref` that does not resolve, a property both readOnly and writeOnly). Warnings are habits
-that cause trouble later (wildcard permissions, hard-coded partitions, no tagging).
+Errors are what the registry (and the official validator) rejects, or what makes the generated
+code wrong: a `$ref` that does not resolve, a property both createOnly and
+conditionalCreateOnly. Mistakes the registry accepts are `ACCEPTED` findings, warnings unless
+`--strict`, so that no project the official tool accepts is locked out: pointers that name no
+property (into /definitions, say), a property both readOnly and writeOnly, `permissions: []`.
+Other warnings are habits that cause trouble later (wildcard permissions, hard-coded
+partitions, no tagging). docs/validate.md has the table.
 """
 
 from __future__ import annotations
@@ -12,10 +16,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from cfngen import _patterns
-from cfngen._diagnostics import Problem, Severity
-from cfngen._jsonsource import join_pointer, pointer_tokens
+from cfngen._diagnostics import ACCEPTED, Problem, Severity
+from cfngen._kinds.resource._iam import permission_problems
+from cfngen._kinds.resource._pointers import PropertyIndex, schema_nodes
+from cfngen._schema import Resolver, close_match, depth_checks, join_pointer
+from cfngen._support import STATE_KEY
 from cfngen._typename import reserved_namespace
-from cfngen._validate._walk import SchemaIndex, close_match, schema_nodes
 
 POINTER_LISTS = (
     "primaryIdentifier",
@@ -75,14 +81,16 @@ def _strings(value: Any) -> list[tuple[int, str]]:
     return [(i, v) for i, v in enumerate(value) if isinstance(v, str)]
 
 
-def check(schema: dict[str, Any], index: SchemaIndex) -> list[Problem]:
+def check(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
+    index = PropertyIndex(schema, resolver)
     out: list[Problem] = []
     out.extend(_namespace(schema))
     out.extend(_pointers(schema, index))
-    out.extend(_overlaps(schema))
+    out.extend(_overlaps(schema, index))
     out.extend(_required(schema, index))
     out.extend(_refs(schema, index))
-    out.extend(_handlers(schema))
+    out.extend(depth_checks(schema, resolver))
+    out.extend(permission_problems(schema))
     out.extend(_tagging(schema, index))
     out.extend(_nodes(schema))
     out.extend(_list_inputs(schema))
@@ -107,7 +115,7 @@ def _namespace(schema: dict[str, Any]) -> Iterator[Problem]:
         )
 
 
-def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _pointers(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     for key in POINTER_LISTS:
         yield from _pointer_list(index, schema.get(key), f"/{key}")
     extra = schema.get("additionalIdentifiers")
@@ -115,9 +123,9 @@ def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
         for i, identifier in enumerate(extra):
             yield from _pointer_list(index, identifier, f"/additionalIdentifiers/{i}")
     for i, ptr in _strings(schema.get("nonPublicDefinitions")):
-        problem = _definition_problem(schema, ptr)
+        problem = _definition_problem(index.resolver, ptr)
         if problem:
-            yield Problem("error", f"/nonPublicDefinitions/{i}", problem[0], problem[1])
+            yield Problem(ACCEPTED, f"/nonPublicDefinitions/{i}", problem[0], problem[1])
     transforms = schema.get("propertyTransform")
     if isinstance(transforms, dict):
         for ptr in transforms:
@@ -133,7 +141,7 @@ def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
                 continue
             found = index.property_problem(ptr)
             if found:
-                yield Problem("error", here, found[0], found[1], key=True)
+                yield Problem(ACCEPTED, here, found[0], found[1], key=True)
     config = schema.get("typeConfiguration")
     if isinstance(config, dict):
         yield from _pointer_list(
@@ -169,7 +177,7 @@ def _pointers(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
 
 
 def _pointer_list(
-    index: SchemaIndex, value: Any, where: str, root: Any = None
+    index: PropertyIndex, value: Any, where: str, root: Any = None
 ) -> Iterator[Problem]:
     seen: dict[str, int] = {}
     for i, ptr in _strings(value):
@@ -185,28 +193,24 @@ def _pointer_list(
         seen[ptr] = i
         found = index.property_problem(ptr, root)
         if found:
-            yield Problem("error", here, found[0], found[1])
+            yield Problem(ACCEPTED, here, found[0], found[1])
 
 
-def _definition_problem(schema: dict[str, Any], ptr: str) -> tuple[str, str | None] | None:
+def _definition_problem(resolver: Resolver, ptr: str) -> tuple[str, str | None] | None:
     if not ptr.startswith("/definitions/"):
         return (f"{ptr!r} does not point at a definition", "write /definitions/Name")
-    node: Any = schema
-    for token in pointer_tokens(ptr):
-        if not isinstance(node, dict) or token not in node:
-            return (f"{ptr!r} does not resolve: there is no {token!r} there", None)
-        node = node[token]
-    return None
+    outcome = resolver.at(ptr)
+    return None if outcome.problem is None else (outcome.problem, outcome.hint)
 
 
-def _required(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _required(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     """Required names must be declared: both top-level objects forbid every other key."""
     for where, node in (("", schema), ("/typeConfiguration", schema.get("typeConfiguration"))):
         if not isinstance(node, dict):
             continue
         declared = {
             name
-            for candidate in index.expand(node)
+            for candidate in index.resolver.expand(node)
             if isinstance(candidate.get("properties"), dict)
             for name in candidate["properties"]
         }
@@ -214,26 +218,28 @@ def _required(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
             if name not in declared:
                 close = close_match(name, sorted(declared))
                 yield Problem(
-                    "error",
+                    ACCEPTED,
                     f"{where}/required/{i}",
                     f"{name!r} is required but not declared in properties",
                     f"did you mean {close!r}?" if close else "declare it, or remove it",
                 )
 
 
-def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:
+def _overlaps(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     def entries(key: str) -> list[tuple[int, str]]:
         return _strings(schema.get(key))
 
     read_only = {p for _, p in entries("readOnlyProperties")}
     create_only = {p for _, p in entries("createOnlyProperties")}
-    rules = [
+    # The official validator rejects the last two; the registry takes the first two.
+    rules: list[tuple[str, set[str], str, str, Severity]] = [
         (
             "writeOnlyProperties",
             read_only,
             "readOnly and writeOnly",
             "readOnly properties are only returned, writeOnly ones are never returned; "
             "remove it from one list",
+            ACCEPTED,
         ),
         (
             "createOnlyProperties",
@@ -241,24 +247,27 @@ def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:
             "readOnly and createOnly",
             "users cannot set a readOnly property, so it cannot be createOnly; "
             "remove it from one list",
+            ACCEPTED,
         ),
         (
             "conditionalCreateOnlyProperties",
             create_only,
             "createOnly and conditionalCreateOnly",
             "remove it from one list",
+            "error",
         ),
         (
             "conditionalCreateOnlyProperties",
             read_only,
             "readOnly and conditionalCreateOnly",
             "remove it from one list",
+            "error",
         ),
     ]
-    for key, against, both, hint in rules:
+    for key, against, both, hint, severity in rules:
         for i, ptr in entries(key):
             if ptr in against:
-                yield Problem("error", f"/{key}/{i}", f"{ptr} is both {both}", hint)
+                yield Problem(severity, f"/{key}/{i}", f"{ptr} is both {both}", hint)
     required = schema.get("required")
     if isinstance(required, list):
         for i, name in _strings(required):
@@ -271,7 +280,8 @@ def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:
                 )
     settable = read_only | create_only
     for i, ptr in entries("primaryIdentifier"):
-        if ptr not in settable:
+        # An identifier that names nothing has its own finding (_pointers).
+        if ptr not in settable and not index.property_problem(ptr):
             yield Problem(
                 "warning",
                 f"/primaryIdentifier/{i}",
@@ -281,12 +291,12 @@ def _overlaps(schema: dict[str, Any]) -> Iterator[Problem]:
             )
 
 
-def _refs(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _refs(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     for ptr, node in schema_nodes(schema):
         ref = node.get("$ref")
         if not isinstance(ref, str):
             continue
-        outcome = index.resolve_ref(ref)
+        outcome = index.resolver.resolve_ref(ref)
         here = join_pointer(ptr, "$ref")
         if outcome.problem:
             yield Problem("error", here, outcome.problem, outcome.hint)
@@ -299,33 +309,7 @@ def _refs(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
             )
 
 
-def _handlers(schema: dict[str, Any]) -> Iterator[Problem]:
-    handlers = schema.get("handlers")
-    if not isinstance(handlers, dict):
-        return
-    for name, handler in handlers.items():
-        if not isinstance(handler, dict):
-            continue
-        permissions = handler.get("permissions")
-        here = f"/handlers/{name}/permissions"
-        if permissions == []:
-            yield Problem(
-                "error",
-                here,
-                f"the {name} handler lists no permissions",
-                'list the IAM actions the handler calls, e.g. "s3:GetObject"',
-            )
-        for i, permission in _strings(permissions):
-            if "*" in permission:
-                yield Problem(
-                    "warning",
-                    f"{here}/{i}",
-                    f"wildcard permission {permission!r}",
-                    "list the specific actions the handler calls",
-                )
-
-
-def _tagging(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
+def _tagging(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     tagging = schema.get("tagging")
     if "taggable" in schema:
         yield Problem(
@@ -351,22 +335,13 @@ def _tagging(schema: dict[str, Any], index: SchemaIndex) -> Iterator[Problem]:
     if isinstance(tag_property, str):
         found = index.property_problem(tag_property)
         if found:
-            # Nothing reads tagProperty while the resource is not taggable.
-            severity: Severity = "warning" if tagging.get("taggable") is False else "error"
-            yield Problem(severity, "/tagging/tagProperty", found[0], found[1])
+            yield Problem(ACCEPTED, "/tagging/tagProperty", found[0], found[1])
     elif tagging.get("taggable") is True and index.property_problem("/properties/Tags"):
         yield Problem(
             "warning",
             "/tagging",
             "the resource is taggable but has no Tags property and no tagProperty",
             'add "tagProperty": the pointer to the property that holds the tags',
-        )
-    if tagging.get("permissions") == []:
-        yield Problem(
-            "warning",
-            "/tagging/permissions",
-            "lists no permissions",
-            "list the IAM actions tagging needs, or remove the key",
         )
 
 
@@ -460,3 +435,24 @@ def _list_inputs(schema: dict[str, Any]) -> Iterator[Problem]:
                 "pagination belongs to the list handler, not to the resource model",
                 key=True,
             )
+
+
+# --------------------------------------------------------------------------- callback context
+
+
+def check_callback_context(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
+    """callback-context.json, the JSON schema of the handlers' progress state: its top-level
+    property names must leave cfngen_aws.py's reserved key alone."""
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or STATE_KEY not in properties:
+        return []
+    return [
+        Problem(
+            "error",
+            join_pointer("/properties", STATE_KEY),
+            f"the property name {STATE_KEY!r} is reserved: the waiters of cfngen_aws.py keep "
+            "their progress under it in the callback context",
+            "rename the property",
+            key=True,
+        )
+    ]

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, read_optional
 from cfngen._kinds._kind import Derived
+from cfngen._kinds.resource import CALLBACK_CONTEXT_FILE
 from cfngen._project import CONFIG_FILE, Project, require_entrypoint
-from cfngen._runtimes import runtime_name, runtime_warnings
+from cfngen._runtimes import declared_python, runtime_name, runtime_warnings
 
 if TYPE_CHECKING:
     from cfngen._validate import FileReport
 
-CALLBACK_CONTEXT_FILE = "callback-context.json"
 REQUIREMENTS_FILE = "requirements.txt"
 EXAMPLE_INPUTS = ("create", "update", "invalid")
 ROLE_FILE = "resource-role.yaml"
@@ -33,11 +33,13 @@ SRC_REQUIREMENTS = "src/requirements.txt"
 def may_derive(project: Project, relpath: str) -> bool:
     """Whether `relpath` is one of the paths generate writes for this project."""
     from cfngen._models import MODELS_FILE, RUNTIME_FILE
+    from cfngen._support import AWS_MODULE
 
     path = PurePosixPath(relpath)
     if relpath in (ROLE_FILE, SAM_FILE, SRC_REQUIREMENTS):
         return True
-    if relpath in {f"src/{project.package_name}/{name}" for name in (MODELS_FILE, RUNTIME_FILE)}:
+    modules = (MODELS_FILE, RUNTIME_FILE, AWS_MODULE)
+    if relpath in {f"src/{project.package_name}/{name}" for name in modules}:
         return True
     if path.parts[:1] == ("docs",) and path.suffix == ".md" and ".." not in path.parts:
         return True
@@ -45,6 +47,8 @@ def may_derive(project: Project, relpath: str) -> bool:
 
 
 def generate_inputs(project: Project) -> dict[str, bytes | None]:
+    # Before anything else: a python3.7 project cannot run the models (exit 2, the fix named).
+    project_python(project)
     # A typo in the entrypoint would make every derived path point at another package.
     require_entrypoint(project)
     root = project.root
@@ -76,6 +80,7 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
         report = _validate(project, inputs)
         if not report.valid or report.schema is None:
             raise InvalidSchemaError(report)
+        _check_callback_context(project, inputs)
         files = render_project(
             project,
             report.schema,
@@ -90,11 +95,12 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
 
 def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
     """Handlers the schema declares that handlers.py does not register."""
+    from cfngen import _schema
     from cfngen._kinds.resource._registered import handler_warnings
 
     try:
-        schema = json.loads(inputs["schema"] or b"")
-    except ValueError:
+        schema = _schema.loads((inputs["schema"] or b"").decode("utf-8")).data
+    except (UnicodeDecodeError, _schema.JsonSyntaxError):
         return []
     if not isinstance(schema, dict):
         return []
@@ -116,9 +122,12 @@ def render_project(
     from cfngen._generate._ownership import with_header
     from cfngen._models import render_models
 
+    python = project_python(project)
     texts: dict[str, str] = {}
     if models is None:
-        texts.update(_render_models(project, render_models(schema, callback_context)))
+        texts.update(
+            _render_models(project, render_models(schema, callback_context, python=python))
+        )
         texts.update(_render_the_rest(project, schema))
     else:
         try:
@@ -130,7 +139,7 @@ def render_project(
         # Errors in the order the sequential path meets them: the models' first.
         rendered = models()
         if rendered is None:
-            rendered = render_models(schema, callback_context)
+            rendered = render_models(schema, callback_context, python=python)
         texts.update(_render_models(project, rendered))
         if the_rest_error is not None:
             raise the_rest_error
@@ -141,10 +150,14 @@ def render_project(
 
 
 def _render_models(project: Project, models: dict[str, str]) -> dict[str, str]:
+    """models.py and, beside it, the support modules the handlers import."""
     from cfngen._models import MODELS_FILE, RUNTIME_FILE
+    from cfngen._support import AWS_MODULE, source
 
     package = f"src/{project.package_name}"
-    return {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
+    texts = {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
+    texts[f"{package}/{AWS_MODULE}"] = source(AWS_MODULE)
+    return texts
 
 
 def _render_the_rest(project: Project, schema: dict[str, Any]) -> dict[str, str]:
@@ -196,16 +209,16 @@ def _models_from_inputs(
 ) -> dict[str, str] | None:
     """render_models on the schema bytes as read (None when they do not parse: validation,
     which reads the same bytes, then says why). Runs in the child process of _parallel."""
-    from cfngen import _jsonsource
+    from cfngen import _schema
     from cfngen._models import render_models
 
     try:
-        doc = _jsonsource.loads((inputs["schema"] or b"").decode("utf-8"))
-    except (UnicodeDecodeError, _jsonsource.JsonSyntaxError):
+        doc = _schema.loads((inputs["schema"] or b"").decode("utf-8"))
+    except (UnicodeDecodeError, _schema.JsonSyntaxError):
         return None
     if not isinstance(doc.data, dict):
         return None
-    return render_models(doc.data, _callback_context(inputs))
+    return render_models(doc.data, _callback_context(inputs), python=project_python(project))
 
 
 def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileReport:
@@ -216,6 +229,31 @@ def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileRepor
     except UnicodeDecodeError:  # check_file turns it into a diagnostic with its position
         return project.kind.check_file(project.schema_path, strict=False, display=display)
     return project.kind.check_text(text, path=project.schema_path, strict=False, display=display)
+
+
+def project_python(project: Project) -> tuple[int, int]:
+    """The Python version the project's models must run on (its Lambda runtime's)."""
+    language = project.config.get("language")
+    return declared_python(
+        project.runtime, language if isinstance(language, str) else None, CONFIG_FILE
+    )
+
+
+def _check_callback_context(project: Project, inputs: Mapping[str, bytes | None]) -> None:
+    """A callback context that takes cfngen_aws's reserved key would break the models."""
+    from cfngen._generate import InvalidSchemaError
+    from cfngen._kinds.resource import callback_context_rules
+    from cfngen._validate import check_json_schema
+
+    if _callback_context(inputs) is None:  # unreadable: a usage error, said there
+        return
+    text = (inputs[CALLBACK_CONTEXT_FILE] or b"").decode("utf-8")
+    path = project.root / CALLBACK_CONTEXT_FILE
+    report = check_json_schema(
+        text, callback_context_rules(), path=path, display=CALLBACK_CONTEXT_FILE
+    )
+    if not report.valid:
+        raise InvalidSchemaError(report)
 
 
 def _display(project: Project, path: Path) -> str:
@@ -229,13 +267,13 @@ def _callback_context(inputs: Mapping[str, bytes | None]) -> dict[str, Any] | No
     data = inputs[CALLBACK_CONTEXT_FILE]
     if data is None:
         return None
-    from cfngen import _jsonsource
+    from cfngen import _schema
 
     try:
-        doc = _jsonsource.loads(data.decode("utf-8"))
+        doc = _schema.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise CfngenError(f"{CALLBACK_CONTEXT_FILE}: is not UTF-8", "save it as UTF-8") from None
-    except _jsonsource.JsonSyntaxError as exc:
+    except _schema.JsonSyntaxError as exc:
         raise CfngenError(
             f"{CALLBACK_CONTEXT_FILE}:{exc.line}:{exc.column}: invalid JSON: {exc.message}",
             "fix the file (a JSON schema of the callback context) or delete it",
@@ -244,5 +282,11 @@ def _callback_context(inputs: Mapping[str, bytes | None]) -> dict[str, Any] | No
         raise CfngenError(
             f"{CALLBACK_CONTEXT_FILE}: expected a JSON object (a JSON schema)",
             'write a schema such as {"type": "object", "properties": {...}}',
+        )
+    deep = _schema.nesting_too_deep(doc.data)
+    if deep is not None:
+        raise CfngenError(
+            f"{CALLBACK_CONTEXT_FILE}: {deep}: nested more than {_schema.MAX_NESTING} levels deep",
+            "name the inner objects in definitions and refer to them with $ref",
         )
     return doc.data

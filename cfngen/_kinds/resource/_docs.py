@@ -8,13 +8,16 @@ output does not depend on hashing.
 
 from __future__ import annotations
 
+import hashlib
 import html
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urldefrag
 
 from cfngen._generate._jinja import render
-from cfngen._jsonsource import pointer_tokens
+from cfngen._schema import Resolver, pointer_tokens
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -24,6 +27,12 @@ _UPDATE_DOCS = "https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/u
 _REPLACEMENT = f"[Replacement]({_UPDATE_DOCS}#update-replacement)"
 _SOME_INTERRUPTIONS = f"[Some interruptions]({_UPDATE_DOCS}#update-some-interrupt)"
 _NO_INTERRUPTION = f"[No interruption]({_UPDATE_DOCS}#update-no-interrupt)"
+#: Page file names stay well under every file system's limit (255 bytes) however deep or long
+#: the property path; longer paths keep their start and end and a hash of the whole.
+_MAX_PAGE_NAME = 80
+_UNSAFE_NAME = re.compile(r"[^a-z0-9_-]+")
+#: C0/C1 controls but tab and newline: NUL, CR, escape sequences have no place in Markdown.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,29 @@ def _escape_markdown(text: str) -> str:
     return "\\" + text if text and text[0] in _MARKDOWN_RESERVED else text
 
 
+def markdown_text(text: str) -> str:
+    """Schema text (a description) as Markdown that shows it as written: line ends made
+    `\\n`, control characters (NUL, ESC, ...) removed, HTML escaped, and a line that would start
+    a heading or a list escaped."""
+    text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return "\n".join(_escape_markdown(html.escape(line, quote=False)) for line in text.split("\n"))
+
+
+def page_file_name(path: tuple[str, ...], taken: set[str]) -> str:
+    """`docs/` file name for the page of the object at `path`: lower-case, safe characters,
+    at most _MAX_PAGE_NAME characters, not in `taken` (lower-case names)."""
+    base = _UNSAFE_NAME.sub("-", "-".join(path).lower()).strip("-") or "type"
+    if len(base) + len(".md") > _MAX_PAGE_NAME:
+        digest = hashlib.sha256(base.encode()).hexdigest()[:10]
+        keep = (_MAX_PAGE_NAME - len(".md") - len(digest) - 2) // 2
+        base = f"{base[:keep]}-{digest}-{base[-keep:]}"
+    filename, n = f"{base}.md", 1
+    while filename in taken:
+        n += 1
+        filename = f"{base}-{n}.md"
+    return filename
+
+
 def _code(value: Any) -> str:
     return f"<code>{html.escape(value if isinstance(value, str) else _json(value))}</code>"
 
@@ -57,6 +89,7 @@ def _json(value: Any) -> str:
 class _DocsBuilder:
     def __init__(self, schema: dict[str, Any], type_name: str) -> None:
         self.schema = schema
+        self.resolver = Resolver(schema)
         self.type_name = type_name
         self.pages: dict[str, str] = {}
         #: page key -> file name, assigned before rendering children. A definition's key is its
@@ -65,6 +98,8 @@ class _DocsBuilder:
         self.create_only = _pointer_set(schema.get("createOnlyProperties"))
         self.conditional_create_only = _pointer_set(schema.get("conditionalCreateOnlyProperties"))
         self.read_only = _pointer_set(schema.get("readOnlyProperties"))
+        #: `$ref`s whose type text is being written: met again, the type is recursive.
+        self.describing: set[str] = set()
 
     def build(self) -> dict[str, str]:
         properties = self.properties(self.schema, (), ())
@@ -74,7 +109,7 @@ class _DocsBuilder:
             root=True,
             title=self.type_name,
             type_name=self.type_name,
-            description=self.schema.get("description"),
+            description=_description(self.schema, self.schema),
             indent="    ",
             properties=properties,
             ref=self.ref(),
@@ -127,21 +162,12 @@ class _DocsBuilder:
         return rows
 
     def resolve(self, node: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
-        """Follow local `$ref`s; returns the target and the name of the last one followed."""
-        name = None
-        seen: set[str] = set()
-        while isinstance(node.get("$ref"), str):
-            ref: str = node["$ref"]
-            if not ref.startswith("#/") or ref in seen:
-                break
-            seen.add(ref)
-            target: Any = self.schema
-            for token in pointer_tokens(ref[1:]):
-                target = target.get(token) if isinstance(target, dict) else None
-            if not isinstance(target, dict):
-                break
-            node, name = target, pointer_tokens(ref[1:])[-1]
-        return node, name
+        """Follow `$ref`s; returns the target and the name of the last one followed."""
+        target, ref = self.resolver.follow_named(node)
+        if ref is None:
+            return target, None
+        tokens = pointer_tokens(urldefrag(ref)[1])
+        return target, tokens[-1] if tokens else None
 
     def type_text(
         self, node: dict[str, Any], path: tuple[str, ...], name: str, key: tuple[str, ...]
@@ -149,8 +175,18 @@ class _DocsBuilder:
         ref = node.get("$ref")
         node, ref_name = self.resolve(node)
         if ref_name is not None:
-            # A definition has one page wherever it is used.
-            path, name, key = (ref_name,), ref_name, ("$ref", str(ref))
+            recursive_object = isinstance(node.get("properties"), dict) and node["properties"]
+            if str(ref) in self.describing and not recursive_object:
+                # A list of lists of ...: named, not spelled out forever. (An object type
+                # has its own page, which links to itself.)
+                text = markdown_text(ref_name)
+                return _TypeText(text, text, text)
+            self.describing.add(str(ref))
+            try:
+                # A definition has one page wherever it is used.
+                return self.type_text(node, (ref_name,), ref_name, ("$ref", str(ref)))
+            finally:
+                self.describing.discard(str(ref))
         declared = node.get("type")
         if isinstance(declared, list):
             types = [t for t in declared if isinstance(t, str)]
@@ -208,12 +244,7 @@ class _DocsBuilder:
         existing = self.page_files.get(key)
         if existing is not None:
             return existing
-        base = "-".join(path).lower()
-        filename, n = f"{base}.md", 1
-        taken = set(self.page_files.values()) | {"readme.md"}
-        while filename.lower() in taken:
-            n += 1
-            filename = f"{base}-{n}.md"
+        filename = page_file_name(path, {*self.page_files.values(), "readme.md"})
         self.page_files[key] = filename
         self.pages[filename] = render(
             TEMPLATES,
@@ -221,7 +252,7 @@ class _DocsBuilder:
             root=False,
             title=f"{self.type_name} {' '.join(path)}",
             type_name=self.type_name,
-            description=node.get("description"),
+            description=_description(node, node),
             indent="",
             properties=self.properties(node, path, key),
             ref=None,
@@ -236,7 +267,7 @@ class _DocsBuilder:
         if isinstance(identifier, list) and len(identifier) == 1 and isinstance(identifier[0], str):
             tokens = pointer_tokens(identifier[0])
             if len(tokens) == 2 and tokens[0] == "properties":
-                return tokens[1]
+                return markdown_text(tokens[1])
         return None
 
     def getatt(self) -> list[dict[str, str]]:
@@ -248,7 +279,7 @@ class _DocsBuilder:
             if not tokens:
                 continue
             prop = self.lookup(tokens)
-            name = ".".join(t for t in tokens[1:] if t != "*")
+            name = markdown_text(".".join(t for t in tokens[1:] if t != "*"))
             description = _description(prop, self.resolve(prop)[0]) if prop else None
             out.append(
                 {
@@ -284,10 +315,11 @@ def _pointer_set(value: Any) -> frozenset[str]:
 
 
 def _description(prop: dict[str, Any], resolved: dict[str, Any]) -> str | None:
+    """The description as Markdown (markdown_text), or None."""
     for node in (prop, resolved):
         text = node.get("description")
         if isinstance(text, str) and text.strip():
-            return text.strip()
+            return markdown_text(text.strip())
     return None
 
 

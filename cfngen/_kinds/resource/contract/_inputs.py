@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfngen import _jsonsource
+from cfngen import _schema
 from cfngen._errors import CfngenError
-from cfngen._kinds.resource.contract._rules import SchemaInfo, identifiers_of, pointer, set_value
+from cfngen._kinds.resource._view import ResourceSchema
+from cfngen._kinds.resource.contract._rules import identifiers_of, pointer, set_value
 
 INPUTS_DIR = "inputs"
 OVERRIDES_FILE = "overrides.json"
@@ -51,7 +52,7 @@ class InputSet:
         return f"{INPUTS_DIR}/{path.name}" if path else "the input generated from the schema"
 
 
-def load_input_sets(root: Path, info: SchemaInfo) -> tuple[list[InputSet], list[str]]:
+def load_input_sets(root: Path, info: ResourceSchema) -> tuple[list[InputSet], list[str]]:
     """The input sets to run the suite with, and warnings about files that were ignored."""
     warnings: list[str] = []
     sets = _from_files(root / INPUTS_DIR)
@@ -109,14 +110,14 @@ def _kind(rest: str) -> str | None:
 
 
 def _read_object(path: Path) -> dict[str, Any]:
-    text = _jsonsource.read_text(path)
+    text = _schema.read_text(path)
     export = _EXPORT.search(text)
     if export:
         raise CfngenError(
             f"{path}: uses the CloudFormation export {{{{{export.group(1).strip()}}}}}",
             "cfngen test runs offline and cannot look exports up: write the value itself",
         )
-    return _jsonsource.load_object(path, "fix the file", text=text)
+    return _schema.load_object(path, "fix the file", text=text)
 
 
 def _overrides(path: Path, warnings: list[str]) -> dict[str, dict[tuple[str, ...], Any]]:
@@ -140,7 +141,7 @@ def _overrides(path: Path, warnings: list[str]) -> dict[str, dict[tuple[str, ...
             if not key.startswith("/"):
                 warnings.append(f"{OVERRIDES_FILE}: {action} key {key!r} is not a JSON pointer")
                 continue
-            out[action][tuple(_jsonsource.pointer_tokens(key))] = value
+            out[action][tuple(_schema.pointer_tokens(key))] = value
     return out
 
 
@@ -151,18 +152,11 @@ def _apply(model: dict[str, Any], overrides: dict[tuple[str, ...], Any]) -> dict
     return out
 
 
-def _generated(info: SchemaInfo, overrides: dict[str, dict[tuple[str, ...], Any]]) -> InputSet:
+def _generated(info: ResourceSchema, overrides: dict[str, dict[tuple[str, ...], Any]]) -> InputSet:
     from cfngen._instances import example_inputs
 
     try:
         examples = example_inputs(info.schema)
-    except NotImplementedError:
-        raise CfngenError(
-            "this project has no inputs/ folder, and this cfngen cannot generate example "
-            "inputs from the schema yet",
-            "write inputs/inputs_1_create.json, inputs_1_update.json and inputs_1_invalid.json "
-            "(the resource's properties, as `cfn test` reads them)",
-        ) from None
     except CfngenError:
         raise
     except Exception as exc:
@@ -183,7 +177,9 @@ class InputProblem(Exception):
     """The inputs themselves break a rule (not the handler)."""
 
 
-def update_request(info: SchemaInfo, inputs: InputSet, current: dict[str, Any]) -> dict[str, Any]:
+def update_request(
+    info: ResourceSchema, inputs: InputSet, current: dict[str, Any]
+) -> dict[str, Any]:
     """The UPDATE model for a resource whose current model is `current`, as `cfn test` builds it.
 
     From files: the update input, with the identifiers of `current` and its top-level readOnly

@@ -11,7 +11,7 @@ from cfngen._contract._sandbox import Sandbox
 from cfngen._errors import CfngenError
 from cfngen._kinds.resource import ACTIONS
 from cfngen._kinds.resource.contract._request import load_request
-from cfngen._kinds.resource.contract._rules import SchemaInfo, read_schema
+from cfngen._kinds.resource.contract._rules import read_schema
 from cfngen._project import Project
 
 
@@ -34,9 +34,9 @@ def invoke(
     action = action.upper()
     if action not in ACTIONS:
         raise CfngenError(f"unknown action {action!r}", f"use one of {', '.join(ACTIONS)}")
-    info = SchemaInfo.from_schema(read_schema(project))
+    info = read_schema(project)
     request, warnings = load_request(request_file)
-    if info.handlers and action.lower() not in info.handlers:
+    if info.handler_names and action.lower() not in info.handler_names:
         warnings.append(
             f"the schema declares no {action.lower()} handler: CloudFormation would never call it"
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cfngen import _jsonsource
+from cfngen import _schema
 from cfngen._contract._handlers import Request
 from cfngen._errors import CfngenError
 
@@ -31,7 +31,7 @@ EXAMPLE = (
 
 def load_request(path: Path) -> tuple[Request, list[str]]:
     """The request in `path`, and warnings about keys cfngen does not read."""
-    data = _jsonsource.load_object(path, f"a request file looks like {EXAMPLE}")
+    data = _schema.load_object(path, f"a request file looks like {EXAMPLE}")
     request = Request()
     warnings: list[str] = []
     for key, value in data.items():

@@ -9,14 +9,14 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
-from cfngen import _jsonsource
-from cfngen._jsonsource import join_pointer, pointer_tokens
+from cfngen import _schema
+from cfngen._kinds.resource._view import PropertyPath, ResourceSchema
 from cfngen._project import Project
+from cfngen._schema import join_pointer
 
-Path = tuple[str, ...]
+Path = PropertyPath
 
 
 class _Missing:
@@ -27,86 +27,10 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
-def read_schema(project: Project) -> dict[str, Any]:
+def read_schema(project: Project) -> ResourceSchema:
     """The project's resource schema, as the contract tests and `cfngen invoke` read it."""
-    return _jsonsource.load_object(project.schema_path, "run `cfngen validate`")
-
-
-@dataclass(frozen=True)
-class SchemaInfo:
-    """What the contract tests need to know about a resource schema."""
-
-    schema: dict[str, Any]
-    handlers: frozenset[str]
-    primary: tuple[Path, ...]
-    additional: tuple[tuple[Path, ...], ...]
-    read_only: tuple[Path, ...]
-    write_only: tuple[Path, ...]
-    create_only: tuple[Path, ...]
-
-    @classmethod
-    def from_schema(cls, schema: dict[str, Any]) -> SchemaInfo:
-        handlers = schema.get("handlers")
-        additional = schema.get("additionalIdentifiers")
-        return cls(
-            schema=schema,
-            handlers=frozenset(handlers) if isinstance(handlers, dict) else frozenset(),
-            primary=_paths(schema.get("primaryIdentifier")),
-            additional=tuple(
-                _paths(group) for group in additional or () if isinstance(group, list)
-            ),
-            read_only=_paths(schema.get("readOnlyProperties")),
-            write_only=_paths(schema.get("writeOnlyProperties")),
-            create_only=_paths(schema.get("createOnlyProperties")),
-        )
-
-    @property
-    def writable_identifiers(self) -> bool:
-        """Whether the user sets an identifier, so creating the same model twice must fail.
-
-        As `cfn test`: every primaryIdentifier property is createOnly. Also (which it misses):
-        an additionalIdentifier the user sets, no part of it readOnly.
-        """
-        if self.primary and all(path in self.create_only for path in self.primary):
-            return True
-        return any(
-            group and not any(path in self.read_only for path in group) for group in self.additional
-        )
-
-    @property
-    def tagging(self) -> dict[str, Any]:
-        tagging = self.schema.get("tagging")
-        return tagging if isinstance(tagging, dict) else {}
-
-    @property
-    def taggable(self) -> bool:
-        if "taggable" in self.tagging:
-            return bool(self.tagging["taggable"])
-        return bool(self.schema.get("taggable", True))
-
-    @property
-    def tag_updatable(self) -> bool:
-        if "tagUpdatable" in self.tagging:
-            return bool(self.tagging["tagUpdatable"])
-        return self.taggable
-
-    @property
-    def tag_property(self) -> str:
-        tag_property = self.tagging.get("tagProperty", "/properties/Tags")
-        return str(tag_property).rsplit("/", 1)[-1]
-
-
-def _paths(pointers: Any) -> tuple[Path, ...]:
-    if not isinstance(pointers, list):
-        return ()
-    out: list[Path] = []
-    for pointer in pointers:
-        if not isinstance(pointer, str):
-            continue
-        tokens = pointer_tokens(pointer)
-        if tokens[:1] == ["properties"] and len(tokens) > 1:
-            out.append(tuple(tokens[1:]))
-    return tuple(out)
+    schema = _schema.load_object(project.schema_path, "run `cfngen validate`")
+    return ResourceSchema(schema, base_dir=project.root)
 
 
 def pointer(path: Path) -> str:
@@ -189,26 +113,26 @@ def present(value: Any) -> bool:
 # --------------------------------------------------------------------------- rules
 
 
-def missing_identifiers(info: SchemaInfo, model: Any) -> list[str]:
+def missing_identifiers(info: ResourceSchema, model: Any) -> list[str]:
     """primaryIdentifier properties absent (or empty) from a model."""
     if not isinstance(model, dict):
         return [pointer(path) for path in info.primary]
     return [pointer(path) for path in info.primary if not present(get(model, path))]
 
 
-def identifier(info: SchemaInfo, model: Any) -> tuple[str, ...] | None:
+def identifier(info: ResourceSchema, model: Any) -> tuple[str, ...] | None:
     """The primaryIdentifier values of a model, comparable; None when one is missing."""
     if not isinstance(model, dict) or missing_identifiers(info, model):
         return None
     return tuple(_canonical(get(model, path)) for path in info.primary)
 
 
-def same_identifier(info: SchemaInfo, a: Any, b: Any) -> bool:
+def same_identifier(info: ResourceSchema, a: Any, b: Any) -> bool:
     mine = identifier(info, a)
     return bool(info.primary) and mine is not None and mine == identifier(info, b)
 
 
-def write_only_returned(info: SchemaInfo, model: Any) -> list[str]:
+def write_only_returned(info: ResourceSchema, model: Any) -> list[str]:
     return [
         pointer(concrete)
         for path in info.write_only
@@ -217,7 +141,7 @@ def write_only_returned(info: SchemaInfo, model: Any) -> list[str]:
     ]
 
 
-def identifiers_of(info: SchemaInfo, model: dict[str, Any]) -> dict[str, Any]:
+def identifiers_of(info: ResourceSchema, model: dict[str, Any]) -> dict[str, Any]:
     """The top-level properties of `model` that are part of an identifier (as `cfn test`)."""
     keys = {path[0] for path in info.primary}
     keys.update(path[0] for group in info.additional for path in group)
@@ -225,7 +149,7 @@ def identifiers_of(info: SchemaInfo, model: dict[str, Any]) -> dict[str, Any]:
 
 
 def differences(
-    info: SchemaInfo, expected: dict[str, Any], actual: Any
+    info: ResourceSchema, expected: dict[str, Any], actual: Any
 ) -> list[tuple[str, Any, Any]]:
     """Where a returned model does not carry what the request asked for.
 
@@ -236,30 +160,30 @@ def differences(
     wanted = pruned(expected, info.read_only + info.write_only)
     got = actual if isinstance(actual, dict) else {}
     out: list[tuple[str, Any, Any]] = []
-    _compare(info.schema, wanted, got, (), out)
+    _compare(info, wanted, got, (), out)
     return out
 
 
 def _compare(
-    schema: dict[str, Any], wanted: Any, got: Any, path: Path, out: list[tuple[str, Any, Any]]
+    info: ResourceSchema, wanted: Any, got: Any, path: Path, out: list[tuple[str, Any, Any]]
 ) -> None:
     if isinstance(wanted, dict):
         if not isinstance(got, dict):
             out.append((pointer(path), wanted, got))
             return
         for key, value in wanted.items():
-            _compare(schema, value, got.get(key, MISSING), (*path, key), out)
+            _compare(info, value, got.get(key, MISSING), (*path, key), out)
         return
     if isinstance(wanted, list):
         if not isinstance(got, list) or len(got) != len(wanted):
             out.append((pointer(path), wanted, got))
             return
-        if _insertion_order(schema, path) is False:
+        if _insertion_order(info, path) is False:
             if sorted(map(_canonical, wanted)) != sorted(map(_canonical, got)):
                 out.append((pointer(path), wanted, got))
             return
         for index, (a, b) in enumerate(zip(wanted, got, strict=True)):
-            _compare(schema, a, b, (*path, str(index)), out)
+            _compare(info, a, b, (*path, str(index)), out)
         return
     if _canonical(wanted) != _canonical(got):
         out.append((pointer(path), wanted, got))
@@ -271,63 +195,24 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def _insertion_order(schema: dict[str, Any], path: Path) -> Any:
-    node = subschema(schema, path)
+def _insertion_order(info: ResourceSchema, path: Path) -> Any:
+    node = info.subschema(path)
     return node.get("insertionOrder", True) if node is not None else True
-
-
-def subschema(schema: dict[str, Any], path: Path) -> dict[str, Any] | None:
-    """The schema of the property at a model path (following local $refs), if declared."""
-    node: Any = {"type": "object", "properties": schema.get("properties", {})}
-    for token in path:
-        node = _resolve(schema, node)
-        if not isinstance(node, dict):
-            return None
-        if "items" in node and (token == "*" or token.isdigit()):
-            node = node["items"]
-        elif isinstance(node.get("properties"), dict) and token in node["properties"]:
-            node = node["properties"][token]
-        elif isinstance(node.get("patternProperties"), dict) and node["patternProperties"]:
-            node = next(iter(node["patternProperties"].values()))
-        else:
-            return None
-    node = _resolve(schema, node)
-    return node if isinstance(node, dict) else None
-
-
-def _resolve(schema: dict[str, Any], node: Any) -> Any:
-    seen = 0
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and seen < 32:
-        ref = node["$ref"]
-        if not ref.startswith("#"):
-            return node
-        target: Any = schema
-        for token in pointer_tokens(ref[1:]):
-            if not isinstance(target, dict) or token not in target:
-                return None
-            target = target[token]
-        node = target
-        seen += 1
-    return node
 
 
 # --------------------------------------------------------------------------- conformance
 
 
 class Conformance:
-    """`cfngen._instances.model_errors`, remembered as unavailable if it is not built yet."""
+    """Whether models match the resource schema (cfngen._instances.model_errors), for one
+    schema checked many times."""
 
     def __init__(self, schema: dict[str, Any]) -> None:
         self.schema = schema
-        self.unavailable: str | None = None
 
     def errors(self, model: Any, *, partial: bool = True) -> list[tuple[str, str]]:
-        if self.unavailable is not None or not isinstance(model, dict):
+        if not isinstance(model, dict):
             return []
         from cfngen._instances import model_errors
 
-        try:
-            return list(model_errors(self.schema, model, partial=partial))
-        except NotImplementedError as exc:
-            self.unavailable = str(exc) or "model_errors is not implemented"
-            return []
+        return list(model_errors(self.schema, model, partial=partial))

@@ -21,6 +21,7 @@ from cfngen._contract._results import Status, SuiteResult, TestResult
 from cfngen._contract._sandbox import Sandbox
 from cfngen._contract._select import compile_expression
 from cfngen._errors import CfngenError
+from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._inputs import (
     InputProblem,
@@ -28,7 +29,7 @@ from cfngen._kinds.resource.contract._inputs import (
     load_input_sets,
     update_request,
 )
-from cfngen._kinds.resource.contract._rules import Conformance, SchemaInfo, pointer, read_schema
+from cfngen._kinds.resource.contract._rules import Conformance, pointer, read_schema
 from cfngen._project import Project
 
 #: A LIST that pages on and on without repeating a token is stopped here.
@@ -244,7 +245,7 @@ class _Case:
 
     def clean_up(self) -> None:
         """Delete what the test created and did not delete; results are not judged."""
-        if "delete" not in self.info.handlers or "DELETE" in self.run.handlers.stubs:
+        if "delete" not in self.info.handler_names or "DELETE" in self.run.handlers.stubs:
             return
         for model in self._to_delete:
             self.run.handlers.run(
@@ -824,7 +825,7 @@ def _invalid_input(case: _Case) -> dict[str, Any]:
     if invalid is None:
         raise _Skipped(case.inputs.missing("invalid"))
     conformance = case.run.conformance
-    if not conformance.errors(invalid, partial=False) and conformance.unavailable is None:
+    if not conformance.errors(invalid, partial=False):
         raise _Skipped(f"{case.inputs.source('invalid')} matches the schema: nothing to reject")
     return copy.deepcopy(invalid)
 
@@ -842,7 +843,7 @@ def _change_create_only(case: _Case, update: dict[str, Any]) -> tuple[_rules.Pat
         old = _rules.get(update, path)
         if old is _rules.MISSING:
             continue
-        node = _rules.subschema(case.info.schema, path) or {}
+        node = case.info.subschema(path) or {}
         for new in _candidates(old, node):
             changed = copy.deepcopy(update)
             if not _rules.set_value(changed, path, new):
@@ -929,7 +930,7 @@ TEST_NAMES = tuple(test.name for test in TESTS)
 
 @dataclass
 class _Run:
-    info: SchemaInfo
+    info: ResourceSchema
     handlers: Handlers
     limits: Limits
     max_reinvoke: int
@@ -950,11 +951,10 @@ def run_tests(
     Raises CfngenError when they cannot run at all (no handlers, bad inputs).
     """
     started = time.perf_counter()
-    schema = read_schema(project)
-    info = SchemaInfo.from_schema(schema)
+    info = read_schema(project)
     select = compile_expression(keyword or "")
     input_sets, notes = load_input_sets(project.root, info)
-    conformance = Conformance(schema)
+    conformance = Conformance(info.schema)
     result = SuiteResult(notes=notes)
 
     labelled = len(input_sets) > 1
@@ -982,16 +982,12 @@ def run_tests(
             result.tests.append(test_result)
             if on_result is not None:
                 on_result(test_result)
-    if conformance.unavailable is not None:
-        result.notes.append(
-            f"returned models were not checked against the schema: {conformance.unavailable}"
-        )
     result.seconds = time.perf_counter() - started
     return result
 
 
 def _run_one(run: _Run, sandbox: Sandbox, test: _Test, inputs: InputSet, name: str) -> TestResult:
-    missing = [action for action in test.needs if action not in run.info.handlers]
+    missing = [action for action in test.needs if action not in run.info.handler_names]
     if missing:
         return TestResult(
             name,

@@ -66,17 +66,28 @@ def test_the_handlers_module_registers_the_type():
     assert handlers.resource.type_name == TYPE_NAME
 
 
-def test_create_writes_then_waits_until_the_parameter_reads_back():
-    first = invoke("CREATE", desiredResourceState=PARAMETER)
-    assert first["status"] == "IN_PROGRESS", first
-    assert first["callbackContext"] == {"Created": True, "Attempts": 0}
-    assert first["callbackDelaySeconds"] == handlers.STABILIZE_DELAY_SECONDS
-    second = invoke("CREATE", first["callbackContext"], desiredResourceState=PARAMETER)
-    assert second["status"] == "SUCCESS", second
-    model = second["resourceModel"]
+def test_create_writes_waits_until_the_parameter_reads_back_then_tags_it():
+    event = invoke("CREATE", desiredResourceState=PARAMETER)
+    # moto's SSM is consistent at once: one call is enough
+    assert event["status"] == "SUCCESS", event
+    model = event["resourceModel"]
     assert {key: model[key] for key in PARAMETER} == PARAMETER
     assert model["Version"] == 1
     assert model["Arn"].endswith(":parameter/unit-test/greeting")
+
+
+def test_create_carries_on_from_its_callback_context():
+    first = invoke("CREATE", desiredResourceState=PARAMETER)
+    ssm = boto3.client("ssm", region_name="us-east-1")
+    ssm.remove_tags_from_resource(
+        ResourceType="Parameter", ResourceId=PARAMETER["Name"], TagKeys=["team"]
+    )
+    # A context saved while create waited for the parameter: the next call goes on
+    # from that step (and does not create the parameter again).
+    waiting = {"cfngen": {"step": "readable", "progress": {"missing": 1}}}
+    event = invoke("CREATE", waiting, desiredResourceState=PARAMETER)
+    assert event["status"] == "SUCCESS", event
+    assert event["resourceModel"] == first["resourceModel"]
 
 
 def test_create_of_an_existing_parameter_is_already_exists():

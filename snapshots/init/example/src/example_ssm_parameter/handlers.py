@@ -2,25 +2,24 @@
 parameters in AWS Systems Manager (SSM) Parameter Store.
 
 This is cfngen's working example (`cfngen init --example`); it passes every contract test
-of `cfngen test`. The file is yours: change it into your own resource type. models.py and
-cfngen_runtime.py beside it are derived from the schema and callback-context.json by
-`cfngen generate`; do not edit them.
+of `cfngen test`. The file is yours: change it into your own resource type. models.py,
+cfngen_runtime.py and cfngen_aws.py beside it are written by `cfngen generate`; do not
+edit them.
 
 CloudFormation calls one handler per request and passes it a boto3 session made from the
 caller's credentials. A handler returns a ProgressEvent: SUCCESS with the resource's
 model, FAILED with an error code (raise one of `exceptions.*` to return one), or
 IN_PROGRESS to be called again after `callbackDelaySeconds` with the `callbackContext` it
-returned.
+returned. cfngen_aws.py does the waiting for create: its `Steps` answer IN_PROGRESS when
+a step must wait longer than one call may, and carry on in the next call.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping, MutableMapping
-from contextlib import contextmanager
+from collections.abc import Mapping, MutableMapping
 from typing import Any
 
-from botocore.exceptions import ClientError, ParamValidationError
 from cloudformation_cli_python_lib import (
     Action,
     OperationStatus,
@@ -29,8 +28,10 @@ from cloudformation_cli_python_lib import (
     exceptions,
 )
 
+from .cfngen_aws import Call, Steps, Waiter, aws_errors, client
 from .cfngen_runtime import Resource
 from .models import (
+    TIMEOUT_MINUTES,
     CallbackContext,
     ResourceHandlerRequest,
     ResourceModel,
@@ -41,9 +42,7 @@ from .models import (
 LOG = logging.getLogger(__name__)
 TYPE_NAME = "Example::SSM::Parameter"
 
-#: Seconds CloudFormation waits before calling create again to check the new parameter.
-STABILIZE_DELAY_SECONDS = 2
-#: Checks before create gives up on a parameter that never becomes readable.
+#: Checks that may find a new parameter missing before create gives up (NotStabilized).
 STABILIZE_ATTEMPTS = 10
 #: Parameters per LIST page (SSM's DescribeParameters allows 1 to 50).
 PAGE_SIZE = 10
@@ -55,37 +54,6 @@ test_entrypoint = resource.test_entrypoint
 # --------------------------------------------------------------------------- SSM
 
 
-def _ssm(session: SessionProxy | None) -> Any:
-    if session is None:
-        raise exceptions.InvalidCredentials("CloudFormation passed no credentials")
-    return session.client("ssm")
-
-
-@contextmanager
-def _ssm_errors(name: str | None) -> Iterator[None]:
-    """Turn SSM's errors into the handler contract's error codes."""
-    try:
-        yield
-    except ParamValidationError as error:
-        raise exceptions.InvalidRequest(str(error)) from error
-    except ClientError as error:
-        code = error.response.get("Error", {}).get("Code", "")
-        message = error.response.get("Error", {}).get("Message", str(error))
-        if code in ("ParameterNotFound", "InvalidResourceId"):
-            raise exceptions.NotFound(TYPE_NAME, str(name)) from error
-        if code == "ParameterAlreadyExists":
-            raise exceptions.AlreadyExists(TYPE_NAME, str(name)) from error
-        if code in ("ValidationException", "ParameterPatternMismatchException"):
-            raise exceptions.InvalidRequest(message) from error
-        if code in ("ThrottlingException", "TooManyUpdates"):
-            raise exceptions.Throttling(message) from error
-        if code == "AccessDeniedException":
-            raise exceptions.AccessDenied(message) from error
-        if code == "ParameterLimitExceeded":
-            raise exceptions.ServiceLimitExceeded(message) from error
-        raise exceptions.GeneralServiceException(f"{code}: {message}") from error
-
-
 def _tag_list(tags: Mapping[str, str] | None) -> list[dict[str, str]]:
     return [{"Key": key, "Value": value} for key, value in sorted((tags or {}).items())]
 
@@ -94,7 +62,8 @@ def _read(ssm: Any, name: str | None) -> ResourceModel:
     """The parameter as a model: what CloudFormation shows as the resource's state."""
     if not name:
         raise exceptions.NotFound(TYPE_NAME, str(name))
-    with _ssm_errors(name):
+    # aws_errors: SSM's errors as the contract's codes (ParameterNotFound: NotFound...)
+    with aws_errors(TYPE_NAME, name):
         parameter = ssm.get_parameter(Name=name)["Parameter"]
         tagged = ssm.list_tags_for_resource(ResourceType="Parameter", ResourceId=name)
     if parameter.get("Type") != "String":
@@ -113,17 +82,6 @@ def _success(model: ResourceModel | None = None) -> ProgressEvent:
     return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=model)
 
 
-def _check_again(model: ResourceModel, context: CallbackContext) -> ProgressEvent:
-    """IN_PROGRESS: CloudFormation calls the same handler again, after the delay, with
-    this context (typed in callback-context.json) as its callback_context."""
-    return ProgressEvent(
-        status=OperationStatus.IN_PROGRESS,
-        resourceModel=model,
-        callbackContext=context._serialize(),
-        callbackDelaySeconds=STABILIZE_DELAY_SECONDS,
-    )
-
-
 # --------------------------------------------------------------------------- handlers
 
 
@@ -133,39 +91,44 @@ def create_handler(
     request: ResourceHandlerRequest,
     callback_context: MutableMapping[str, Any],
 ) -> ProgressEvent:
-    """Write the parameter, then report SUCCESS once it reads back (stabilisation)."""
+    """Write the parameter, wait until it reads back, tag it, and return it as it is.
+
+    The steps run one after the other. When one has to wait longer than this call may,
+    the handler answers IN_PROGRESS and CloudFormation calls it again, after the delay,
+    with the callback context where the steps keep their progress (cfngen_aws.py).
+    """
     model = request.desiredResourceState
     if model is None or not model.Name:
         raise exceptions.InvalidRequest("Name is required")
-    ssm = _ssm(session)
-    context = CallbackContext._deserialize(callback_context)
+    name = model.Name
+    ssm = client(session, "ssm")
 
-    if not context.Created:
-        LOG.info("creating parameter %s", model.Name)
-        arguments: dict[str, Any] = {
-            "Name": model.Name,
-            "Value": model.Value,
-            "Type": "String",
-        }
+    def put() -> None:
+        LOG.info("creating parameter %s", name)
+        # No Overwrite: an existing parameter is AlreadyExists, never taken over.
+        ssm.put_parameter(Name=name, Value=model.Value, Type="String")
+
+    def tag() -> None:
         if model.Tags:
-            arguments["Tags"] = _tag_list(model.Tags)
-        with _ssm_errors(model.Name):
-            # No Overwrite: an existing parameter is AlreadyExists, never taken over.
-            ssm.put_parameter(**arguments)
-        return _check_again(model, CallbackContext(Created=True, Attempts=0))
+            ssm.add_tags_to_resource(
+                ResourceType="Parameter", ResourceId=name, Tags=_tag_list(model.Tags)
+            )
 
-    attempts = (context.Attempts or 0) + 1
-    try:
-        current = _read(ssm, model.Name)
-    except exceptions.NotFound:
-        if attempts >= STABILIZE_ATTEMPTS:
-            raise exceptions.NotStabilized(
-                f"parameter {model.Name} was not readable after {attempts} checks"
-            ) from None
-        LOG.info("parameter %s is not readable yet (check %d)", model.Name, attempts)
-        return _check_again(model, CallbackContext(Created=True, Attempts=attempts))
-    LOG.info("parameter %s is ready (version %s)", model.Name, current.Version)
-    return _success(current)
+    return Steps(
+        Call("create", put),
+        # SSM is eventually consistent: a new parameter may not read back at once.
+        Waiter.until_found(
+            lambda: ssm.get_parameter(Name=name),
+            not_found_checks=STABILIZE_ATTEMPTS,
+            name="readable",
+        ),
+        Call("tag", tag),
+        Call("read", lambda: _success(_read(ssm, name))),
+    ).run(
+        CallbackContext._deserialize(callback_context),
+        model,
+        timeout_minutes=TIMEOUT_MINUTES["create"],
+    )
 
 
 @resource.handler(Action.READ)
@@ -176,7 +139,7 @@ def read_handler(
 ) -> ProgressEvent:
     """The parameter as it is now; NotFound when it does not exist."""
     model = request.desiredResourceState
-    return _success(_read(_ssm(session), model.Name if model else None))
+    return _success(_read(client(session, "ssm"), model.Name if model else None))
 
 
 @resource.handler(Action.UPDATE)
@@ -195,11 +158,11 @@ def update_handler(
         raise exceptions.NotUpdatable(
             f"Name is create-only: it cannot change from {previous.Name} to {model.Name}"
         )
-    ssm = _ssm(session)
+    ssm = client(session, "ssm")
     current = _read(ssm, model.Name)  # NotFound when there is nothing to update
 
     LOG.info("updating parameter %s", model.Name)
-    with _ssm_errors(model.Name):
+    with aws_errors(TYPE_NAME, model.Name):
         ssm.put_parameter(
             Name=model.Name, Value=model.Value, Type="String", Overwrite=True
         )
@@ -227,10 +190,10 @@ def delete_handler(
     """Delete the parameter; NotFound when it is already gone."""
     model = request.desiredResourceState
     name = model.Name if model else None
-    ssm = _ssm(session)
+    ssm = client(session, "ssm")
     _read(ssm, name)  # NotFound when it is already gone, or is not a String parameter
     LOG.info("deleting parameter %s", name)
-    with _ssm_errors(name):
+    with aws_errors(TYPE_NAME, name):
         ssm.delete_parameter(Name=name)
     # A delete that succeeds returns no model.
     return _success()
@@ -249,8 +212,8 @@ def list_handler(
     }
     if request.nextToken:
         arguments["NextToken"] = request.nextToken
-    with _ssm_errors(None):
-        page = _ssm(session).describe_parameters(**arguments)
+    with aws_errors(TYPE_NAME):
+        page = client(session, "ssm").describe_parameters(**arguments)
     return ProgressEvent(
         status=OperationStatus.SUCCESS,
         resourceModels=[ResourceModel(Name=p["Name"]) for p in page["Parameters"]],

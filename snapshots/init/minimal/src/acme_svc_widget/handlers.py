@@ -1,8 +1,10 @@
 """The handlers CloudFormation calls to manage Acme::Svc::Widget resources.
 
 This file is yours: `cfngen init` wrote it once and `cfngen upgrade` merges template changes
-into it. models.py and cfngen_runtime.py beside it are derived from the schema by
-`cfngen generate`; do not edit them.
+into it. models.py, cfngen_runtime.py and cfngen_aws.py beside it are written by
+`cfngen generate`; do not edit them. cfngen_aws.py has what calling AWS takes: boto3
+clients with retries pinned, AWS errors as the contract's error codes, and steps that
+wait across callbacks (IN_PROGRESS) until the service is ready.
 
 Each stub already returns what the handler contract requires: create and update return the
 whole model with its primary identifier, delete returns no model, read and list never return
@@ -59,11 +61,14 @@ def create_handler(
             HandlerErrorCode.InvalidRequest, "the request has no resource properties"
         )
     # TODO: create it through the service's API, for example with
-    #     client = session.client("svc")  # session is None only in unit tests
-    # Return HandlerErrorCode.AlreadyExists when it exists already. When it takes a while
-    # to become ready, return OperationStatus.IN_PROGRESS with callbackContext=
-    # CallbackContext(...)._serialize() (see callback-context.json) and callbackDelaySeconds,
-    # and check on it when CloudFormation calls back with that context.
+    #     client = cfngen_aws.client(session, "svc")
+    # Return HandlerErrorCode.AlreadyExists when it exists already (cfngen_aws.aws_errors
+    # maps AWS errors to such codes). When it takes a while to become ready, let steps
+    # wait for it across callbacks, and return what they answer:
+    #     return Steps(
+    #         Call("create", lambda: client.create_...(...)),
+    #         Waiter(status, pending=["CREATING"], target=["ACTIVE"]),
+    #     ).run(callback_context, model, timeout_minutes=TIMEOUT_MINUTES["create"])
     model.Id = identifier_utils.generate_resource_identifier(
         stack_id_or_name=request.stackId,
         logical_resource_id=request.logicalResourceIdentifier,

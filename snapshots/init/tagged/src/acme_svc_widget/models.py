@@ -2,15 +2,17 @@
 """Models of Acme::Svc::Widget.
 
 ResourceModel (the properties), TypeConfigurationModel, CallbackContext (the handlers'
-progress state, from callback-context.json) and ResourceHandlerRequest. Every field is
-None unless CloudFormation sent it: handlers get partial models. `Model._deserialize()`
-reads JSON and `model._serialize()` writes it; a JSON name that is not a Python name is
-kept in `field(metadata={'alias': ...})`.
+progress state, from callback-context.json), ResourceHandlerRequest and TIMEOUT_MINUTES
+(each handler's timeoutInMinutes). Every field is None unless CloudFormation sent it:
+handlers get partial models. `Model._deserialize()` reads JSON and `model._serialize()`
+writes it; a JSON name that is not a Python name is kept in
+`field(metadata={'alias': ...})`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .cfngen_runtime import BaseResourceHandlerRequest, CfnModel
 
@@ -29,6 +31,7 @@ class TypeConfigurationModel(CfnModel):
 @dataclass
 class CallbackContext(CfnModel):
     Attempts: int | None = None
+    cfngen: dict[str, Any] | None = None
 
 
 @dataclass
@@ -45,3 +48,14 @@ class ResourceHandlerRequest(BaseResourceHandlerRequest):
     desiredResourceState: ResourceModel | None
     previousResourceState: ResourceModel | None
     typeConfiguration: TypeConfigurationModel | None
+
+
+#: Minutes CloudFormation gives each handler in all, callbacks included: the schema's
+#: timeoutInMinutes, else 120. Steps in cfngen_aws.py never wait past them.
+TIMEOUT_MINUTES: dict[str, int] = {
+    "create": 120,
+    "read": 120,
+    "update": 120,
+    "delete": 120,
+    "list": 120,
+}

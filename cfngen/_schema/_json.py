@@ -1,4 +1,4 @@
-"""JSON documents that remember where each value came from.
+"""JSON documents that remember where each value came from: cfngen's one JSON reader.
 
 The standard library parses fast but forgets positions and silently keeps the last of two
 duplicate keys. We parse with it, then map JSON pointers to line and column with one tokenizer
@@ -16,27 +16,35 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._schema._pointer import escape_token, join_pointer, parent_pointer
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
 
 
-def escape_pointer_token(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
+#: How deep objects and arrays may nest in a document. Real resource schemas nest up to 13
+#: levels (cfn-lint's 1898); the meta-schema validator recurses per level and runs out of
+#: Python's stack near 350, so deeper documents are refused with the pointer where they cross
+#: this line instead of crashing inside it. (Schemas have a tighter limit that also counts
+#: `$ref`s: cfngen/_schema/_depth.py.)
+MAX_NESTING = 200
 
 
-def unescape_pointer_token(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
-def pointer_tokens(pointer: str) -> list[str]:
-    """`/a/b~1c` -> ['a', 'b/c']. The root pointer '' has no tokens."""
-    if not pointer:
-        return []
-    return [unescape_pointer_token(t) for t in pointer.lstrip("/").split("/")]
-
-
-def join_pointer(base: str, *tokens: str | int) -> str:
-    return base + "".join("/" + escape_pointer_token(str(t)) for t in tokens)
+def nesting_too_deep(data: Any, limit: int = MAX_NESTING) -> str | None:
+    """The pointer of the first object or array (in document order) nested deeper than
+    `limit` levels, or None. Iterative: it must not itself run out of stack."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    while stack:
+        value, pointer, depth = stack.pop()
+        if isinstance(value, dict):
+            items = [(join_pointer(pointer, k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            items = [(join_pointer(pointer, i), v) for i, v in enumerate(value)]
+        else:
+            continue
+        if depth > limit:
+            return pointer
+        stack.extend((v, ptr, depth + 1) for ptr, v in reversed(items))
+    return None
 
 
 class JsonSyntaxError(ValueError):
@@ -83,7 +91,18 @@ class JsonDocument:
                 return self._line_col(offset)
             if not pointer:
                 return None
-            pointer = pointer.rsplit("/", 1)[0]
+            pointer = parent_pointer(pointer)
+
+    def scalar_span(self, pointer: str) -> tuple[int, int] | None:
+        """Offsets [start, end) in `text` of the scalar (string, number, literal) at `pointer`,
+        or None when there is no scalar there: what an editor that keeps every other byte
+        replaces."""
+        start = self._map().get(pointer)
+        if start is None or self.text[start] in "{[":
+            return None
+        found = _TOKEN.match(self.text, start)
+        assert found is not None
+        return start, found.end()
 
     def key_position(self, pointer: str) -> tuple[int, int] | None:
         """Line and column of the key naming the member at `pointer` (a property name)."""
@@ -96,10 +115,10 @@ class JsonDocument:
             return []
         self._map()
         out = []
-        for parent, key, first, second in self._duplicates:
+        for holder, key, first, second in self._duplicates:
             line, col = self._line_col(second)
             first_line, first_col = self._line_col(first)
-            out.append(DuplicateKey(parent, key, line, col, first_line, first_col))
+            out.append(DuplicateKey(holder, key, line, col, first_line, first_col))
         return out
 
     def _line_col(self, offset: int) -> tuple[int, int]:
@@ -126,7 +145,7 @@ class JsonDocument:
             if not stack:
                 return ""
             top = stack[-1]
-            return str(top[0]) + "/" + escape_pointer_token(str(top[2]))
+            return str(top[0]) + "/" + escape_token(str(top[2]))
 
         for match in _TOKEN.finditer(self.text):
             tok = match.group()
@@ -156,7 +175,7 @@ class JsonDocument:
                 else:
                     seen[key] = start
                 # Later duplicates win, as they do in the parsed data.
-                keys[top[0] + "/" + escape_pointer_token(key)] = start
+                keys[top[0] + "/" + escape_token(key)] = start
             else:
                 values[value_pointer()] = start
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cfngen._jsonsource import JsonSyntaxError, join_pointer, loads, pointer_tokens
+from cfngen._schema import JsonSyntaxError, join_pointer, loads, pointer_tokens
 
 json_values = st.recursive(
     st.none()
@@ -91,3 +91,17 @@ def test_syntax_errors_carry_a_position(text, line, column, fragment):
 def test_pointer_tokens_unescape():
     assert pointer_tokens("") == []
     assert pointer_tokens("/a~1b/c~0d/0") == ["a/b", "c~d", "0"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(json_values)
+def test_scalar_span_is_exactly_the_scalars_text(value):
+    text = json.dumps({"v": value, "w": [value]}, indent=2)
+    doc = loads(text)
+    for pointer, found in _walk(doc.data):
+        span = doc.scalar_span(pointer)
+        if isinstance(found, (dict, list)):
+            assert span is None
+        else:
+            assert json.loads(text[span[0] : span[1]]) == found
+    assert doc.scalar_span("/missing") is None

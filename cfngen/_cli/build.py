@@ -1,0 +1,107 @@
+"""`cfngen build [PROJECT]`; `build_package` is also `cfngen submit`'s first step."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cfngen._cli._output import painter, print_warning, rendered, show
+from cfngen._errors import ExitCode
+
+if TYPE_CHECKING:
+    from cfngen._package import BuildResult
+
+
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "build",
+        help="build the package `cfn submit` uploads, without Docker",
+        description=(
+            "Write the project's registry package (acme-svc-widget.zip, as `cfn submit "
+            "--dry-run` names it) into the project folder: the official file set, with a "
+            "deflated ResourceProvider.zip whose dependencies from requirements.txt are "
+            "installed for the Lambda runtime's CPython version and architecture. The same "
+            "inputs give the same bytes; with nothing changed it returns at once."
+        ),
+    )
+    p.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        metavar="PROJECT",
+        help="the project folder (default: the current folder)",
+    )
+    add_package_options(p)
+    p.set_defaults(run=run)
+
+
+def add_package_options(p: argparse.ArgumentParser) -> None:
+    """The options build and submit share: how the handler's dependencies are installed."""
+    p.add_argument(
+        "--include-boto3",
+        action="store_true",
+        help="also ship boto3, botocore and the rest of what Lambda provides (default: leave "
+        "them out)",
+    )
+    p.add_argument(
+        "--find-links",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="DIR",
+        help="a folder of wheels pip may install from besides the index (repeatable)",
+    )
+    p.add_argument(
+        "--no-index",
+        action="store_true",
+        help="install from --find-links folders only, not from the package index",
+    )
+    p.add_argument(
+        "--refresh",
+        action="store_true",
+        help="resolve requirements.txt again instead of reusing the last install of the same text",
+    )
+    p.add_argument(
+        "--no-cache",
+        dest="use_cache",
+        action="store_false",
+        help="neither use nor fill cfngen's build cache",
+    )
+
+
+def build_package(args: argparse.Namespace, root: Path, *, write: bool = True) -> BuildResult:
+    """Build with the shared options, pip's progress on stderr; show what was built."""
+    from cfngen._package import build_package as build
+    from cfngen._package import render_build
+
+    err = sys.stderr
+    paint_err = painter(err)
+
+    def pip_line(line: str) -> None:
+        print(paint_err(f"  pip | {line}", "dim"), file=err, flush=True)
+
+    result = build(
+        root,
+        include_boto3=args.include_boto3,
+        use_cache=args.use_cache,
+        refresh=args.refresh,
+        pip_options=[
+            *(["--no-index"] if args.no_index else []),
+            *(option for d in args.find_links for option in ("--find-links", str(d.absolute()))),
+        ],
+        on_pip_line=pip_line,
+        write=write,
+    )
+    for message in result.warnings:
+        print_warning(message)
+    text = rendered()
+    render_build(result, text)
+    show(text)
+    return result
+
+
+def run(args: argparse.Namespace) -> int:
+    build_package(args, args.path or Path.cwd())
+    return ExitCode.OK

@@ -1,0 +1,138 @@
+"""`cfngen runtime` and `cfngen runtime set RUNTIME`: the command line over `_runtime_set`."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+from pathlib import Path
+
+from cfngen._cli._output import paint, print_warning
+from cfngen._errors import ExitCode
+from cfngen._render import Style
+from cfngen._runtimes import Runtime
+
+_DIFF_STYLES: dict[str, Style] = {"+": "ok", "-": "error", "@": "hint"}
+_PHASES = {
+    "supported": "supported",
+    "deprecated": "deprecated",
+    "create-blocked": "no new functions",
+    "blocked": "blocked",
+}
+
+
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "runtime",
+        help="show the project's Lambda runtime and Lambda's dates for it; `set` moves it",
+        description=(
+            "Show the Lambda runtime the project declares (.rpdk-config and template.yml) with "
+            "Lambda's end-of-support dates. `cfngen runtime set python3.12` moves the project: "
+            'it rewrites .rpdk-config "runtime" and "language" and every Python Runtime: in '
+            "template.yml (nothing else in either file), prints the diff and regenerates."
+        ),
+    )
+    p.add_argument(
+        "--project",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the project folder (default: the current folder)",
+    )
+    p.set_defaults(run=_run_show)
+    rsub = p.add_subparsers(dest="runtime_command", metavar="COMMAND")
+    s = rsub.add_parser(
+        "set",
+        help="move the project to another Lambda runtime, then regenerate",
+        description=(
+            'Set .rpdk-config "runtime" and "language" (python3.13 and python3.14 record '
+            "python312, the newest the official Python plugin knows) and every Python "
+            "Runtime: in template.yml, keeping every other byte; print the diff; then run "
+            "`cfngen generate`. A runtime Lambda no longer creates functions on is refused; a "
+            "deprecated one is allowed with a warning. If anything fails, both files are left "
+            "as they were."
+        ),
+    )
+    s.add_argument("name", metavar="RUNTIME", help="e.g. python3.12 (or python312)")
+    s.add_argument("--project", type=Path, default=argparse.SUPPRESS, metavar="DIR")
+    s.set_defaults(run=_run_set)
+
+
+def _describe(row: Runtime, phase: str | None) -> str:
+    then = f"no new functions from {row.create_blocked_on}, no updates from {row.update_blocked_on}"
+    if phase == "deprecated":
+        return f"deprecated since {row.deprecated_on}; {then}"
+    if phase == "create-blocked":
+        return (
+            f"blocked for new functions since {row.create_blocked_on}; "
+            f"no updates from {row.update_blocked_on}"
+        )
+    if phase == "blocked":
+        return f"blocked since {row.update_blocked_on}: functions on it can no longer be updated"
+    return f"supported until {row.deprecated_on}; {then}"
+
+
+def _today() -> str:
+    return datetime.date.today().isoformat()
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    from cfngen._runtime_set import TEMPLATE_FILE, show_runtime
+
+    today = _today()
+    report = show_runtime(args.project or Path.cwd(), today)
+    out = sys.stdout
+    declared = report.runtime or "(none)"
+    print(f".rpdk-config: runtime {declared}, language {report.language or '(none)'}")
+    if report.template_runtimes:
+        values = ", ".join(sorted(set(report.template_runtimes)))
+        print(f"{TEMPLATE_FILE}: Runtime {values} ({len(report.template_runtimes)} function(s))")
+    row = report.row
+    if row is None:
+        print_warning(f"{declared} is not a runtime cfngen knows")
+    else:
+        style: Style = "ok" if report.phase == "supported" else "warning"
+        print(f"Lambda: {row.name} is {paint(_describe(row, report.phase), style, out)}")
+    newest = report.choices[0][0]
+    if row is None or row.name != newest.name:
+        print(f"Move with: cfngen runtime set {newest.name}")
+    print(f"\nRuntimes cfngen knows (Lambda's dates; today is {today}):")
+    for runtime, phase in report.choices:
+        mark = "*" if row is not None and runtime.name == row.name else " "
+        print(
+            f" {mark} {runtime.name:<11} {_PHASES[phase]:<17} deprecated {runtime.deprecated_on}"
+            f", no new functions {runtime.create_blocked_on}, no updates "
+            f"{runtime.update_blocked_on}"
+        )
+    return ExitCode.OK
+
+
+def _run_set(args: argparse.Namespace) -> int:
+    from cfngen._runtime_set import set_runtime
+
+    change = set_runtime(args.project or Path.cwd(), args.name, _today())
+    for warning in change.warnings:
+        print_warning(warning)
+    if not change.diffs:
+        print(f"cfngen: the project is on {change.runtime.name} already; nothing changed")
+        return ExitCode.OK
+    out = sys.stdout
+    for diff in change.diffs.values():
+        for line in diff.splitlines():
+            style = _DIFF_STYLES.get(line[:1])
+            out.write(
+                (paint(line, style, out) if style and line[:3] not in ("+++", "---") else line)
+                + "\n"
+            )
+    generated = change.generated
+    if generated is not None:
+        # generate repeats the deprecation warning printed above
+        said = f"Lambda deprecated {change.runtime.name}"
+        for warning in generated.warnings:
+            if said not in warning:
+                print_warning(warning)
+    print(
+        f"cfngen: moved to {change.runtime.name} ({', '.join(change.diffs)} changed)"
+        + (f"; regenerated {len(generated.written)} file(s)" if generated is not None else "")
+    )
+    return ExitCode.OK

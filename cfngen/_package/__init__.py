@@ -1,0 +1,36 @@
+"""Packaging and registration (`cfngen build`, `cfngen submit`): the engine.
+
+The package is the official `cfn submit --dry-run`'s file set for the project's kind (declared
+in _layout), with a handler zip whose dependencies are cross-installed for the Lambda runtime
+(_deps), cached on their inputs (_cache) and checked against the size limits (_limits).
+"""
+
+from __future__ import annotations
+
+from cfngen._package._aws import Clients, Clock, make_clients
+from cfngen._package._build import BuildResult, build_package
+from cfngen._package._layout import HOOK, MODULE, RESOURCE, FileSet
+from cfngen._package._report import render_build
+from cfngen._package._submit import (
+    SubmitOptions,
+    SubmitResult,
+    prepare_configuration,
+    submit_package,
+)
+
+__all__ = [
+    "HOOK",
+    "MODULE",
+    "RESOURCE",
+    "BuildResult",
+    "Clients",
+    "Clock",
+    "FileSet",
+    "SubmitOptions",
+    "SubmitResult",
+    "build_package",
+    "make_clients",
+    "prepare_configuration",
+    "render_build",
+    "submit_package",
+]

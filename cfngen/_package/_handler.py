@@ -1,0 +1,183 @@
+"""ResourceProvider.zip: the handler package and its dependencies, deflated, for Lambda.
+
+Its bytes are a pure function of the requirements (as resolved once and cached, see _cache),
+the platform, the handler package's files and `include_boto3`, so a rebuild with nothing
+changed reads one cached file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cfngen._errors import CfngenError, ExitCode
+from cfngen._package import _cache
+from cfngen._package._layout import source_files
+from cfngen._package._limits import LAMBDA_UNZIPPED
+from cfngen._package._platform import Platform, handler_platform
+from cfngen._package._zip import zip_bytes
+from cfngen._project import Project
+
+if TYPE_CHECKING:
+    from cfngen._package._deps import Distribution
+
+REQUIREMENTS_FILE = "requirements.txt"
+#: In a dependency cache entry: the installed files, and what was left out of them.
+_SITE = "site"
+_LEFT_OUT = "left-out.json"
+
+
+@dataclass(frozen=True)
+class Shipped:
+    name: str
+    version: str
+    #: The wheel tag it was installed from when it holds native code, else "".
+    native_tag: str
+
+
+@dataclass(frozen=True)
+class HandlerZip:
+    data: bytes
+    platform: Platform
+    shipped: tuple[Shipped, ...]
+    #: Distributions resolved but left out because Lambda provides them.
+    left_out: tuple[str, ...]
+    unzipped_size: int
+    from_cache: bool
+    warnings: tuple[str, ...]
+
+
+def build_handler_zip(
+    project: Project,
+    *,
+    include_boto3: bool = False,
+    use_cache: bool = True,
+    refresh: bool = False,
+    pip_options: Sequence[str] = (),
+    on_line: Callable[[str], None] | None = None,
+) -> HandlerZip:
+    platform, warnings = handler_platform(project)
+    sources = source_files(project)
+    requirements = project.root / REQUIREMENTS_FILE
+    if requirements.is_file():
+        text = _cache.requirements_text(requirements)
+    else:
+        text = ""
+        warnings.append(
+            f"{REQUIREMENTS_FILE}: no such file, so the handler zip holds the handler package "
+            "alone; add cloudformation-cli-python-lib there, or the handler cannot import"
+        )
+    cacheable = use_cache and text is not None
+    deps_key = _cache.digest(
+        "deps", text, platform, include_boto3, sorted(pip_options), _cache.pip_environment()
+    )
+    handler_key = _cache.digest(
+        "handler", deps_key, include_boto3, [(n, _sha256(p)) for n, p in sources.items()]
+    )
+    if cacheable and not refresh:
+        hit = _cached_handler(handler_key, platform, warnings)
+        if hit is not None:
+            return hit
+
+    # Only a build that misses the cache needs pip, installer and wheel metadata.
+    from cfngen._package._deps import (
+        package_files,
+        pip_install,
+        provided_by_lambda,
+        read_distributions,
+    )
+
+    temporary: list[Path] = []
+    try:
+        deps = _cache.lookup("deps", deps_key) if cacheable and not refresh else None
+        if deps is None:
+            folder = (
+                _cache.new_folder("deps")
+                if cacheable
+                else Path(tempfile.mkdtemp(prefix="cfngen-deps-"))
+            )
+            temporary.append(folder)
+            (folder / _SITE).mkdir()
+            left: list[tuple[str, str]] = []
+            if text is None or _has_requirements(text):
+                left = pip_install(
+                    requirements,
+                    platform,
+                    folder / _SITE,
+                    leave_out=(lambda name: False) if include_boto3 else provided_by_lambda,
+                    pip_options=pip_options,
+                    on_line=on_line,
+                )
+            (folder / _LEFT_OUT).write_text(json.dumps(left), encoding="utf-8")
+            deps = _cache.commit_folder("deps", deps_key, folder) if cacheable else folder
+        dists = read_distributions(deps / _SITE)
+        left_out = tuple(f"{name} {version}" for name, version in _read_left_out(deps))
+        files = package_files(deps / _SITE, ())
+        files.update(sources)  # the handler package wins over a same-named dependency file
+        unzipped = sum(f.stat().st_size for f in files.values())
+        problem = LAMBDA_UNZIPPED.problem(unzipped, "the handler, unzipped,")
+        if problem:
+            raise CfngenError(
+                problem,
+                "ship only what the handler imports (requirements.txt); without "
+                "--include-boto3 Lambda's own SDK is left out",
+                exit_code=ExitCode.FAILED,
+            )
+        data = zip_bytes(files, deflate=True)
+    finally:
+        _cache.discard(p for p in temporary if p.exists())
+    shipped = tuple(_shipped(d) for d in dists)
+    if cacheable:
+        summary = {
+            "shipped": [[s.name, s.version, s.native_tag] for s in shipped],
+            "left_out": list(left_out),
+            "unzipped_size": unzipped,
+        }
+        _cache.store_file("handlers", handler_key, json.dumps(summary).encode(), ".json")
+        _cache.store_file("handlers", handler_key, data, ".zip")
+    return HandlerZip(data, platform, shipped, left_out, unzipped, False, tuple(warnings))
+
+
+def _has_requirements(text: str) -> bool:
+    """Whether pip has anything to install (it refuses a file of comments only)."""
+    return any(line.split("#")[0].strip() for line in text.splitlines())
+
+
+def _cached_handler(key: str, platform: Platform, warnings: list[str]) -> HandlerZip | None:
+    summary_path = _cache.lookup("handlers", key, ".json")
+    zip_path = _cache.lookup("handlers", key, ".zip")
+    if summary_path is None or zip_path is None:
+        return None
+    try:
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+        data = zip_path.read_bytes()
+        shipped = tuple(Shipped(*row) for row in summary["shipped"])
+        return HandlerZip(
+            data,
+            platform,
+            shipped,
+            tuple(summary["left_out"]),
+            int(summary["unzipped_size"]),
+            True,
+            tuple(warnings),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # a damaged entry: build afresh
+
+
+def _read_left_out(deps: Path) -> list[tuple[str, str]]:
+    return [(str(n), str(v)) for n, v in json.loads((deps / _LEFT_OUT).read_text("utf-8"))]
+
+
+def _shipped(dist: Distribution) -> Shipped:
+    native = next((t for t in dist.tags if not t.endswith("-none-any")), "")
+    return Shipped(dist.name, dist.version, native)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()

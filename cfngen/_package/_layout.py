@@ -1,0 +1,237 @@
+"""What each kind's registry package holds: one small declaration per kind.
+
+The file sets are the official `cfn submit --dry-run`'s (cloudformation-cli 0.2.41,
+`Project.submit` and the Python plugin's `package`), which the registry reads:
+
+    resource  .rpdk-config, schema.json, configuration-schema.json (with a typeConfiguration),
+              inputs/*, ResourceProvider.zip, src/<pkg>/**, .cfn_metadata.json, overrides.json
+    hook      the same, plus target-info.json and target-schemas/<target>.json
+    module    .rpdk-config, schema.json, fragments/<the one fragment>, overrides.json
+
+A part is a function from the project to archive names and bytes; a kind lists its parts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cfngen import __version__
+from cfngen._errors import CfngenError
+from cfngen._project import CONFIG_FILE, Project
+from cfngen._schema import load_object
+
+Entries = dict[str, bytes]
+
+
+@dataclass
+class PackageContext:
+    project: Project
+    #: Builds ResourceProvider.zip when a part asks for it (it is the slow part).
+    handler_zip: Callable[[], bytes]
+    #: Target info for a hook: target type name -> what the registry wants to know about it.
+    target_info: Callable[[Project], dict[str, Any]] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+Part = Callable[[PackageContext], Entries]
+
+
+@dataclass(frozen=True)
+class FileSet:
+    """One kind's package: its parts, and what `cfngen submit` needs to register it."""
+
+    #: RegisterType's `Type`.
+    registry_type: str
+    parts: tuple[Part, ...]
+    #: The IAM role template `submit` deploys as the handlers' execution role (None: no code).
+    role_template: str | None = None
+    #: How `submit --configure FILE` wraps the type configuration: "hook" for the
+    #: CloudFormationConfiguration.HookConfiguration envelope, "plain" for a resource.
+    configuration: str | None = None
+    #: A hook's target info (target type name -> TypeName, Schema, ...); by default read from
+    #: the project's target-schemas/ and target-info.json as the official dry-run does offline.
+    #: A kind that finds schemas elsewhere passes its own: dataclasses.replace(HOOK, ...).
+    target_info: Callable[[Project], dict[str, Any]] | None = None
+
+    def collect(self, context: PackageContext) -> Entries:
+        entries: Entries = {}
+        for part in self.parts:
+            entries.update(part(context))
+        return entries
+
+
+def registered_name(project: Project) -> str:
+    """The type name as `.rpdk-config` spells it: what RegisterType gets. (Read as written: a
+    module's `Org::Service::Name::MODULE` has four parts.)"""
+    raw = project.config.get("typeName")
+    return raw if isinstance(raw, str) else str(project.type_name)
+
+
+def hyphenated(project: Project) -> str:
+    """`acme-svc-widget`, `acme-svc-stack-module`: the official tool's name for files and
+    stacks of this type (`Project.hypenated_name`)."""
+    return "-".join(registered_name(project).split("::")).lower()
+
+
+def package_name(project: Project) -> str:
+    """`acme-svc-widget.zip`: the official dry-run's file name."""
+    return hyphenated(project) + ".zip"
+
+
+# ------------------------------------------------------------------------------ parts
+
+
+def rpdk_config(context: PackageContext) -> Entries:
+    return {CONFIG_FILE: _read(context.project.root / CONFIG_FILE)}
+
+
+def schema(context: PackageContext) -> Entries:
+    return {"schema.json": _read(context.project.schema_path)}
+
+
+def configuration_schema(context: PackageContext) -> Entries:
+    derived = configuration_schema_of(context.project)
+    if derived is None:
+        return {}
+    return {"configuration-schema.json": json.dumps(derived, indent=4).encode("utf-8")}
+
+
+def configuration_schema_of(project: Project) -> dict[str, Any] | None:
+    """The type configuration's schema, as the official tool derives it: typeConfiguration with
+    the schema's definitions and typeName added (so its `$ref`s resolve); None without one."""
+    loaded = load_object(project.schema_path, "fix the schema (`cfngen validate` says how)")
+    configuration = loaded.get("typeConfiguration")
+    if not isinstance(configuration, dict):
+        return None
+    derived = dict(configuration)
+    derived["definitions"] = loaded.get("definitions", {})
+    derived["typeName"] = loaded.get("typeName", registered_name(project))
+    return derived
+
+
+def inputs(context: PackageContext) -> Entries:
+    folder = context.project.root / "inputs"
+    if not folder.is_dir():
+        return {}
+    return {f"inputs/{p.name}": _read(p) for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def handler(context: PackageContext) -> Entries:
+    """ResourceProvider.zip, and the handler package's source beside it as `src/<pkg>/...`."""
+    project = context.project
+    entries = {"ResourceProvider.zip": context.handler_zip()}
+    for name, path in source_files(project).items():
+        entries[f"src/{name}"] = _read(path)
+    return entries
+
+
+def metadata(context: PackageContext) -> Entries:
+    """.cfn_metadata.json: which tool built the package (the official one names its versions)."""
+    data = {"cli-version": f"cfngen {__version__}", "plugin-name": "python"}
+    data["plugin-tool-version"] = f"cfngen {__version__}"
+    return {".cfn_metadata.json": json.dumps(data, sort_keys=True).encode("utf-8")}
+
+
+def overrides(context: PackageContext) -> Entries:
+    path = context.project.root / "overrides.json"
+    return {"overrides.json": _read(path)} if path.is_file() else {}
+
+
+def target_info(context: PackageContext) -> Entries:
+    """target-info.json and one schema per target under target-schemas/, as for a hook."""
+    from cfngen._package._targets import local_target_info
+
+    info = (context.target_info or local_target_info)(context.project)
+    if not info:
+        return {}
+    entries = {"target-info.json": json.dumps(info, indent=4).encode("utf-8")}
+    for target, details in info.items():
+        name = "-".join(part.lower() for part in target.split("::")) + ".json"
+        body = json.dumps(details.get("Schema", {}), indent=4).encode("utf-8")
+        entries[f"target-schemas/{name}"] = body
+    return entries
+
+
+def module_schema(context: PackageContext) -> Entries:
+    """schema.json of a module: the official tool writes it beside .rpdk-config from the
+    fragment on every validate; the module kind derives the same file."""
+    path = context.project.root / "schema.json"
+    if not path.is_file():
+        raise CfngenError(
+            f"{path}: no such file; a module's package needs the schema derived from its fragment",
+            "run `cfngen generate` (or `cfn validate`) first",
+        )
+    return {"schema.json": _read(path)}
+
+
+def fragment(context: PackageContext) -> Entries:
+    folder = context.project.root / "fragments"
+    files = sorted(p for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
+    if len(files) != 1:
+        raise CfngenError(
+            f"{folder}: a module has exactly one template fragment here, found {len(files)}",
+            "keep one .json, .yaml, .yml or .template file in fragments/",
+        )
+    return {f"fragments/{files[0].name}": _read(files[0])}
+
+
+# ------------------------------------------------------------------------------ kinds
+
+RESOURCE = FileSet(
+    registry_type="RESOURCE",
+    parts=(rpdk_config, schema, configuration_schema, inputs, handler, metadata, overrides),
+    role_template="resource-role.yaml",
+    configuration="plain",
+)
+HOOK = FileSet(
+    registry_type="HOOK",
+    parts=(
+        rpdk_config,
+        schema,
+        configuration_schema,
+        inputs,
+        target_info,
+        handler,
+        metadata,
+        overrides,
+    ),
+    role_template="hook-role.yaml",
+    configuration="hook",
+)
+MODULE = FileSet(registry_type="MODULE", parts=(rpdk_config, module_schema, fragment, overrides))
+
+
+# ------------------------------------------------------------------------------ helpers
+
+_JUNK_SUFFIXES = (".pyc", ".pyo")
+
+
+def source_files(project: Project) -> dict[str, Path]:
+    """The handler package's files, by their name inside the handler zip (`pkg/handlers.py`):
+    everything in src/<pkg>/ but bytecode, as the official package has it."""
+    root = project.package_dir
+    if not root.is_dir():
+        raise CfngenError(
+            f"{root}: no such folder; the entrypoint {project.entrypoint} lives there",
+            f'fix "entrypoint" in {CONFIG_FILE} or restore the package',
+        )
+    files = {}
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(project.src_dir)
+        junk = "__pycache__" in relative.parts or path.suffix in _JUNK_SUFFIXES
+        if path.is_file() and not junk:
+            files[relative.as_posix()] = path
+    return files
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise CfngenError(f"{path}: no such file", "the package needs it") from None
+    except OSError as exc:
+        raise CfngenError(f"{path}: cannot read it: {exc.strerror}") from None
