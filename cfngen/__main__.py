@@ -17,11 +17,27 @@ def run() -> None:
 
     _process.own()
     code = main()
+    if code == 130:
+        _exit_interrupted()
     if _nothing_left_to_finalise() and _flushed():
         # Freeing every module one by one costs 30-40 ms after a generate; the exit code, the
         # flushed output and the files written are all that is left, and the OS keeps those.
         os._exit(code)
     sys.exit(code)
+
+
+def _exit_interrupted() -> None:
+    """Exit 130 after an interrupt that cfngen handled. CPython (seen on 3.11.7) remembers a
+    KeyboardInterrupt that passed through an exec()'d string (dataclasses and namedtuple make
+    classes so) even once it was caught, and after its teardown ends the process by SIGINT
+    instead of with the exit code: run the exit handlers, then skip that teardown."""
+    import atexit
+
+    run_exitfuncs = getattr(atexit, "_run_exitfuncs", None)  # temporary folders, logging
+    if run_exitfuncs is not None:
+        run_exitfuncs()
+    _flushed()
+    os._exit(130)
 
 
 def _nothing_left_to_finalise() -> bool:

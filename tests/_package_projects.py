@@ -1,5 +1,5 @@
-"""Small projects in the official layouts for the packaging tests (the hook kind's own
-template is not there yet): files as `cfn init` writes them."""
+"""Small projects in the official layouts for the packaging tests: files as `cfn init`
+writes them."""
 
 from __future__ import annotations
 
@@ -78,21 +78,6 @@ def hook_project(root: Path, requirements: str = "") -> Path:
     return root
 
 
-class HookStandIn:
-    """The hook kind as `cfngen build` sees it, until the hook kind registers itself: its label
-    and its package (cfngen._package.HOOK)."""
-
-    name = "hook"
-    label = "hook"
-    artifact_types = ("HOOK",)
-
-    @property
-    def packaging(self):
-        from cfngen._package import HOOK
-
-        return HOOK
-
-
 class NoPackage:
     name = "custom-resource"
     label = "Lambda-backed custom resource"
@@ -100,11 +85,12 @@ class NoPackage:
 
 
 def hook(root: Path):
-    """The hook project in `root`, loaded with the stand-in kind."""
-    from cfngen._project import Project
+    """The hook project in `root`, with its kind (cfngen/_kinds/hook)."""
+    from cfngen._project import load_project
 
-    config = json.loads((root / ".rpdk-config").read_text())
-    return Project(root.absolute(), HookStandIn(), config)
+    project = load_project(root.absolute())
+    assert project.kind.name == "hook"
+    return project
 
 
 class ModuleStandIn:

@@ -84,3 +84,64 @@ def test_internal_errors_are_reported_as_bugs_not_tracebacks(monkeypatch, capsys
 def test_no_colour_when_not_a_terminal(tmp_path, stream_is_tty):
     result = run_cli("validate", str(tmp_path / "missing.json"))
     assert "\033[" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "coloured"),
+    [
+        ({"TERM": "xterm"}, True),
+        ({"TERM": "dumb"}, False),
+        ({"TERM": "xterm", "NO_COLOR": "1"}, False),
+        ({"TERM": "dumb", "FORCE_COLOR": "1"}, True),
+    ],
+)
+def test_colour_on_a_terminal_follows_term_and_no_color(tmp_path, env, coloured):
+    """On a real (pseudo-)terminal: TERM=dumb and NO_COLOR turn colour off."""
+    import os
+
+    pexpect = pytest.importorskip("pexpect")
+    clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "cfngen", "validate", str(tmp_path / "missing.json")],
+        env={**clean, **env},
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect(pexpect.EOF)
+    assert ("\033[" in child.before) == coloured, child.before
+
+
+def test_a_stdout_that_cannot_encode_the_output_is_no_crash(tmp_path):
+    """LANG=C or a latin-1 pipe: characters the stream cannot encode are escaped."""
+    import os
+
+    schema = tmp_path / "schéma-✓.json"
+    schema.write_text('{"typeName": "Acme::Svc::Wïdget✓"}')
+    result = subprocess.run(
+        [sys.executable, "-m", "cfngen", "validate", str(schema)],
+        capture_output=True,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": "ascii", "LC_ALL": "C"},
+    )
+    assert result.returncode in (ExitCode.OK, ExitCode.FAILED), result.stderr
+    output = (result.stdout + result.stderr).decode("ascii")
+    assert "Traceback" not in output and "internal error" not in output
+    assert "\\u2713" in output  # the check mark, escaped
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN", "1e999"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["test", "--enforce-timeout"],
+        ["invoke", "CREATE", "request.json", "--enforce-timeout"],
+        ["invoke", "CREATE", "request.json", "--max-delay"],
+    ],
+)
+def test_nan_and_infinite_numbers_are_usage_errors(capsys, argv, value):
+    *command, option = argv
+    with pytest.raises(SystemExit) as info:
+        main([*command, f"{option}={value}"])
+    assert info.value.code == ExitCode.USAGE
+    assert "finite number" in capsys.readouterr().err

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from cfngen._contract import run_contract_tests
-from cfngen._errors import CfngenError
+from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.resource.contract._suite import TEST_NAMES
 from tests.test_init_support import made_once
 
@@ -121,6 +121,18 @@ def test_cli_json_report_has_exactly_the_documented_shape(tmp_path):
         assert isinstance(test["seconds"], float)
     # Progress goes to stderr while the tests run; stdout holds only the JSON document.
     assert "PASSED  contract_create_read" in result.stderr
+
+
+def test_cli_text_report_lines_and_summary_share_one_stream_in_order(tmp_path):
+    root = project(tmp_path, "store")
+    result = run_cli("test", cwd=root)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    tests = [i for i, line in enumerate(lines) if line.lstrip().startswith(("PASSED", "SKIPPED"))]
+    summary = [i for i, line in enumerate(lines) if "16 tests" in line or "14 passed" in line]
+    assert len(tests) == 16 and summary, result.stdout
+    assert max(tests) < min(summary)
+    assert "PASSED" not in result.stderr
 
 
 # --------------------------------------------------------------------------- planted violations
@@ -617,3 +629,36 @@ def test_overrides_apply_to_generated_inputs_as_cfn_test_applies_them(tmp_path, 
     [inputs], notes = load_input_sets(root, ResourceSchema({}))
     assert inputs.create == generated["create"]
     assert notes and "overrides.json is ignored" in notes[0]
+
+
+def test_skips_name_the_input_file_that_is_missing(tmp_path):
+    """Item 8.12: a skipped test names the real input (`inputs/inputs_1_update.json`), never
+    `None_update.json`."""
+    root = project(tmp_path, "store")
+    for extra in ("update", "invalid"):
+        (root / "inputs" / f"inputs_1_{extra}.json").unlink(missing_ok=True)
+    result = run_contract_tests(root)
+    messages = [t.message or "" for t in result.tests if t.outcome == "skipped"]
+    assert any("inputs/inputs_1_update.json is missing" in m for m in messages), messages
+    assert any("inputs/inputs_1_invalid.json is missing" in m for m in messages), messages
+    assert not any("None" in m for m in messages), messages
+
+
+def test_a_missing_generated_input_is_named_as_generated():
+    from cfngen._kinds.resource.contract._inputs import InputSet
+
+    message = InputSet(create={}, update=None, invalid=None).missing("update")
+    assert "generated from the schema" in message and "inputs/inputs_1_update.json" in message
+    assert "None" not in message
+
+
+@pytest.mark.parametrize("entrypoint", ["os.system", "example_test_stor.handlers.resource"])
+def test_a_broken_entrypoint_is_a_usage_error_before_anything_is_imported(tmp_path, entrypoint):
+    """Item 8.2: `os.system` (or a typo) must not be imported as the project's handlers."""
+    root = project(tmp_path, "store")
+    config = json.loads((root / ".rpdk-config").read_text())
+    config["entrypoint"] = entrypoint
+    (root / ".rpdk-config").write_text(json.dumps(config))
+    result = run_cli("test", cwd=root)
+    assert result.returncode == ExitCode.USAGE, result.stdout + result.stderr
+    assert "does not exist" in result.stderr and "Traceback" not in result.stderr

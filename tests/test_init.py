@@ -421,3 +421,21 @@ def test_init_help_lists_every_prompt_flag():
         "--no-git",
     ):
         assert flag in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--package-name", "json"),
+        ("--package-name", "boto3"),
+        ("--data", "package_name=os"),
+        ("--data", "package_name=cloudformation_cli_python_lib"),
+    ],
+)
+def test_a_package_name_that_hides_a_module_is_refused_before_anything_is_written(
+    home, tmp_path, capsys, args
+):
+    dest = tmp_path / "widget"
+    assert init("-t", "Acme::Svc::Widget", *args, str(dest)) == ExitCode.USAGE
+    assert "would hide" in capsys.readouterr().err
+    assert not dest.exists()

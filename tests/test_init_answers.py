@@ -67,6 +67,29 @@ def test_package_names(value, ok):
 
 
 @pytest.mark.parametrize(
+    ("value", "hidden"),
+    [
+        ("json", "Python's own json module"),
+        ("os", "Python's own os module"),
+        ("typing", "Python's own typing module"),
+        ("Json", "Python's own json module"),
+        ("asyncio", "Python's own asyncio module"),
+        ("boto3", "the boto3 package"),
+        ("botocore", "the botocore package"),
+        ("moto", "the moto package"),
+        ("cfngen", "the cfngen package"),
+        ("cloudformation_cli_python_lib", "the cloudformation_cli_python_lib package"),
+        ("yaml", "the yaml package"),
+    ],
+)
+def test_package_names_that_would_hide_a_module_are_refused(value, hidden):
+    """The handlers run with src/ first on sys.path: `src/json/` would replace json."""
+    assert hidden in (_answers.package_name_error(value) or "")
+    with pytest.raises(CfngenError, match="would hide"):
+        _answers.check_package_name(value)
+
+
+@pytest.mark.parametrize(
     "type_name", ["1Org::2Svc::3Res", "Import::As::If", "Class::Def::None", "Acme::Svc::Widget"]
 )
 def test_default_package_name_is_always_valid(type_name):

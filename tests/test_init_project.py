@@ -330,3 +330,32 @@ def test_the_schema_is_never_overwritten_by_an_upgrade():
     for template in _template_cache.packaged_versions("resource"):
         config = yaml.safe_load((template.path / "copier.yml").read_text())
         assert "{{ schema_file }}" in config["_skip_if_exists"]
+
+
+def test_the_quick_start_line_makes_the_demo_outside_the_checkout(tmp_path):
+    """README's quick start runs in the cfngen checkout (a git repository): the demo it makes
+    must not land inside it, where it would be a repository nested in cfngen's."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    block = re.search(r"## Quick start\n+```\n(.*?)\n```", readme, re.S)
+    assert block, "README has no quick-start line"
+    steps = [shlex.split(step) for step in block.group(1).split("&&")]
+    checkout = tmp_path / "cfngen"
+    checkout.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=checkout, check=True)
+    cwd = checkout
+    for step in steps:
+        if step[:2] == ["python", "-m"] and "pip" in step:
+            continue  # installing is not what this test is about
+        if step[0] == "cd":
+            cwd = (cwd / step[1]).resolve()
+            continue
+        assert step[0] == "cfngen", step
+        result = run_cfngen(*step[1:], cwd=cwd, home=tmp_path)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "inside the git repository" not in result.stderr
+    assert not cwd.is_relative_to(checkout), cwd
+    assert (cwd / ".git").is_dir() and (cwd / ".rpdk-config").is_file()
+    assert sorted(p.name for p in checkout.iterdir()) == [".git"]

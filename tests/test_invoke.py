@@ -271,7 +271,7 @@ def test_unknown_request_keys_are_warned_about(tmp_path):
 def test_an_unknown_action_is_a_usage_error(tmp_path):
     result = invoke(project(tmp_path, "store"), "DESTROY", {})
     assert result.returncode == 2
-    assert "invalid choice" in result.stderr
+    assert "unknown action 'DESTROY'" in result.stderr
 
 
 def test_missing_models_say_what_to_do(tmp_path):

@@ -159,6 +159,27 @@ def test_a_hook_package_matches_the_official_dry_run(offline, tmp_path):
     assert_same_package(mine, official_dry_run(root, offline, house))
 
 
+def test_the_example_hook_cfngen_makes_packages_as_the_official_dry_run(
+    real_wheelhouse, offline, tmp_path_factory, tmp_path
+):
+    """`cfngen init --artifact-type hook --example`: its targets' schemas come from the bundle
+    (cfngen generate put them in target-schemas/, so the official tool finds them offline)."""
+    made = made_once(
+        tmp_path_factory,
+        "hook-example311",
+        "--artifact-type",
+        "hook",
+        "--example",
+        "--runtime",
+        "python3.11",  # this machine's Python, so the official build's native files fit too
+    )
+    root = tmp_path / "hook-example"
+    shutil.copytree(made, root)
+    mine = ours(root, real_wheelhouse)
+    assert {"target-info.json", "target-schemas/aws-s3-bucket.json"} <= set(mine.namelist())
+    assert_same_package(mine, official_dry_run(root, offline, real_wheelhouse))
+
+
 def test_the_handler_imports_on_the_runtimes_cpython_with_lambdas_sdk_beside_it(
     real_wheelhouse, offline, tmp_path_factory, tmp_path
 ):

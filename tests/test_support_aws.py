@@ -731,3 +731,14 @@ def test_clients_sign_with_the_sessions_credentials_in_its_region(dax):
         assert ssm.meta.region_name == region
     assert "Credential=AKIDFIRST/" in seen[0] and "/eu-west-1/ssm/" in seen[0]
     assert "Credential=AKIDSECOND/" in seen[1] and "/us-west-2/ssm/" in seen[1]
+
+
+def test_a_deadline_from_an_earlier_call_holds_without_a_timeout():
+    clock = FakeClock()
+    refresh, _ = scripted(["pending"])
+    context = {aws.STATE_KEY: {"deadline": START - 1, "step": "wait"}}
+    event = aws.Steps(aws.Waiter(refresh, target=["ready"])).run(
+        context, None, clock=clock, timeout_minutes=None
+    )
+    assert event.errorCode == HandlerErrorCode.NotStabilized
+    assert event.message == "wait did not finish within the handler's timeout: state 'pending'"

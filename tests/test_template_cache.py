@@ -44,14 +44,27 @@ def test_two_real_template_versions_ship():
     assert len(tags) >= 2
 
 
-@pytest.mark.parametrize("template", _template_cache.packaged_versions("resource"), ids=str)
+def _every_kind() -> list[tuple[str, object]]:
+    from cfngen._kinds import all_kinds
+
+    return [(k.name, k.init) for k in all_kinds() if k.init is not None]
+
+
+ALL_TEMPLATES = [
+    version
+    for _name, spec in _every_kind()
+    for version in _template_cache.packaged_versions(spec.template)  # type: ignore[attr-defined]
+]
+
+
+@pytest.mark.parametrize("template", ALL_TEMPLATES, ids=str)
 def test_every_template_file_ends_in_jinja(template):
     files = _template_cache.template_files(template.path / "project")
     assert files
     assert [f for f in files if not f.name.endswith(".jinja")] == []
 
 
-@pytest.mark.parametrize("template", _template_cache.packaged_versions("resource"), ids=str)
+@pytest.mark.parametrize("template", ALL_TEMPLATES, ids=str)
 def test_templates_need_no_trust_and_are_strict(template):
     config = yaml.safe_load((template.path / "copier.yml").read_text())
     assert not {"_tasks", "_migrations", "_jinja_extensions", "_external_data"} & set(config)
@@ -59,9 +72,8 @@ def test_templates_need_no_trust_and_are_strict(template):
     assert config["_subdirectory"] == "project"
     # Only answers to declared questions are remembered: every key cfngen passes is one
     # (but for questions added later, which an earlier version renders as their default).
-    from cfngen._kinds.resource._answers import QUESTIONS
-
-    keys = ("artifact_type", *(question.key for question in QUESTIONS))
+    spec = dict(_every_kind())[template.kind]
+    keys = ("artifact_type", *(question.key for question in spec.questions))
 
     added_in = {"example": "0.2.0"}
     expected = {k for k in keys if template.version >= Version(added_in.get(k, "0"))}
@@ -180,10 +192,16 @@ def test_concurrent_syncs_agree(tmp_path):
 def test_template_sync_command(tmp_path):
     result = run_cfngen("template", "sync", cwd=tmp_path, home=tmp_path)
     assert result.returncode == 0, result.stderr
-    versions = ", ".join(v.tag for v in _template_cache.packaged_versions("resource"))
-    assert result.stdout.startswith(f"~/.cfngen/templates/resource: {versions} (added ")
+    from cfngen._kinds import all_kinds
+
+    lines = []
+    for kind in [k for k in all_kinds() if k.init is not None]:
+        template = kind.init.template
+        versions = ", ".join(v.tag for v in _template_cache.packaged_versions(template))
+        assert f"~/.cfngen/templates/{template}: {versions} (added " in result.stdout
+        lines.append(f"~/.cfngen/templates/{template}: {versions}")
     again = run_cfngen("template", "sync", cwd=tmp_path, home=tmp_path)
-    assert again.stdout == f"~/.cfngen/templates/resource: {versions}\n"
+    assert again.stdout.splitlines() == lines
 
 
 def test_sync_without_git_says_so(home, monkeypatch):

@@ -324,3 +324,99 @@ def test_plain_copier_update_works_after_template_sync_on_a_fresh_machine(tmp_pa
     handlers = (clone / HANDLERS).read_text()
     assert "USER CREATE CODE" in handlers
     assert handlers.count("<<<<<<< before updating") == 1
+
+
+def function_source(text: str, name: str) -> str:
+    import ast
+
+    node = next(
+        n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef) and n.name == name
+    )
+    return ast.get_source_segment(text, node) or ""
+
+
+def test_upgrade_never_marks_a_handler_the_user_wrote_as_a_stub(home, tmp_path, capsys):
+    """Template 0.1.0 had no `# STUB:` lines; the live one does. A handler the user
+    implemented must not get one (cfngen test would then call it not implemented); one the
+    user never touched is still a stub and does."""
+    root = make(tmp_path / "widget")
+    edit(
+        root / HANDLERS,
+        "    # TODO: describe it through the service's API by model.Id; return _not_found(model)\n"
+        "    # when it does not exist, otherwise copy every property it reports onto the model.\n",
+        "    LOG.info('reading %s', model.Id)  # the user's implementation\n",
+    )
+    commit_all(root, "read implemented")
+    main(["upgrade", str(root)])
+    out = capsys.readouterr().out
+    handlers = (root / HANDLERS).read_text()
+    assert "<<<<<<<" not in function_source(handlers, "read_handler")
+    assert "STUB" not in function_source(handlers, "read_handler")
+    assert "the user's implementation" in function_source(handlers, "read_handler")
+    for untouched in ("create_handler", "delete_handler", "list_handler"):
+        assert "# STUB: not implemented" in function_source(handlers, untouched), untouched
+    assert "kept read_handler in src/acme_svc_widget/handlers.py free of" in out
+
+
+def test_uncommitted_changes_are_named_and_only_the_projects_count(home, tmp_path, capsys):
+    outer = tmp_path / "monorepo"
+    outer.mkdir()
+    git(outer, "init", "-q")
+    (outer / "other").mkdir()
+    (outer / "other" / "notes.txt").write_text("committed\n")
+    root = make(outer / "types" / "widget")
+    commit_all(outer, "everything")
+    (outer / "other" / "notes.txt").write_text("work in progress elsewhere\n")
+    (root / "scratch.txt").write_text("mine\n")
+    (root / "README.md").write_text("changed\n")
+    assert main(["upgrade", str(root)]) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert "uncommitted changes in 2 path(s): README.md, scratch.txt" in err
+    assert "notes.txt" not in err
+    (root / "scratch.txt").unlink()
+    git(root, "checkout", "--", "README.md")
+    # Dirty files elsewhere in the repository do not stop the project's upgrade.
+    assert main(["upgrade", str(root)]) in (ExitCode.OK, ExitCode.FAILED)
+    out = capsys.readouterr().out
+    assert f"to template {LIVE}" in out
+    assert (outer / "other" / "notes.txt").read_text() == "work in progress elsewhere\n"
+
+
+def test_an_upgrade_killed_half_way_is_named_by_the_next_one(home, tmp_path, capsys):
+    """SIGKILL during the merge leaves partly merged files (nothing can run then); the next
+    upgrade says so and how to undo them, instead of a bare "uncommitted changes"."""
+    import os
+    import signal
+    import time
+
+    from tests.test_init_support import cfngen_env
+
+    root = make(tmp_path / "widget")
+    marker = (
+        Path(git(root, "rev-parse", "--absolute-git-dir").strip()) / "cfngen-upgrade-in-progress"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cfngen", "upgrade", str(root)],
+        env=cfngen_env(home),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    while not marker.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    assert marker.exists(), "the upgrade finished before it could be killed"
+    # Kill it as soon as the merge has changed the first file.
+    while not git(root, "status", "--porcelain") and process.poll() is None:
+        time.sleep(0.01)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert process.returncode == -signal.SIGKILL, "the upgrade finished before it was killed"
+    assert git(root, "status", "--porcelain")
+    assert main(["upgrade", str(root)]) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert "was killed half-way" in err and "git checkout -- . && git clean -fd" in err
+    git(root, "checkout", "--", ".")
+    git(root, "clean", "-fdq")
+    assert main(["upgrade", str(root)]) in (ExitCode.OK, ExitCode.FAILED)
+    assert f"to template {LIVE}" in capsys.readouterr().out
+    assert not marker.exists()

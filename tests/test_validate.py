@@ -127,11 +127,19 @@ def test_validate_text_needs_no_file():
 # --------------------------------------------------------------------------- the command
 
 
+def _examples() -> int:
+    """Every kind ships an example file (`cfngen validate --example` checks them all)."""
+    from cfngen._kinds import all_kinds
+
+    return sum(len(kind.example_files) for kind in all_kinds())
+
+
 def test_example_command_says_so_on_stderr_and_exits_0():
     result = cfngen("--example")
     assert result.returncode == ExitCode.OK
     assert result.stdout == ""
-    assert result.stderr == "1 file checked: 1 valid, 0 invalid (0 errors, 0 warnings)\n"
+    n = _examples()
+    assert result.stderr == f"{n} files checked: {n} valid, 0 invalid (0 errors, 0 warnings)\n"
 
 
 def test_text_output_lines_and_summary():
@@ -143,7 +151,8 @@ def test_text_output_lines_and_summary():
     first = LINE.match(lines[0])
     assert first and first["file"] == str(path)
     assert "(list the specific actions the handler calls)" in result.stdout
-    assert result.stderr == "2 files checked: 1 valid, 1 invalid (5 errors, 2 warnings)\n"
+    n = _examples()
+    assert result.stderr == f"{n + 1} files checked: {n} valid, 1 invalid (5 errors, 2 warnings)\n"
     assert "\033[" not in result.stdout
 
 

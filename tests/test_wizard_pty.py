@@ -152,3 +152,101 @@ def test_ctrl_c_leaves_nothing_behind(tmp_path):
     child.expect("interrupted")
     assert finish(child) == ExitCode.INTERRUPTED
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_the_hook_choice_asks_for_targets_with_completion(tmp_path):
+    child = spawn(tmp_path, "guard")
+    child.expect("What do you want to build")
+    child.send(DOWN + "\r")  # the disabled module is skipped: hook
+    child.expect("encrypted and versioned")  # the hook example
+    child.send("n")
+    child.expect("Type name")
+    child.send("Acme::Guard::BucketHook\r")
+    child.expect("Python package name")
+    child.send("\r")
+    child.expect("Lambda runtime")
+    child.send("\r")
+    child.expect("Target")
+    child.send(CTRL_U + "AWS::S3::*?\r")  # refused as typed: the registry forbids '*?'
+    child.expect("does not allow")
+    child.send(CTRL_U + "AWS::SQS::Queu")
+    child.expect("ePolicy")  # the menu completes from the bundled types: AWS::SQS::QueuePolicy
+    child.send("e\r")
+    child.expect("Another")
+    child.send("STACK\r")
+    child.expect("Another")
+    child.send("\r")
+    child.expect("Invocation points")
+    child.send("\r")
+    child.expect("Type configuration setting")
+    child.send("CloudFormationMode\r")  # refused: a reserved name
+    child.expect("invalid setting name")
+    child.send(CTRL_U + "Mode\r")
+    child.expect("Another")
+    child.send("Limit:integer\r")
+    child.expect("Another")
+    child.send("\r")
+    child.expect("Create this project")
+    child.send("\r")
+    assert finish(child) == ExitCode.OK
+    root = tmp_path / "guard"
+    config = json.loads((root / ".rpdk-config").read_text())
+    assert config["artifact_type"] == "HOOK"
+    schema = json.loads((root / "acme-guard-buckethook.json").read_text())
+    assert schema["handlers"]["preDelete"]["targetNames"] == ["AWS::SQS::Queue", "STACK"]
+    assert list(schema["typeConfiguration"]["properties"]) == ["Mode", "Limit"]
+    answers = yaml.safe_load((root / ".copier-answers.yml").read_text())
+    assert answers["targets"] == ["AWS::SQS::Queue", "STACK"]
+
+
+CTRL_D = "\x04"
+
+
+ALL_BUT_KIND = (
+    "-t", "Acme::Svc::Widget", "--data", "example=false", "--runtime", "python3.12", "--tags",
+    "--no-type-configuration", "--handlers", "create,read",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "at"),
+    [
+        ((), "What do you want to build"),  # a select
+        (("-t", "Acme::Svc::Widget"), "Python package name"),  # text, its default filled in
+        ((*ALL_BUT_KIND, "--package-name", "acme_widget"), "Create this project"),  # confirm
+    ],
+    ids=["select", "text", "confirm"],
+)
+def test_ctrl_d_in_any_prompt_is_an_interrupt_and_writes_nothing(tmp_path, args, at):
+    """Ctrl-D (end of input) ends the wizard like Ctrl-C: exit 130, no project, no traceback."""
+    child = spawn(tmp_path, *args, "widget")
+    if at != "What do you want to build":
+        child.expect("What do you want to build")
+        child.send("\r")
+        if "example=false" not in args:
+            child.expect("Start from the working example")
+            child.send("n")
+    child.expect(at)
+    child.send(CTRL_D)
+    child.expect("interrupted")
+    assert finish(child) == ExitCode.INTERRUPTED
+    assert "Traceback" not in (child.before or "")
+    assert not (tmp_path / "widget").exists()
+    assert not list(tmp_path.glob(".cfngen-init-*"))
+
+
+def test_a_package_name_that_hides_a_module_is_refused_as_typed(tmp_path):
+    child = spawn(tmp_path, "-t", "Acme::Svc::Widget", "widget")
+    child.expect("What do you want to build")
+    child.send("\r")
+    child.expect("Start from the working example")
+    child.send("n")
+    child.expect("Python package name")
+    child.send(CTRL_U + "json")
+    child.expect("would hide Python's own json module")
+    child.send(CTRL_U + "boto3")
+    child.expect("would hide the boto3 package")
+    child.send(CTRL_U + "acme_widget\r")
+    child.expect("Lambda runtime")
+    child.send(CTRL_C)
+    assert finish(child) == ExitCode.INTERRUPTED

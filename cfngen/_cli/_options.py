@@ -3,15 +3,32 @@
 from __future__ import annotations
 
 import argparse
+import math
+from pathlib import Path
 
 
-def seconds(text: str) -> float:
+def _finite(text: str) -> float:
+    """A number of seconds; `nan` and `inf` (which float() accepts) are not one."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a finite number of seconds: {text!r}")
+    return value
+
+
+def seconds(text: str) -> float:
+    value = _finite(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
+    return value
+
+
+def delay(text: str) -> float:
+    value = _finite(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 seconds or more: {text!r}")
     return value
 
 
@@ -29,6 +46,42 @@ def add_format(
     p: argparse.ArgumentParser, *, text_help: str = "text (default) or one JSON document on stdout"
 ) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text", help=text_help)
+
+
+def add_kind_options(p: argparse.ArgumentParser) -> None:
+    """Options only some kinds' contracts take (`cfngen._contract` refuses them elsewhere)."""
+    hook = p.add_argument_group("hooks")
+    hook.add_argument(
+        "--typeconfig",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the hook's type configuration: the SetTypeConfiguration JSON "
+        "(CloudFormationConfiguration.HookConfiguration.Properties) or the properties alone",
+    )
+    hook.add_argument(
+        "--export",
+        dest="exports",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="the value of a CloudFormation export that inputs name as {{NAME}} (repeatable; "
+        "default: a stand-in, as exports cannot be looked up offline)",
+    )
+
+
+def kind_options(args: argparse.Namespace) -> dict[str, object]:
+    from cfngen._errors import CfngenError
+
+    exports: dict[str, str] = {}
+    for item in args.exports:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise CfngenError(
+                f"--export {item!r} is not NAME=VALUE", "e.g. --export KeyArn=arn:..."
+            )
+        exports[name.strip()] = value
+    return {"typeconfig": args.typeconfig, "exports": exports}
 
 
 def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:

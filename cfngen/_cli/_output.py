@@ -1,7 +1,7 @@
 """The one output policy of the command line: which stream gets what, and when it is coloured.
 
-Colour goes to a stream only when it is a terminal, unless NO_COLOR or TERM=dumb (off) or
-FORCE_COLOR (on) says otherwise. A character the stream cannot encode (LANG=C, a latin-1 pipe)
+Colour goes to a stream only when it is a terminal other than TERM=dumb, unless NO_COLOR (off)
+or FORCE_COLOR (on) says otherwise. A character the stream cannot encode (LANG=C, a latin-1 pipe)
 is escaped, never a crash (`tolerant_streams`). Core code renders text with a `Paint`
 (cfngen/_render.py); `painter(stream)` is the one for a stream. Errors and warnings go to
 stderr, one line each plus an optional hint.
@@ -27,11 +27,13 @@ _STYLES: dict[Style, str] = {
 
 
 def use_colour(stream: TextIO) -> bool:
-    # https://no-color.org; a dumb terminal (Emacs shell, some CI logs) shows escapes raw.
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+    # https://no-color.org first; a dumb terminal (Emacs shell, some CI logs) shows escapes raw.
+    if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
+    if os.environ.get("TERM") == "dumb":
+        return False
     return hasattr(stream, "isatty") and stream.isatty()
 
 

@@ -67,6 +67,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                 options.update(action="store_const", const=True, default=None)
         elif question.metavar:
             options["metavar"] = question.metavar
+        if question.repeatable:
+            options.update(action="append", default=None)
         p.add_argument(*question.flags, **options)
     keys = ["artifact_type", *(q.key for q in questions)]
     p.add_argument(

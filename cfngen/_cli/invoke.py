@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfngen._cli._options import add_handler_options
+from cfngen._cli._options import add_handler_options, add_kind_options, delay, kind_options
 from cfngen._cli._output import paint, painter, print_warning
 from cfngen._errors import ExitCode
 
@@ -29,12 +29,17 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "action",
-        type=str.upper,
-        choices=ACTIONS,
         metavar="ACTION",
-        help=f"{', '.join(ACTIONS[:-1])} or {ACTIONS[-1]}",
+        help=f"{', '.join(ACTIONS[:-1])} or {ACTIONS[-1]}; for a hook CREATE_PRE_PROVISION, "
+        "UPDATE_PRE_PROVISION or DELETE_PRE_PROVISION (or preCreate, preUpdate, preDelete)",
     )
-    p.add_argument("request", type=Path, metavar="REQUEST_FILE", help="the request JSON file")
+    p.add_argument(
+        "request",
+        type=Path,
+        metavar="REQUEST_FILE",
+        help="the request JSON file; for a hook, one target in the inputs/ format or a hook "
+        "request",
+    )
     p.add_argument(
         "--project",
         type=Path,
@@ -48,9 +53,10 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="call real AWS with this profile's credentials instead of moto",
     )
     add_handler_options(p, after="stop after")
+    add_kind_options(p)
     p.add_argument(
         "--max-delay",
-        type=float,
+        type=delay,
         default=DEFAULT_MAX_DELAY,
         metavar="S",
         help="sleep at most S seconds of callbackDelaySeconds between calls "
@@ -68,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
     paint_out = painter(out)
 
     def show(invocation: Invocation) -> None:
-        out.write(render_invocation(invocation, paint_out))
+        # A kind may bring its own calls (a hook's): they render themselves.
+        render = getattr(invocation, "render", None)
+        out.write(render(paint_out) if render else render_invocation(invocation, paint_out))
         out.flush()
 
     def wait(seconds: float, asked: float) -> None:
@@ -92,8 +100,10 @@ def run(args: argparse.Namespace) -> int:
         on_wait=wait,
         on_warning=print_warning,
         on_import_output=imported,
+        **kind_options(args),
     )
-    verdict = render_outcome(result.outcome)
+    verdict_of = getattr(result, "verdict", None)
+    verdict = verdict_of() if verdict_of else render_outcome(result.outcome)
     if result.succeeded:
         print(f"cfngen: {paint(verdict, 'ok', sys.stderr)}", file=sys.stderr)
         return ExitCode.OK

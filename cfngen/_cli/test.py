@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfngen._cli._options import add_format, add_handler_options
+from cfngen._cli._options import add_format, add_handler_options, add_kind_options, kind_options
 from cfngen._cli._output import painter, print_warning
 from cfngen._errors import ExitCode
 
@@ -41,9 +41,12 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ),
     )
     add_format(
-        p, text_help="text (default) or one JSON document on stdout; progress goes to stderr"
+        p,
+        text_help="text (default: each test's line, then the summary, on stdout) or one JSON "
+        "document on stdout (each test's line goes to stderr)",
     )
     add_handler_options(p, after="fail an action after")
+    add_kind_options(p)
     p.set_defaults(run=run)
 
 
@@ -51,12 +54,14 @@ def run(args: argparse.Namespace) -> int:
     from cfngen._contract import run_contract_tests
     from cfngen._contract._results import TestResult, render_json, render_progress, render_summary
 
-    err = sys.stderr
-    paint_err = painter(err)
+    # Each test's line and the summary on one stream, so they stay in order when both are
+    # redirected; with --format json, stdout holds only the document.
+    lines = sys.stderr if args.format == "json" else sys.stdout
+    paint_lines = painter(lines)
 
     def progress(result: TestResult) -> None:
-        err.write(render_progress(result, paint_err))
-        err.flush()
+        lines.write(render_progress(result, paint_lines))
+        lines.flush()
 
     result = run_contract_tests(
         args.project or Path.cwd(),
@@ -65,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         max_reinvoke=args.max_reinvoke,
         region=args.region,
         on_result=progress,
+        **kind_options(args),
     )
     for note in result.notes:
         print_warning(note)

@@ -52,12 +52,16 @@ def invoke(
     on_wait: Callable[[float, float], None] | None = None,
     on_warning: Callable[[str], None] | None = None,
     on_import_output: Callable[[list[str]], None] | None = None,
+    **options: Any,
 ) -> InvokeResult:
-    """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS."""
+    """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS.
+    `options` are ones only some kinds take (`Kind.contract.options`, e.g. a hook's
+    `typeconfig`): given to a kind that does not take them, they are a usage error."""
     from cfngen._project import load_project
 
     project = load_project(root)
-    result: InvokeResult = _contract(project).invoke(
+    contract = _contract(project)
+    result: InvokeResult = contract.invoke(
         project,
         action,
         request_file,
@@ -70,6 +74,7 @@ def invoke(
         on_wait=on_wait,
         on_warning=on_warning,
         on_import_output=on_import_output,
+        **_options(project, contract, options),
     )
     return result
 
@@ -82,20 +87,36 @@ def run_contract_tests(
     max_reinvoke: int = DEFAULT_MAX_REINVOKE,
     region: str | None = None,
     on_result: Callable[[TestResult], None] | None = None,
+    **options: Any,
 ) -> SuiteResult:
-    """Run the contract tests of the project in `root`.
+    """Run the contract tests of the project in `root` (`options`: as for `invoke`).
 
     Raises CfngenError when they cannot run at all (no project, no handlers, bad inputs).
     """
     from cfngen._project import load_project
 
     project = load_project(root)
-    result: SuiteResult = _contract(project).run_tests(
+    contract = _contract(project)
+    result: SuiteResult = contract.run_tests(
         project,
         keyword=keyword,
         enforce_timeout=enforce_timeout,
         max_reinvoke=max_reinvoke,
         region=region,
         on_result=on_result,
+        **_options(project, contract, options),
     )
     return result
+
+
+def _options(project: Project, contract: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The options given (not None) that this kind takes; a usage error for the others."""
+    given = {key: value for key, value in options.items() if value not in (None, {}, [])}
+    taken = set(getattr(contract, "options", ()))
+    refused = sorted(set(given) - taken)
+    if refused:
+        raise CfngenError(
+            f"--{refused[0]} does not apply to a {project.kind.label} project",
+            "leave it out",
+        )
+    return given

@@ -7,10 +7,12 @@ Writing (every command that writes more than one file uses a Transaction):
                                         _transaction); CfngenError says what failed
     recover(root) -> list[str]          undo or finish what a killed command left in root
     write_atomic(path, content)         one file: a temporary sibling renamed over it
-    new_file_mode()                     0o666 less the umask, for files cfngen creates
+    new_file_mode(), umask()            0o666 less the umask, for files cfngen creates
     Workspace(parent, purpose), sweep() a private build folder that a dead process's
                                         successor removes
     canonical(rel), inside(root, rel)   one spelling of a relative path; whether it stays in root
+    signals_deferred()                  hold Ctrl-C/SIGTERM/SIGHUP over a few steps that belong
+                                        together (e.g. making a Workspace and noting it)
 
 Reading (regular files only; a named pipe, folder, loop or dangling link is a CfngenError
 that names the file, never a hang or a traceback):
@@ -19,8 +21,9 @@ that names the file, never a hang or a traceback):
 
 from __future__ import annotations
 
-from cfngen._files._atomic import new_file_mode, write_atomic
+from cfngen._files._atomic import new_file_mode, umask, write_atomic
 from cfngen._files._read import Entry, inspect, read_bytes, read_optional, reason
+from cfngen._files._signals import signals_deferred
 from cfngen._files._transaction import JOURNAL, Transaction, canonical, inside, recover
 from cfngen._files._workspace import Workspace, sweep
 
@@ -37,6 +40,8 @@ __all__ = [
     "read_optional",
     "reason",
     "recover",
+    "signals_deferred",
     "sweep",
+    "umask",
     "write_atomic",
 ]

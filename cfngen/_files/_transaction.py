@@ -39,6 +39,7 @@ from cfngen._errors import CfngenError
 from cfngen._files._atomic import new_file_mode
 from cfngen._files._locks import fcntl
 from cfngen._files._read import reason
+from cfngen._files._signals import interrupt_pending, signals_deferred
 
 JOURNAL = ".cfngen-journal.json"
 _JOURNAL_TMP = JOURNAL + ".new"
@@ -200,17 +201,17 @@ class _Commit:
             self._save()
             self._stage()
         except BaseException as exc:
-            with _signals_deferred():
+            with signals_deferred():
                 _undo(self.root, self._journal(), applied=False)
             raise self._failure(exc, "nothing was changed") from None
-        with _signals_deferred():
+        with signals_deferred():
             try:
                 self.state = "committing"
                 self._save()
                 for entry in self.entries:
                     self.current = entry.path
                     _apply(self.root, entry)
-                if _interrupt_pending():
+                if interrupt_pending():
                     # Before the point of no return: put everything back; the held signal
                     # is delivered as the block ends.
                     _undo(self.root, self._journal(), applied=True)
@@ -431,7 +432,7 @@ def _recover_locked(root: Path) -> list[str]:
             "an earlier cfngen command was interrupted while writing; check the project "
             "with `git status`, then delete the file",
         ) from None
-    with _signals_deferred():
+    with signals_deferred():
         if state == "committed":
             _finish(root, journal)
             return []
@@ -462,32 +463,3 @@ def _locked(root: Path, *, wait: bool) -> Iterator[bool]:
         yield True
     finally:
         os.close(fd)
-
-
-_HELD = ("SIGINT", "SIGTERM", "SIGHUP")
-
-
-def _interrupt_pending() -> bool:
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        return False
-    return any(getattr(signal, name) in signal.sigpending() for name in _HELD)
-
-
-@contextlib.contextmanager
-def _signals_deferred() -> Iterator[None]:
-    """Hold Ctrl-C, SIGTERM and SIGHUP back until the block is done; they arrive after it."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held = {getattr(signal, name) for name in _HELD}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

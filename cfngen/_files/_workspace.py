@@ -30,13 +30,20 @@ class Workspace:
     """A private folder in `parent`; `close()` removes it (call it in a `finally`)."""
 
     def __init__(self, parent: Path, purpose: str) -> None:
+        """Make it under the caller's signals_deferred() and inside its try, so that an
+        interrupt cannot fall between making it and the `finally` that removes it."""
         import tempfile
 
         self.path = Path(tempfile.mkdtemp(prefix=prefix(purpose), dir=parent))
-        self._fd: int | None = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        if fcntl is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        (self.path / _OWNER).write_text(f"{os.getpid()}\n", encoding="ascii")
+        self._fd: int | None = None
+        try:
+            self._fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            if fcntl is not None:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            (self.path / _OWNER).write_text(f"{os.getpid()}\n", encoding="ascii")
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
         import shutil

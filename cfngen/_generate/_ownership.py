@@ -70,6 +70,8 @@ def sha256(data: bytes) -> str:
 
 _OFFICIAL_MODELS_HEADER = b"# DO NOT modify this file by hand, changes will be overwritten"
 _OFFICIAL_ROLE = b"during CRUDL operations to mutate resources on behalf of the customer."
+_OFFICIAL_HOOK_ROLE = b"during Hook operations on behalf of the customer."
+_OFFICIAL_HOOK_DOCS = b"To activate a hook in your account, use the following JSON"
 _OFFICIAL_DOCS = b"To declare this entity in your AWS CloudFormation template, use the following"
 _OFFICIAL_SAM = re.compile(
     r'AWSTemplateFormatVersion: "2010-09-09"\n'
@@ -86,15 +88,29 @@ _OFFICIAL_SAM = re.compile(
 def is_official_output(relpath: str, data: bytes) -> bool:
     """Whether `data` is what the official CLI generated at `relpath` (and would overwrite)."""
     path = PurePosixPath(relpath)
-    if path.name == "models.py":
+    if path.name == "models.py" or path.parent.name == "target_models":
         return data.startswith(_OFFICIAL_MODELS_HEADER)
     if relpath == "resource-role.yaml":
         return data.startswith(b"AWSTemplateFormatVersion") and _OFFICIAL_ROLE in data
+    if relpath == "hook-role.yaml":
+        return data.startswith(b"AWSTemplateFormatVersion") and _OFFICIAL_HOOK_ROLE in data
     if path.parts[0] == "docs" and path.suffix == ".md":
-        return data.startswith(b"# ") and _OFFICIAL_DOCS in data
+        return data.startswith(b"# ") and (_OFFICIAL_DOCS in data or _OFFICIAL_HOOK_DOCS in data)
+    if len(path.parts) == 1 and path.name.endswith("-configuration.json"):
+        return _is_official_configuration(data)
     if path.parts[0] == "example_inputs" and path.suffix == ".json":
         return _is_placeholder(data)
     return False
+
+
+def _is_official_configuration(data: bytes) -> bool:
+    """`cfn generate` writes `<type>-configuration.json`: the schema's typeConfiguration with
+    its definitions and typeName added."""
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and {"properties", "definitions", "typeName"} <= set(value)
 
 
 def is_official_sam(data: bytes) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -40,11 +41,40 @@ def check_type_name(value: str) -> TypeName:
     return TypeName(value)
 
 
+#: Top-level modules the handlers run beside (in Lambda and in `cfngen test`, with src/ first
+#: on sys.path), which a project package of the same name would hide: the handlers' runtime
+#: library and its dependencies, and what cfngen runs them with (moto and its own).
+_DEPENDENCIES = frozenset(
+    {
+        "cloudformation_cli_python_lib", "boto3", "botocore", "s3transfer", "jmespath",
+        "dateutil", "urllib3", "six", "typing_extensions",
+        "cfngen", "moto", "responses", "werkzeug", "xmltodict", "requests", "certifi", "idna",
+        "charset_normalizer", "cryptography", "cffi", "jinja2", "markupsafe", "yaml",
+        "jsonschema", "referencing", "attr", "attrs", "pytest", "_pytest", "pluggy",
+        "hypothesis", "copier", "questionary", "prompt_toolkit", "pydantic", "black", "ruff",
+        "packaging", "setuptools", "pkg_resources", "pip", "rpdk", "cfnlint", "samtranslator",
+        "datamodel_code_generator",
+    }
+)  # fmt: skip
+
+
 def package_name_error(value: str) -> str | None:
     if not _IDENTIFIER.fullmatch(value):
         return "use letters, digits and '_' only, not starting with a digit"
     if keyword.iskeyword(value):
         return f"{value!r} is a Python keyword"
+    # Compared without case: on macOS's file system `Json/` hides `json` too.
+    lowered = value.lower()
+    if lowered in {name.lower() for name in sys.stdlib_module_names}:
+        return (
+            f"{value!r} would hide Python's own {lowered} module from the handlers; "
+            "choose a name of your own, e.g. acme_widget"
+        )
+    if lowered in _DEPENDENCIES:
+        return (
+            f"{value!r} would hide the {lowered} package the handlers and cfngen rely on; "
+            "choose a name of your own, e.g. acme_widget"
+        )
     return None
 
 

@@ -1,13 +1,17 @@
 """The only place cfngen calls copier: render, update and recopy, always unattended.
 
 copier never prompts here (cfngen asks the questions itself), never runs tasks, and ignores the
-user's copier settings file so the same answers always give the same project.
+user's copier settings file so the same answers always give the same project. copier gives
+every file it writes the template file's mode, whatever the user's umask; cfngen puts the
+umask back on new files and the earlier mode back on files that were there (`_modes_kept`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import re
+import stat
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,11 +60,34 @@ def _options() -> dict[str, Any]:
     }
 
 
+@contextlib.contextmanager
+def _modes_kept(root: Path) -> Iterator[None]:
+    """Files under `root` keep their mode; files copier adds get the umask applied."""
+    from cfngen._files import umask
+
+    def modes() -> dict[Path, int]:
+        if not root.is_dir():
+            return {}
+        return {
+            p: stat.S_IMODE(p.lstat().st_mode)
+            for p in root.rglob("*")
+            if p.is_file() and not p.is_symlink() and ".git" not in p.relative_to(root).parts
+        }
+
+    before = modes()
+    yield
+    mask = ~umask()
+    for path, mode in modes().items():
+        wanted = before.get(path, mode & mask)
+        if mode != wanted:
+            os.chmod(path, wanted)
+
+
 def render(src: str, dest: Path, data: dict[str, Any], ref: str | None) -> None:
     """Render the template at `src` (a git repository, or a plain folder) into `dest`."""
     import copier
 
-    with _copier_errors("rendering the project template"):
+    with _copier_errors("rendering the project template"), _modes_kept(dest):
         copier.run_copy(src, dest, data=data, vcs_ref=ref, **_options())
 
 
@@ -69,14 +96,14 @@ def update(root: Path, ref: str) -> None:
     changed ("rej" would drop user edits that merely share a hunk with a template change)."""
     import copier
 
-    with _copier_errors("updating the project from its template"):
+    with _copier_errors("updating the project from its template"), _modes_kept(root):
         copier.run_update(root, vcs_ref=ref, conflict="inline", skip_answered=True, **_options())
 
 
 def recopy(root: Path, ref: str) -> None:
     import copier
 
-    with _copier_errors("re-rendering the project template"):
+    with _copier_errors("re-rendering the project template"), _modes_kept(root):
         copier.run_recopy(root, vcs_ref=ref, skip_answered=True, **_options())
 
 

@@ -73,4 +73,10 @@ def has_identity(cwd: Path) -> bool:
 
 
 def status_porcelain(cwd: Path) -> list[str]:
-    return git(["status", "--porcelain", "--untracked-files=all"], cwd).stdout.splitlines()
+    """The paths under `cwd` (not elsewhere in its repository) with uncommitted changes,
+    relative to `cwd`."""
+    out = git(
+        ["-c", "core.quotePath=false", "status", "--short", "--untracked-files=all", "--", "."],
+        cwd,
+    ).stdout
+    return [line[3:] for line in out.splitlines() if len(line) > 3]

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError
-from cfngen._files import Transaction, Workspace, reason, recover, sweep
+from cfngen._files import (
+    Transaction,
+    Workspace,
+    reason,
+    recover,
+    signals_deferred,
+    sweep,
+)
 from cfngen._init import _copier, _template_cache
 from cfngen._init._git import git, git_available, has_identity, work_tree_root
 from cfngen._render import Rendered
@@ -158,17 +165,19 @@ def init_project(
     # A new destination is built beside it, so the final move is one rename on one file
     # system; an existing one inside it, so a killed init's leftovers stay in that folder.
     stage_parent = dest if existed else dest.parent
-    try:
-        stage_parent.mkdir(parents=True, exist_ok=True)
-        sweep(stage_parent, "init")
-        workspace = Workspace(stage_parent, "init")
-    except OSError as exc:
-        _remove(created_parents)
-        raise CfngenError(
-            f"cannot write to {stage_parent}: {reason(exc)}", _hint(exc, "choose another folder")
-        ) from None
+    workspace: Workspace | None = None
     moved = False
     try:
+        try:
+            stage_parent.mkdir(parents=True, exist_ok=True)
+            sweep(stage_parent, "init")
+            with signals_deferred():
+                workspace = Workspace(stage_parent, "init")
+        except OSError as exc:
+            raise CfngenError(
+                f"cannot write to {stage_parent}: {reason(exc)}",
+                _hint(exc, "choose another folder"),
+            ) from None
         project = workspace.path / "project"
         try:
             # The packaged folder is byte for byte the cache's tag (sync just made sure), and
@@ -186,13 +195,26 @@ def init_project(
                 f"cannot write the project: {reason(exc)}; nothing was created",
                 _hint(exc, "fix that and retry"),
             ) from None
+        except CfngenError as exc:
+            raise _in_destination(exc, project, dest) from None
         _move_into_place(project, dest, existed=existed)
         moved = True
     finally:
-        workspace.close()
+        if workspace is not None:
+            workspace.close()
         if not moved:
             _remove(created_parents)
     return result
+
+
+def _in_destination(error: CfngenError, project: Path, dest: Path) -> CfngenError:
+    """An error from building the project in the workspace, told about the destination (the
+    workspace is cfngen's business), saying that nothing was created."""
+    message = error.message.replace(str(project), str(dest))
+    message = message.replace("; everything was put back as it was", "")
+    if "nothing was" not in message:
+        message += "; nothing was created"
+    return CfngenError(message, error.hint, exit_code=error.exit_code)
 
 
 def _hint(exc: OSError, otherwise: str) -> str:

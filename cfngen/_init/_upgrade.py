@@ -45,6 +45,8 @@ class UpgradeResult:
     generated: GenerateResult | None = None
     #: Why `cfngen generate` failed after the upgrade, when it did.
     generate_error: str | None = None
+    #: file -> functions the user wrote, to which the merge would have added a stub marker.
+    not_stubs: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
@@ -67,6 +69,11 @@ class UpgradeResult:
             text.warning(
                 f"{path}: conflict where both you and the template changed the same lines; "
                 "resolve the '<<<<<<< before updating' ... '>>>>>>> after updating' markers"
+            )
+        for path, names in self.not_stubs.items():
+            text.out(
+                f"  (kept {', '.join(names)} in {path} free of the new template's "
+                "`# STUB: not implemented` line: you implemented them)"
             )
         for path in self.deleted_edited:
             text.warning(
@@ -105,10 +112,21 @@ def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
             "commit the project first (`git init && git add -A && git commit -m 'Before "
             "upgrade'`) so the upgrade can be reviewed and undone",
         )
+    marker = _in_progress_marker(root)
     dirty = status_porcelain(root)
+    if marker.exists():
+        if dirty:
+            raise CfngenError(
+                f"an earlier `cfngen upgrade` of {root} was killed half-way; its partly merged "
+                f"files are still there ({len(dirty)} path(s))",
+                "undo them with `git checkout -- . && git clean -fd` in the project (what you "
+                "committed is safe), then run `cfngen upgrade` again",
+            )
+        marker.unlink()
     if dirty:
+        shown = ", ".join(dirty[:10]) + (f" and {len(dirty) - 10} more" if len(dirty) > 10 else "")
         raise CfngenError(
-            f"the git working tree has uncommitted changes ({len(dirty)} path(s))",
+            f"the project has uncommitted changes in {len(dirty)} path(s): {shown}",
             "commit or stash them first, so the upgrade's changes can be reviewed on their own",
         )
     kind = _template_of(answers)
@@ -140,15 +158,21 @@ def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
         result.up_to_date = True
         return result
 
-    edited = set() if recopy else _edited_files(root, synced.src_path, answers, str(current))
+    old = {} if recopy else _old_render(synced.src_path, answers, str(current))
+    edited = {rel for rel, data in old.items() if _read(root / rel) not in (None, data)}
+    # If this process is killed during the merge, the next upgrade says how to undo it.
+    marker.write_text(f"{os.getpid()}\n", encoding="ascii")
     try:
-        if recopy:
+        if recopy:  # a fresh rendering on purpose: stubs are stubs again
             _copier.recopy(root, live.tag)
         else:
             _copier.update(root, live.tag)
+            result.not_stubs = _keep_implemented(root, old)
     except BaseException:
         _restore(root)
         raise
+    finally:
+        marker.unlink(missing_ok=True)
     result.changed = _changed_files(root)
     result.conflicts = _conflicted_files(root, result.changed)
     result.deleted_edited = sorted(f for f in edited if not (root / f).exists())
@@ -198,25 +222,55 @@ def _expand(path: str) -> str:
     return os.path.normpath(os.path.expanduser(path))
 
 
-def _edited_files(root: Path, src: str, answers: dict[str, Any], version: str) -> set[str]:
-    """Template files the user changed since the project's template version rendered them:
-    the old version, rendered again with the same answers, compared byte for byte."""
+def _in_progress_marker(root: Path) -> Path:
+    """A file in the repository's git folder (never in the work tree, so `git status` stays
+    clean) that exists while an upgrade merges."""
+    git_dir = git(["rev-parse", "--absolute-git-dir"], root).stdout.strip()
+    return Path(git_dir) / "cfngen-upgrade-in-progress"
+
+
+def _old_render(src: str, answers: dict[str, Any], version: str) -> dict[str, bytes]:
+    """What the project's template version renders with its answers, file by file: what the
+    user started from (their edits are the differences)."""
     data = {k: v for k, v in answers.items() if not k.startswith("_")}
     scratch = Path(tempfile.mkdtemp(prefix="cfngen-upgrade-"))
     try:
         old = scratch / "old"
         _copier.render(src, old, data, version)
-        edited = set()
-        for path in old.rglob("*"):
-            rel = path.relative_to(old).as_posix()
-            if not path.is_file() or rel == ANSWERS_FILE:
-                continue
-            mine = root / rel
-            if mine.is_file() and mine.read_bytes() != path.read_bytes():
-                edited.add(rel)
-        return edited
+        return {
+            path.relative_to(old).as_posix(): path.read_bytes()
+            for path in old.rglob("*")
+            if path.is_file() and path.relative_to(old).as_posix() != ANSWERS_FILE
+        }
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _read(path: Path) -> bytes | None:
+    return path.read_bytes() if path.is_file() else None
+
+
+def _keep_implemented(root: Path, old: dict[str, bytes]) -> dict[str, list[str]]:
+    """Drop the stub markers the merge put into functions the user wrote (see _stubs)."""
+    from cfngen._files import write_atomic
+    from cfngen._init._stubs import MARKER, drop_added_markers
+
+    changed: dict[str, list[str]] = {}
+    for rel in _changed_files(root):
+        path = root / rel
+        if not rel.endswith(".py") or not path.is_file():
+            continue
+        merged = path.read_text(encoding="utf-8", errors="surrogateescape")
+        if MARKER not in merged:
+            continue
+        shown = git(["show", f"HEAD:./{rel}"], root, check=False)
+        before = shown.stdout if shown.returncode == 0 else None
+        template = old[rel].decode("utf-8", "surrogateescape") if rel in old else None
+        text, names = drop_added_markers(merged, before, template)
+        if names:
+            write_atomic(path, text.encode("utf-8", "surrogateescape"))
+            changed[rel] = names
+    return changed
 
 
 def _changed_files(root: Path) -> list[str]:

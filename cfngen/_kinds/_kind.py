@@ -103,6 +103,9 @@ class Question:
     metavar: str | None = None
     #: For "confirm": also accept `--no-<flag>` (argparse.BooleanOptionalAction).
     negatable: bool = True
+    #: For "text": the answer is a list; the flag may be given several times, the wizard asks
+    #: again until an empty answer (`choices`, when given, complete what is typed).
+    repeatable: bool = False
 
 
 class Answers(Protocol):

@@ -72,7 +72,11 @@ def models_source(
     callback_context: dict[str, Any] | None = None,
     *,
     python: tuple[int, int] = MODERN_PYTHON,
+    root: str | None = None,
 ) -> str:
+    """models.py for a resource schema; with `root`, the module of one model named so, built
+    from the schema's properties and definitions (a hook target's model, a hook's
+    configuration), with no request class. `python`: the oldest version it must run on."""
     if python < OLDEST_PYTHON:
         raise internal_error(f"models for Python {python} were asked for; 3.8 is the oldest")
     # Every version from 3.10 on reads the same module: one output, whatever the runtime.
@@ -82,10 +86,10 @@ def models_source(
     schema = without_ref_loops(schema)
     aliased: frozenset[str] = frozenset()
     while True:
-        normalised = normalise(schema, callback_context, alias_all=aliased)
-        raw = generate_raw(normalised.schema, python=python)
-        text = format_source(assemble(raw, schema, python=python), python=python)
-        renamed = check_models(text, normalised, python=python)
+        normalised = normalise(schema, callback_context, alias_all=aliased, root=root)
+        raw = generate_raw(normalised.schema, root or RESOURCE_MODEL, python=python)
+        text = format_source(assemble(raw, schema, root=root, python=python), python=python)
+        renamed = check_models(text, normalised, handler_request=root is None, python=python)
         if not renamed:
             return text
         if renamed <= aliased:

@@ -29,13 +29,27 @@ _TIMEOUTS_COMMENT = (
     "#: Minutes CloudFormation gives each handler in all, callbacks included: the schema's",
     "#: timeoutInMinutes, else 120. Steps in cfngen_aws.py never wait past them.",
 )
+_ROOT_DOCSTRING = '''"""Models of TYPE_NAME: ROOT and the classes it uses.
+
+Every field is None unless CloudFormation sent it. `Model._deserialize()` reads JSON and
+`model._serialize()` writes it; a JSON name that is not a Python name is kept in
+`field(metadata={'alias': ...})`.
+"""
+'''
 _IMPORT = re.compile(r"(?:from \S+ )?import .+")
 _DATACLASS_NAME = re.compile(r"\bdataclass(?: as (\w+))?")
 _TYPING_OPTIONAL = re.compile(r"^from typing import .*\bOptional(?: as (\w+))?\b", re.MULTILINE)
 
 
-def assemble(raw: str, schema: dict[str, Any], *, python: tuple[int, int] = MODERN_PYTHON) -> str:
-    """The generator's module with our docstring, sorted imports and ResourceHandlerRequest.
+def assemble(
+    raw: str,
+    schema: dict[str, Any],
+    *,
+    root: str | None = None,
+    python: tuple[int, int] = MODERN_PYTHON,
+) -> str:
+    """The generator's module with our docstring, sorted imports and ResourceHandlerRequest
+    (with `root`: the module of that one model, without a request class or timeouts).
 
     For a `python` older than 3.10, type aliases lose their `TypeAlias` annotation (typing has
     it from 3.10 on; a plain assignment is an alias to type checkers too).
@@ -77,19 +91,14 @@ def assemble(raw: str, schema: dict[str, Any], *, python: tuple[int, int] = MODE
         stdlib.append("from dataclasses import dataclass")
 
     type_name = str(schema.get("typeName", "a resource type"))
-    return "\n".join(
-        [
-            _DOCSTRING.replace("TYPE_NAME", type_name),
-            "from __future__ import annotations",
-            "",
-            *sorted(stdlib),
-            "",
-            f"from .{RUNTIME_MODULE} import BaseResourceHandlerRequest, {BASE_CLASS}",
-            # black keeps one blank line before a statement and makes it two before a class;
-            # ruff keeps what it gets: given this, both write the same bytes.
-            *([""] if body.startswith("@") else []),
-            "",
-            body,
+    if root is not None:
+        docstring = _ROOT_DOCSTRING.replace("TYPE_NAME", type_name).replace("ROOT", root)
+        runtime_names = BASE_CLASS
+        request: list[str] = []
+    else:
+        docstring = _DOCSTRING.replace("TYPE_NAME", type_name)
+        runtime_names = f"BaseResourceHandlerRequest, {BASE_CLASS}"
+        request = [
             "",
             "",
             f"@{dataclass_name}",
@@ -102,6 +111,21 @@ def assemble(raw: str, schema: dict[str, Any], *, python: tuple[int, int] = MODE
             *_TIMEOUTS_COMMENT,
             # A module-level annotation is never evaluated (future annotations): fine on 3.8.
             f"TIMEOUT_MINUTES: dict[str, int] = {json.dumps(handler_timeouts(schema))}",
+        ]
+    return "\n".join(
+        [
+            docstring,
+            "from __future__ import annotations",
+            "",
+            *sorted(stdlib),
+            "",
+            f"from .{RUNTIME_MODULE} import {runtime_names}",
+            # black keeps one blank line before a statement and makes it two before a class;
+            # ruff keeps what it gets: given this, both write the same bytes.
+            *([""] if body.startswith("@") else []),
+            "",
+            body,
+            *request,
             *(
                 [
                     "",

@@ -45,7 +45,12 @@ def _import_generator() -> None:
             gc.enable()
 
 
-def generate_raw(schema: dict[str, Any], *, python: tuple[int, int] = MODERN_PYTHON) -> str:
+def generate_raw(
+    schema: dict[str, Any],
+    class_name: str = RESOURCE_MODEL,
+    *,
+    python: tuple[int, int] = MODERN_PYTHON,
+) -> str:
     """datamodel-code-generator's dataclasses for a normalised schema, unformatted.
 
     Its oldest `target_python_version` is 3.10; for older targets we turn off the two spellings
@@ -66,7 +71,7 @@ def generate_raw(schema: dict[str, Any], *, python: tuple[int, int] = MODERN_PYT
                 input_file_type=InputFileType.JsonSchema,
                 output_model_type=DataModelType.DataclassesDataclass,
                 target_python_version=PythonVersion.PY_310,
-                class_name=RESOURCE_MODEL,
+                class_name=class_name,
                 # Written as an absolute import (it refuses a relative one); assemble fixes it.
                 base_class=f"{RUNTIME_MODULE}.{BASE_CLASS}",
                 enum_field_as_literal=LiteralType.All,

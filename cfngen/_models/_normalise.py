@@ -115,13 +115,16 @@ def normalise(
     callback_context: dict[str, Any] | None = None,
     *,
     alias_all: frozenset[str] = frozenset(),
+    root: str | None = None,
 ) -> Normalised:
     """The generator's input for a resource schema and the project's callback-context schema.
 
     `alias_all` names properties to carry an alias even where `needs_alias` says no (the caller
-    retries with them when the generator renamed a field we did not expect it to).
+    retries with them when the generator renamed a field we did not expect it to). With `root`,
+    the schema's properties become that one class (and its definitions theirs): no
+    TypeConfigurationModel or CallbackContext (a hook target's model, a hook's configuration).
     """
-    return _Normaliser(schema, callback_context, alias_all).run()
+    return _Normaliser(schema, callback_context, alias_all, root).run()
 
 
 class _Normaliser:
@@ -130,11 +133,13 @@ class _Normaliser:
         schema: dict[str, Any],
         callback_context: dict[str, Any] | None,
         alias_all: frozenset[str],
+        root: str | None = None,
     ) -> None:
         self.schema = schema
         self.callback = callback_context if isinstance(callback_context, dict) else {}
         self.alias_all = alias_all
-        self.taken: set[str] = set(RESERVED_CLASS_NAMES)
+        self.root = root
+        self.taken: set[str] = set(RESERVED_CLASS_NAMES) | ({root} if root else set())
         self.definitions: dict[str, Any] = {}
         self.classes: dict[str, list[str]] = {}
         #: (document, definition name) -> class or alias name in the output
@@ -174,6 +179,10 @@ class _Normaliser:
                 name = self.def_names[(doc, def_name)]
                 self.definitions[name] = self.named(definition, name, doc)
 
+        if self.root is not None:
+            only = self.object_class(self.root, self.schema, "resource")
+            only["definitions"] = self.definitions
+            return Normalised(schema=only, classes=self.classes)
         root = self.object_class(RESOURCE_MODEL, self.schema, "resource")
         config = self.schema.get("typeConfiguration")
         self.definitions[TYPE_CONFIGURATION_MODEL] = self.object_class(

@@ -74,8 +74,9 @@ class SchemaRules:
 
 
 def _kind_of_file(path: Path) -> Kind:
-    """The kind of the project `path` is in, else the default kind."""
-    from cfngen._kinds import default_kind
+    """The kind of the project `path` is in, else the kind that claims the file by its content
+    (a kind may define `claims(path) -> bool`), else the default kind."""
+    from cfngen._kinds import all_kinds, default_kind
     from cfngen._project import CONFIG_FILE, load_project
 
     if (path.parent / CONFIG_FILE).is_file():
@@ -83,6 +84,10 @@ def _kind_of_file(path: Path) -> Kind:
             return load_project(path.parent).kind
         except CfngenError:
             pass
+    for kind in all_kinds():
+        claims = getattr(kind, "claims", None)
+        if claims is not None and claims(path):
+            return kind
     return default_kind()
 
 

@@ -42,6 +42,12 @@ def _validator(metaschema: Path) -> Any:
     from jsonschema import Draft7Validator
 
     schema = loads(metaschema.read_text(encoding="utf-8")).data
+    # A kind's meta-schema may borrow another's definitions (the hook meta-schema takes the
+    # resource meta-schema's property schemas): its own win.
+    borrowed = schema.get("x-definitions-from")
+    if isinstance(borrowed, str):
+        other = loads((metaschema.parent / borrowed).read_text(encoding="utf-8")).data
+        schema["definitions"] = {**other.get("definitions", {}), **schema.get("definitions", {})}
     definitions = schema.get("definitions", {})
     return Draft7Validator(_inline(schema, definitions, _recursive(definitions)))
 

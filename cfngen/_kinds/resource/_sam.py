@@ -23,12 +23,18 @@ SUPPORT_LIB_REQUIREMENT = "cloudformation-cli-python-lib>=2.1.20"
 
 
 def render_template(
-    type_name: str, runtime: Runtime | str, entrypoint: str, test_entrypoint: str
+    type_name: str,
+    runtime: Runtime | str,
+    entrypoint: str,
+    test_entrypoint: str,
+    *,
+    kind: str = "resource type",
 ) -> str:
     return render(
         TEMPLATES,
         "template.yml",
         type_name=type_name,
+        kind=kind,
         runtime=runtime if isinstance(runtime, str) else runtime.name,
         timeout=FUNCTION_TIMEOUT,
         memory=FUNCTION_MEMORY,

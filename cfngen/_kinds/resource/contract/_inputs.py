@@ -38,6 +38,15 @@ class InputSet:
     def generated(self) -> bool:
         return self.label is None
 
+    def missing(self, kind: str) -> str:
+        """Why a test that needs the `kind` input is skipped, naming the input looked for."""
+        if self.generated:
+            return (
+                f"no {kind} input: the one generated from the schema is empty "
+                f"(write {INPUTS_DIR}/inputs_1_{kind}.json)"
+            )
+        return f"no {kind} input ({INPUTS_DIR}/{self.label}_{kind}.json is missing)"
+
     def source(self, kind: str) -> str:
         path = self.files.get(kind)
         return f"{INPUTS_DIR}/{path.name}" if path else "the input generated from the schema"

@@ -186,7 +186,7 @@ class _Case:
 
     def update_input(self, current: dict[str, Any]) -> dict[str, Any]:
         if self.inputs.update is None:
-            raise _Skipped(f"no update input ({self.inputs.label}_update.json is missing)")
+            raise _Skipped(self.inputs.missing("update"))
         try:
             return update_request(self.info, self.inputs, current)
         except InputProblem as exc:
@@ -695,7 +695,7 @@ def _update_without_create(case: _Case) -> None:
 def _update_tag_updatable(case: _Case) -> None:
     _needs_tagging(case, updatable=True)
     if case.inputs.update is None:
-        raise _Skipped(f"no update input ({case.inputs.label}_update.json is missing)")
+        raise _Skipped(case.inputs.missing("update"))
     if case.info.tag_property not in case.inputs.update:
         raise _Failed(
             f"{case.inputs.source('update')} has no {case.info.tag_property}: tags are "
@@ -707,7 +707,7 @@ def _update_not_updatable(case: _Case) -> None:
     if not case.info.create_only:
         raise _Skipped("the schema has no createOnlyProperties")
     if case.inputs.update is None:
-        raise _Skipped(f"no update input ({case.inputs.label}_update.json is missing)")
+        raise _Skipped(case.inputs.missing("update"))
     created = case.create(case.create_input)
     update = case.update_input(created)
     change = _change_create_only(case, update)
@@ -783,7 +783,7 @@ def _ids(case: _Case, model: dict[str, Any]) -> str:
 
 def _updated(case: _Case) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     if case.inputs.update is None:
-        raise _Skipped(f"no update input ({case.inputs.label}_update.json is missing)")
+        raise _Skipped(case.inputs.missing("update"))
     created = case.create(case.create_input)
     request = case.update_input(created)
     outcome = case.succeed("UPDATE", request, created)
@@ -823,7 +823,7 @@ def _needs_tagging(case: _Case, *, updatable: bool) -> None:
 def _invalid_input(case: _Case) -> dict[str, Any]:
     invalid = case.inputs.invalid
     if invalid is None:
-        raise _Skipped(f"no invalid input ({case.inputs.label}_invalid.json is missing)")
+        raise _Skipped(case.inputs.missing("invalid"))
     conformance = case.run.conformance
     if not conformance.errors(invalid, partial=False):
         raise _Skipped(f"{case.inputs.source('invalid')} matches the schema: nothing to reject")

@@ -13,6 +13,9 @@
   message instead of an empty InternalFailure (the traceback stays in the log).
 
 Only the standard library and cloudformation_cli_python_lib, which the Lambda package has anyway.
+It runs on Python 3.8 and newer (every runtime a project may declare): whatever it evaluates at
+import time is spelled the 3.8 way (`typing.Callable[...]`, no `X | Y`); annotations are never
+evaluated (`from __future__ import annotations`), so they may use the newer spellings.
 
 In handlers.py:
 
@@ -37,10 +40,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import sys
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, TypeVar, Union, overload
+from collections.abc import Iterable, Mapping
+from typing import Any, Callable, Dict, List, Literal, TypeVar, Union, overload
 
 from cloudformation_cli_python_lib.exceptions import InternalFailure, _HandlerError
 from cloudformation_cli_python_lib.interface import (
@@ -55,7 +59,10 @@ from cloudformation_cli_python_lib.utils import HandlerRequest, KitchenSinkEncod
 __all__ = ["BaseResourceHandlerRequest", "CfnModel", "Resource"]
 
 _M = TypeVar("_M", bound="CfnModel")
+# typing.Callable, not collections.abc's: subscripted at import time, which 3.8 cannot do.
 _Load = Callable[[Any], Any]
+# `X | Y` hints (3.10 and newer) have their own origin; on 3.8 and 3.9 there are none.
+_UNIONS = (Union, getattr(types, "UnionType", Union))
 _NO_MATCH = object()
 _INT = re.compile(r"[-+]?\d+")
 _FLOAT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -65,7 +72,8 @@ class CfnModel(BaseModel):
     """Base of the generated dataclasses: JSON in and out, following the field type hints."""
 
     #: Keys of the JSON object that are not declared properties, kept to be written back.
-    _extra: dict[str, Any]
+    #: (typing.Dict: `typing.get_type_hints` of every model evaluates it, on 3.8 too.)
+    _extra: Dict[str, Any]  # noqa: UP006
 
     @overload
     @classmethod
@@ -138,6 +146,8 @@ def _fields(cls: type) -> dict[str, tuple[str, _Load, Any]]:
     except KeyError:
         pass
     hints = typing.get_type_hints(cls)
+    namespace = vars(sys.modules[cls.__module__])
+    hints = {name: _resolved(hint, namespace) for name, hint in hints.items()}
     fields = {
         field.metadata.get("alias", field.name): (
             field.name,
@@ -148,6 +158,31 @@ def _fields(cls: type) -> dict[str, tuple[str, _Load, Any]]:
     }
     _FIELDS[cls] = fields
     return fields
+
+
+def _resolved(hint: Any, namespace: Mapping[str, Any]) -> Any:
+    """The hint with quoted names inside aliases (`Dict[str, "Rule"]`) resolved.
+
+    get_type_hints leaves them as they are on Python 3.8 (a ForwardRef) and 3.10 (a string in
+    `dict[str, "Rule"]`); 3.9 and 3.11 and newer resolve them.
+    """
+    if isinstance(hint, (str, typing.ForwardRef)):
+        name = hint if isinstance(hint, str) else hint.__forward_arg__
+        return namespace.get(name, hint)
+    args = typing.get_args(hint)
+    origin = typing.get_origin(hint)
+    if not args or origin is Literal or not _has_forward_ref(hint):
+        return hint
+    generic: Any = Union if origin in _UNIONS else {list: List, dict: Dict}.get(origin)
+    if generic is None:
+        return hint
+    return generic[tuple(_resolved(arg, namespace) for arg in args)]
+
+
+def _has_forward_ref(hint: Any) -> bool:
+    return isinstance(hint, (str, typing.ForwardRef)) or any(
+        _has_forward_ref(arg) for arg in typing.get_args(hint)
+    )
 
 
 def _loader(hint: Any) -> _Load:
@@ -164,7 +199,7 @@ def _loader(hint: Any) -> _Load:
 def _build_loader(hint: Any) -> _Load:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
-    if origin is Union or origin is types.UnionType:
+    if origin in _UNIONS:
         return _union_loader([arg for arg in args if arg is not type(None)])
     if origin is Literal:
         return _literal_loader(args)
@@ -308,7 +343,7 @@ def _fit(hint: Any, value: Any) -> tuple[int, int]:
     counting every value inside lists, maps and models."""
     origin = typing.get_origin(hint) or hint
     args = typing.get_args(hint)
-    if origin is Union or origin is types.UnionType:
+    if origin in _UNIONS:
         return max(_fit(arg, value) for arg in args)
     if hint is type(None) or value is None:
         return (1, 1) if hint is type(None) and value is None else (0, 0)

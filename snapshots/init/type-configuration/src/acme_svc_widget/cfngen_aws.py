@@ -318,8 +318,10 @@ def error_code(error: BaseException, service: str | None = None) -> HandlerError
 def is_retriable(code: HandlerErrorCode) -> bool:
     """Whether the contract counts `code` as retriable (`RETRIABLE`).
 
-    if not is_retriable(error_code(error)):
-        return ProgressEvent.failed(error_code(error), str(error))
+    CloudFormation may try a retriable operation again; any other code ends it.
+
+        if not is_retriable(error_code(error)):
+            return ProgressEvent.failed(error_code(error), str(error))
     """
     return code in RETRIABLE
 
@@ -339,7 +341,9 @@ def handler_error(
 ) -> Exception:
     """The library's exception for `error` (by `error_code`), ready to raise.
 
-    raise handler_error(error, TYPE_NAME, model.Name) from error
+    NotFound and AlreadyExists name the type and the identifier, as the library does.
+
+        raise handler_error(error, TYPE_NAME, model.Name) from error
     """
     code = error_code(error, service)
     error_class: type[Exception] = getattr(exceptions, code.name)
@@ -565,7 +569,9 @@ class Waiter:
     def until_found(cls, describe: Callable[[], Any], **options: Any) -> Waiter:
         """Wait until `describe()` stops failing with NotFound (a new thing is seen).
 
-        Waiter.until_found(lambda: ssm.get_parameter(Name=name), name="readable")
+        Other options are the Waiter's; not found is counted by `not_found_checks`.
+
+            Waiter.until_found(lambda: ssm.get_parameter(Name=name), name="readable")
         """
         return cls(_presence(describe), target=("exists",), **options)
 
@@ -573,7 +579,9 @@ class Waiter:
     def until_gone(cls, describe: Callable[[], Any], **options: Any) -> Waiter:
         """Wait until `describe()` fails with NotFound (a deleted thing is gone).
 
-        Waiter.until_gone(lambda: dax.describe_clusters(ClusterNames=[name]))
+        Other options are the Waiter's.
+
+            Waiter.until_gone(lambda: dax.describe_clusters(ClusterNames=[name]))
         """
         return cls(_presence(describe), pending=("exists",), **options)
 
@@ -765,9 +773,10 @@ class Steps:
                 if now >= deadline:
                     if outcome.error is not None:
                         return _failed(step, outcome.error, service)
+                    limit = f" ({timeout_minutes:g} minutes)" if timeout_minutes else ""
                     message = (
-                        f"{step.name} did not finish within the handler's timeout "
-                        f"({timeout_minutes:g} minutes): {outcome.note}"
+                        f"{step.name} did not finish within the handler's timeout"
+                        f"{limit}: {outcome.note}"
                     )
                     return ProgressEvent.failed(_Code.NotStabilized, message)
                 wait = deadline - now  # one last look at the deadline

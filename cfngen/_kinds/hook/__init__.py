@@ -1,0 +1,142 @@
+"""The hook kind: CloudFormation hooks, which check resources, stacks and change sets before
+CloudFormation provisions them (preCreate, preUpdate, preDelete).
+
+What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
+
+- validate: its meta-schema (metaschema.json, borrowing the resource meta-schema's property
+  schemas) and semantic checks (_schema.py), target names checked against the resource types
+  cfn-lint bundles (_targets.py);
+- generate: typed models of the configuration and of every target through cfngen/_models, the
+  hook role, template.yml, the configuration schema, docs, target-schemas/ (_derived.py);
+- invoke and test: the hook protocol and its contract tests as plain functions of a
+  `call(event)` collaborator (_protocol.py, _tests.py, _inputs.py), run by _run.py;
+- init: its questions and answers (_answers.py) and the copier template in templates/hook/.
+
+Nothing heavy is imported here: the registry imports every kind.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cfngen._errors import CfngenError
+
+if TYPE_CHECKING:
+    from cfngen._kinds import Derived, InitSpec
+    from cfngen._package import FileSet
+    from cfngen._project import Project
+    from cfngen._validate import FileReport, SchemaRules
+
+#: cfngen's example hook schema (`cfngen validate --example`): the schema of
+#: `cfngen init --artifact-type hook --example`.
+EXAMPLE_SCHEMA = Path(__file__).with_name("example-schema.json")
+
+
+@functools.cache
+def schema_rules() -> SchemaRules:
+    from cfngen._kinds.hook._schema import METASCHEMA, check, keyword_hints
+    from cfngen._validate import SchemaRules
+
+    return SchemaRules(
+        what="a hook schema", metaschema=METASCHEMA, hints=keyword_hints(), checks=check
+    )
+
+
+class HookKind:
+    name = "hook"
+    label = "hook"
+    order = 1
+    artifact_types = ("HOOK",)
+    aliases: tuple[str, ...] = ()
+    example_files = (EXAMPLE_SCHEMA,)
+
+    # ------------------------------------------------------------------ validate
+
+    def checked_files(self, project: Project) -> list[Path]:
+        schema = project.schema_path
+        if not schema.is_file():
+            raise CfngenError(
+                f"{project.root}: the project's schema {schema.name} is missing",
+                "create it, or pass the schema file itself",
+            )
+        return [schema]
+
+    def claims(self, path: Path) -> bool:
+        """A schema file outside any project is a hook's when it looks like one."""
+        import json
+
+        from cfngen._kinds.hook._schema import looks_like_hook
+
+        try:
+            return looks_like_hook(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            return False
+
+    def check_file(self, path: Path, *, strict: bool, display: str | None = None) -> FileReport:
+        from cfngen._validate import check_json_schema_file
+
+        return check_json_schema_file(path, schema_rules(), strict=strict, display=display)
+
+    def check_text(
+        self, text: str, *, path: Path | None, strict: bool, display: str | None = None
+    ) -> FileReport:
+        from cfngen._validate import check_json_schema
+
+        return check_json_schema(text, schema_rules(), path=path, strict=strict, display=display)
+
+    # ------------------------------------------------------------------ generate
+
+    def may_derive(self, project: Project, relpath: str) -> bool:
+        from cfngen._kinds.hook._derived import may_derive
+
+        return may_derive(project, relpath)
+
+    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
+        from cfngen._kinds.hook._derived import read_inputs
+
+        return read_inputs(project)
+
+    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
+        from cfngen._kinds._kind import Derived
+        from cfngen._kinds.hook._derived import render
+        from cfngen._runtimes import runtime_warnings
+
+        rendered = render(project, dict(inputs))
+        warnings = runtime_warnings(project.runtime) + rendered.warnings
+        return Derived(files=rendered.files, report=rendered.report, warnings=warnings)
+
+    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+        from cfngen._kinds.hook._derived import handler_warnings
+
+        return handler_warnings(project, inputs)
+
+    # ------------------------------------------------------------------ invoke, test, init
+
+    @functools.cached_property
+    def contract(self) -> Any:
+        from cfngen._kinds.hook._run import CONTRACT
+
+        return CONTRACT
+
+    @functools.cached_property
+    def init(self) -> InitSpec | None:
+        from cfngen._kinds.hook._answers import INIT
+
+        return INIT
+
+    # ------------------------------------------------------------------ build, submit
+
+    @functools.cached_property
+    def packaging(self) -> FileSet | None:
+        import dataclasses
+
+        from cfngen._kinds.hook._package import target_info
+        from cfngen._package import HOOK
+
+        return dataclasses.replace(HOOK, target_info=target_info)
+
+
+KIND = HookKind()

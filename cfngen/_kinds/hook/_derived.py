@@ -1,0 +1,502 @@
+"""The derived files of a hook project, offline: a pure function of its inputs.
+
+read_inputs(project) -> {name: bytes | None}   everything the files depend on (the fingerprint)
+render(project, inputs) -> Rendered            the validation report and every derived file
+
+The files (`cfngen generate` writes them through its ownership and atomic-write rules):
+- `src/<pkg>/models.py`: TypeConfigurationModel (typed; in projects made by `cfn init`, None for
+  an empty configuration, as their handlers expect) and HookHandlerRequest;
+- `src/<pkg>/target_models/<type>.py`: a typed model per target, named as the official plugin
+  names it (`aws_s3_bucket.py`, `AwsS3Bucket`), and `target_models/__init__.py`, the table the
+  `typed_target` helper reads; `cfngen_runtime.py`, `cfngen_hook.py` and `cfngen_aws.py` (the
+  support modules in cfngen/_support/) beside them;
+- `hook-role.yaml`, `template.yml`, `src/requirements.txt`, the configuration schema
+  `<type-name>-configuration.json` and `docs/README.md`;
+- `target-schemas/<type>.json`, the bundled schema of each modelled target: derived until the
+  user edits it (then it is theirs, and the model follows it). With them, `cfn generate
+  --local-only` and `cfn submit --dry-run` work offline, as they need a local schema for every
+  target.
+
+Which targets get a model: every type the schema names, from `target-schemas/` (a project's
+pinned or private schemas), `target-info.json` (the official tool's file), or the schemas
+cfn-lint bundles. A wildcard can match hundreds of types (`AWS::*` matches 1,854): a module for
+each would cost minutes and megabytes for models no code reads, so a type matched only by a
+wildcard gets its module when the project's code imports it (`target_models.aws_s3_accesspoint`)
+or its schema is in `target-schemas/`; `typed_target` returns None for the others.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from cfngen._errors import CfngenError
+from cfngen._files import read_optional
+from cfngen._kinds.hook import _targets
+from cfngen._project import CONFIG_FILE, Project
+
+if TYPE_CHECKING:
+    from cfngen._validate import FileReport
+
+TARGET_SCHEMAS = "target-schemas"
+TARGET_INFO = "target-info.json"
+ANSWERS_FILE = ".copier-answers.yml"
+REQUIREMENTS_FILE = "requirements.txt"
+SUPPORT_FILE = "cfngen_hook.py"
+AWS_FILE = "cfngen_aws.py"
+_TEMPLATES = Path(__file__).with_name("templates")
+#: Files in src/<pkg>/ that cfngen derives: never scanned for imports.
+_DERIVED_SOURCES = ("models.py", "cfngen_runtime.py", SUPPORT_FILE, AWS_FILE)
+_TARGET_IMPORT = re.compile(
+    r"target_models\.(\w+)|from\s+\S*target_models\s+import\s+\(?([\w\s,]+)\)?"
+)
+_POINTS = {
+    "preCreate": "CREATE_PRE_PROVISION",
+    "preUpdate": "UPDATE_PRE_PROVISION",
+    "preDelete": "DELETE_PRE_PROVISION",
+}
+
+
+@dataclass
+class Rendered:
+    report: FileReport
+    #: Relative path -> bytes, with cfngen's header where the file kind allows one.
+    files: dict[str, bytes]
+    warnings: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- inputs
+
+_read_bytes = read_optional
+
+
+def may_derive(project: Project, relpath: str) -> bool:
+    """Whether `relpath` is a path generate may write or remove in this hook project."""
+    path = PurePosixPath(relpath)
+    if ".." in path.parts:
+        return False
+    package = f"src/{project.package_name}"
+    if relpath in (
+        "hook-role.yaml",
+        "template.yml",
+        "src/requirements.txt",
+        configuration_file(str(project.type_name)),
+        *(f"{package}/{name}" for name in _DERIVED_SOURCES),
+    ):
+        return True
+    if path.parent.as_posix() in (f"{package}/target_models", TARGET_SCHEMAS):
+        return path.suffix in (".py", ".json")
+    return path.parts[:1] == ("docs",) and path.suffix == ".md"
+
+
+def official_style(project: Project) -> bool:
+    """A project `cfn init` made (no copier answers): its handlers expect the official shapes."""
+    return not (project.root / ANSWERS_FILE).is_file()
+
+
+def read_inputs(project: Project) -> dict[str, bytes | None]:
+    root = project.root
+    schema = _read_bytes(project.schema_path)
+    if schema is None:
+        raise CfngenError(
+            f"{project.schema_path.name}: no such file",
+            f"{CONFIG_FILE} names the type {project.type_name}, whose schema is this file; "
+            "create it or fix typeName",
+        )
+    inputs: dict[str, bytes | None] = {
+        CONFIG_FILE: _read_bytes(root / CONFIG_FILE),
+        "schema": schema,
+        TARGET_INFO: _read_bytes(root / TARGET_INFO),
+        "bundle": _targets.bundled_version().encode(),
+        "style": b"official" if official_style(project) else b"cfngen",
+        REQUIREMENTS_FILE: b"exists" if (root / REQUIREMENTS_FILE).is_file() else None,
+        "imports": "\n".join(sorted(imported_modules(project))).encode(),
+    }
+    folder = root / TARGET_SCHEMAS
+    if folder.is_dir():
+        bundled = {_targets.schema_file_name(t): t for t in _targets.bundled_types()}
+        for path in sorted(folder.glob("*.json")):
+            data = _read_bytes(path)
+            # cfngen's own copy of a bundled schema is an output, not an input.
+            copy = bundled.get(path.name)
+            if data is not None and copy is not None:
+                text = _targets.bundled_schema_text(copy)
+                if text is not None and data == text.encode("utf-8"):
+                    continue
+            inputs[f"{TARGET_SCHEMAS}/{path.name}"] = data
+    return inputs
+
+
+def imported_modules(project: Project) -> set[str]:
+    """The `target_models` modules the project's own code names."""
+    found: set[str] = set()
+    package = project.package_dir
+    for path in package.rglob("*.py") if package.is_dir() else []:
+        relative = path.relative_to(package).parts
+        if relative[0] == "target_models" or path.name in _DERIVED_SOURCES:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        for match in _TARGET_IMPORT.finditer(text):
+            if match.group(1):
+                found.add(match.group(1))
+            else:
+                found.update(n.strip() for n in match.group(2).split(",") if n.strip())
+    return found
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def target_names(schema: dict[str, Any]) -> list[str]:
+    """Every target name the handlers list, in first-seen order."""
+    names: list[str] = []
+    handlers = schema.get("handlers")
+    for handler in handlers.values() if isinstance(handlers, dict) else []:
+        targets = handler.get("targetNames") if isinstance(handler, dict) else None
+        for name in targets if isinstance(targets, list) else []:
+            if isinstance(name, str) and name not in names:
+                names.append(name)
+    return names
+
+
+def _local_schemas(inputs: Mapping[str, bytes | None]) -> tuple[dict[str, Any], list[str]]:
+    """Target schemas the project holds: target-info.json's, then target-schemas/ (which
+    wins, as a pinned copy), by type name; and warnings about files that are not schemas.
+    A file of target-schemas/ that is the bundled schema byte for byte is cfngen's copy, not
+    the user's: it is left out."""
+    schemas: dict[str, Any] = {}
+    warnings: list[str] = []
+    info = inputs.get(TARGET_INFO)
+    if info is not None:
+        try:
+            data = json.loads(info)
+        except ValueError:
+            data = None
+            warnings.append(f"{TARGET_INFO} is not valid JSON: ignored")
+        for name, entry in data.items() if isinstance(data, dict) else []:
+            found = entry.get("Schema") if isinstance(entry, dict) else None
+            if isinstance(found, str):
+                try:
+                    found = json.loads(found)
+                except ValueError:
+                    found = None
+            if isinstance(found, dict):
+                schemas[name] = found
+    for key, data in sorted(inputs.items()):
+        if not key.startswith(TARGET_SCHEMAS + "/") or data is None:
+            continue
+        try:
+            found = json.loads(data)
+        except ValueError:
+            warnings.append(f"{key} is not valid JSON: ignored")
+            continue
+        name = found.get("typeName") if isinstance(found, dict) else None
+        if not isinstance(name, str):
+            warnings.append(f"{key} has no typeName: ignored")
+            continue
+        bundled = _targets.bundled_schema_text(name)
+        if bundled is not None and data == bundled.encode("utf-8"):
+            continue
+        schemas[name] = found
+    return schemas, warnings
+
+
+def modelled_targets(
+    schema: dict[str, Any], inputs: Mapping[str, bytes | None]
+) -> tuple[dict[str, dict[str, Any]], set[str], list[str]]:
+    """Type name -> schema of every target that gets a model, the types whose schema the
+    project holds itself, and what the user should know."""
+    local, warnings = _local_schemas(inputs)
+    imports = set((inputs.get("imports") or b"").decode().split())
+    known = sorted(set(_targets.bundled_types()) | set(local))
+    chosen: dict[str, dict[str, Any]] = {}
+
+    def add(name: str) -> bool:
+        found = local.get(name) or _targets.bundled_schema(name)
+        if found is not None:
+            chosen[name] = found
+        return found is not None
+
+    for name in target_names(schema):
+        if name in _targets.SPECIAL_TARGETS:
+            continue
+        if _targets.is_wildcard(name):
+            for match in _targets.matches(name, known):
+                if match in local or _targets.module_name(match) in imports:
+                    add(match)
+        elif not add(name):
+            warnings.append(
+                f"no schema for the target {name}, so it has no typed model: put its schema "
+                f"in {TARGET_SCHEMAS}/"
+            )
+    return dict(sorted(chosen.items())), set(local), warnings
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def render(project: Project, inputs: Mapping[str, bytes | None]) -> Rendered:
+    """Validate the schema (InvalidSchemaError, nothing rendered, when it is invalid), then
+    render every derived file."""
+    from cfngen._generate import InvalidSchemaError
+    from cfngen._generate._ownership import with_header
+
+    report = _validate(project, inputs)
+    if not report.valid or report.schema is None:
+        raise InvalidSchemaError(report)
+    schema = report.schema
+    targets, local, warnings = modelled_targets(schema, inputs)
+    texts = _texts(project, schema, targets, official=inputs.get("style") == b"official")
+    for name in targets:
+        bundled = _targets.bundled_schema_text(name)
+        if name not in local and bundled is not None:
+            texts[f"{TARGET_SCHEMAS}/{_targets.schema_file_name(name)}"] = bundled
+    files = {
+        relpath: with_header(relpath, text).encode("utf-8")
+        for relpath, text in sorted(texts.items())
+    }
+    return Rendered(report, files, warnings)
+
+
+def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileReport:
+    kind = project.kind
+    display = project.schema_path.name
+    try:
+        text = (inputs["schema"] or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        return kind.check_file(project.schema_path, strict=False, display=display)
+    return kind.check_text(text, path=project.schema_path, strict=False, display=display)
+
+
+def _texts(
+    project: Project,
+    schema: dict[str, Any],
+    targets: dict[str, dict[str, Any]],
+    *,
+    official: bool,
+) -> dict[str, str]:
+    from cfngen._kinds.resource._sam import render_requirements, render_template
+    from cfngen._support import source
+
+    package = f"src/{project.package_name}"
+    texts = {
+        f"{package}/models.py": models_module(schema, official=official),
+        f"{package}/cfngen_runtime.py": source("cfngen_runtime.py"),
+        f"{package}/{SUPPORT_FILE}": support_source(),
+        # Waiters, retries, error codes and clients for handlers that call AWS (within one
+        # invocation for a hook: `Waiter.wait_here`, `retry_here`).
+        f"{package}/{AWS_FILE}": source(AWS_FILE),
+        f"{package}/target_models/__init__.py": target_table(targets),
+        "hook-role.yaml": render_role(schema, str(project.type_name)),
+        "template.yml": render_template(
+            str(project.type_name),
+            project.runtime or _default_runtime(),
+            project.entrypoint,
+            project.test_entrypoint,
+            kind="hook",
+        ),
+        "src/requirements.txt": render_requirements((project.root / REQUIREMENTS_FILE).is_file()),
+        configuration_file(str(project.type_name)): configuration_schema(
+            schema, str(project.type_name)
+        ),
+        "docs/README.md": render_docs(schema, str(project.type_name)),
+    }
+    for name, target_schema in targets.items():
+        module = _targets.module_name(name)
+        texts[f"{package}/target_models/{module}.py"] = target_module(target_schema, name)
+    return texts
+
+
+def _default_runtime() -> str:
+    from cfngen._runtimes import DEFAULT_RUNTIME
+
+    return DEFAULT_RUNTIME.name
+
+
+# --------------------------------------------------------------------------- models
+
+
+def models_module(schema: dict[str, Any], *, official: bool) -> str:
+    """models.py: TypeConfigurationModel and the classes it uses, and HookHandlerRequest."""
+    from cfngen._kinds.hook._modelcache import model_text
+
+    config = schema.get("typeConfiguration")
+    config = config if isinstance(config, dict) else {}
+    source = {
+        "typeName": schema.get("typeName"),
+        "properties": config.get("properties") or {},
+        "definitions": schema.get("definitions") or {},
+    }
+    text = model_text(source, "TypeConfigurationModel")
+    text = text.replace(
+        "\nfrom .cfngen_runtime import CfnModel\n",
+        "\nfrom cloudformation_cli_python_lib.interface import BaseHookHandlerRequest\n\n"
+        + ("from .cfngen_hook import none_when_empty\n" if official else "")
+        + "from .cfngen_runtime import CfnModel\n",
+        1,
+    )
+    text += (
+        "\n\n@dataclass\n"
+        "class HookHandlerRequest(BaseHookHandlerRequest):\n"
+        '    """What a handler gets: `hookContext.targetModel` is the dict CloudFormation sent;\n'
+        '    `cfngen_hook.typed_target(request)` gives the target as its typed model."""\n'
+    )
+    if official:
+        text += (
+            "\n\n# Handlers written for `cfn init` projects expect None for an empty "
+            "configuration.\n"
+            "none_when_empty(TypeConfigurationModel)\n"
+        )
+    return text
+
+
+def target_module(schema: dict[str, Any], type_name: str) -> str:
+    from cfngen._kinds.hook._modelcache import model_text
+
+    text = model_text(schema, _targets.class_name(type_name))
+    # The module lives in target_models/, one level below the runtime module.
+    return text.replace("from .cfngen_runtime import", "from ..cfngen_runtime import", 1)
+
+
+def target_table(targets: dict[str, dict[str, Any]]) -> str:
+    rows = "".join(
+        f'    "{name}": ("{_targets.module_name(name)}", "{_targets.class_name(name)}"),\n'
+        for name in targets
+    )
+    return (
+        '"""Typed models of the hook\'s targets, one module per type.\n\n'
+        "MODULES maps a target type to (module, class) for every type with a model here:\n"
+        "each type the schema names, and each type a wildcard matches that the project's code\n"
+        "imports (`from .target_models.aws_s3_accesspoint import AwsS3Accesspoint`) or whose\n"
+        "schema is in target-schemas/. `cfngen_hook.typed_target(request)` reads it.\n"
+        '"""\n\n'
+        "from __future__ import annotations\n\n"
+        + "MODULES: dict[str, tuple[str, str]] = {"
+        + ("\n" + rows if rows else "")
+        + "}\n"
+    )
+
+
+def support_source() -> str:
+    from cfngen._support import source
+
+    return source(SUPPORT_FILE)
+
+
+# --------------------------------------------------------------------------- the other files
+
+
+def render_role(schema: dict[str, Any], type_name: str) -> str:
+    """The official hook role: the hooks and resources services may assume it, for this hook
+    type only; Allow the handlers' actions, or Deny everything when they need none."""
+    from cfngen._kinds.resource._role import handler_actions, max_session_duration
+    from cfngen._typename import TypeName
+
+    actions = handler_actions(schema)
+    return _render(
+        "hook-role.yaml",
+        type_name=type_name,
+        hyphenated=TypeName(type_name).hyphenated,
+        max_session_duration=max_session_duration(schema),
+        effect="Allow" if actions else "Deny",
+        actions=actions or ["*"],
+    )
+
+
+def configuration_file(type_name: str) -> str:
+    """`acme-svc-hook-configuration.json`, as the official tool names it."""
+    return "-".join(type_name.split("::")).lower() + "-configuration.json"
+
+
+def configuration_schema(schema: dict[str, Any], type_name: str) -> str:
+    """typeConfiguration with the schema's definitions and the type name, exactly as
+    `cfn generate` writes it (so a file it wrote stays unchanged)."""
+    config = schema.get("typeConfiguration")
+    out = dict(config) if isinstance(config, dict) else {}
+    out["definitions"] = schema.get("definitions", {})
+    out["typeName"] = type_name
+    return json.dumps(out, indent=4) + "\n"
+
+
+def render_docs(schema: dict[str, Any], type_name: str) -> str:
+    config = schema.get("typeConfiguration")
+    config = config if isinstance(config, dict) else {}
+    required = set(config.get("required") or [])
+    settings = []
+    for name, found in (config.get("properties") or {}).items():
+        node = found if isinstance(found, dict) else {}
+        allowed = node.get("enum")
+        settings.append(
+            {
+                "name": name,
+                "description": node.get("description", ""),
+                "required": name in required,
+                "type": str(node.get("type", "String")).capitalize(),
+                "allowed": " | ".join(f"`{v}`" for v in allowed)
+                if isinstance(allowed, list)
+                else "",
+            }
+        )
+    handlers = _handlers(schema)
+    rows = [
+        {
+            "point": f"{point} ({_POINTS[point]})",
+            "targets": ", ".join(f"`{t}`" for t in h.get("targetNames", [])) or "none",
+            "permissions": ", ".join(f"`{p}`" for p in h.get("permissions", [])) or "none",
+        }
+        for point, h in handlers.items()
+        if point in _POINTS and isinstance(h, dict)
+    ]
+    names = target_names(schema)
+    operations = ["RESOURCE"] if any(n not in _targets.SPECIAL_TARGETS for n in names) else []
+    operations += [n for n in _targets.SPECIAL_TARGETS if n in names]
+    example = {s["name"]: "..." for s in settings}
+    return _render(
+        "docs.md",
+        type_name=type_name,
+        description=schema.get("description", ""),
+        operations=json.dumps(operations or ["RESOURCE"]),
+        properties_example=json.dumps(example),
+        settings=settings,
+        handlers=rows,
+    )
+
+
+def _render(name: str, **context: Any) -> str:
+    from cfngen._generate._jinja import render as render_jinja
+
+    return render_jinja(_TEMPLATES, name, **context)
+
+
+def _handlers(schema: dict[str, Any]) -> dict[str, Any]:
+    found = schema.get("handlers")
+    return found if isinstance(found, dict) else {}
+
+
+def handler_warnings(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+    """A declared invocation point the handlers module never registers (only where the module
+    registers handlers with HookInvocationPoint itself, unlike GuardHook's subclasses)."""
+    try:
+        schema = json.loads(inputs.get("schema") or b"")
+        text = project.handlers_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return []
+    if not isinstance(schema, dict):
+        return []
+    if "HookInvocationPoint" not in text:
+        return []
+    handlers = _handlers(schema)
+    shown = project.handlers_path.relative_to(project.root).as_posix()
+    return [
+        f"the schema declares {point}, but {shown} registers no handler for "
+        f"HookInvocationPoint.{_POINTS[point]}: the hook answers FAILED to it"
+        for point in handlers
+        if point in _POINTS and _POINTS[point] not in text
+    ]

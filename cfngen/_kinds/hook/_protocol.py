@@ -1,0 +1,404 @@
+"""The hook protocol as plain functions: the request CloudFormation sends a hook's Lambda
+function, and what its answers mean.
+
+Nothing here runs a handler: `carry` takes a `call(event) -> Answer` collaborator (the runner
+that imports the project's entrypoint, enforces the time limit and captures output), so the
+protocol is tested with plain functions standing in for hooks.
+
+The request is the one CloudFormation sends (`HookInvocationRequest` of
+cloudformation-cli-python-lib 2.1.20; a real one is the python plugin's ENTRYPOINT_PAYLOAD):
+caller credentials as a JSON string, `hookModel` (the type configuration), the target in
+`requestData`. A resource target's properties travel in `targetModel`; a STACK or CHANGE_SET
+target's document travels as `payload`, a URL the library downloads (`payload_url`).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The invocation points, and their names in hook schemas, test names and input files.
+POINTS = ("CREATE_PRE_PROVISION", "UPDATE_PRE_PROVISION", "DELETE_PRE_PROVISION")
+HANDLER_OF = dict(zip(POINTS, ("preCreate", "preUpdate", "preDelete"), strict=True))
+FILE_PART = dict(zip(POINTS, ("pre_create", "pre_update", "pre_delete"), strict=True))
+_ALIASES = {
+    **{p.lower(): p for p in POINTS},
+    **{h.lower(): p for p, h in HANDLER_OF.items()},
+    **{f: p for p, f in FILE_PART.items()},
+}
+
+STATUSES = ("SUCCESS", "FAILED", "IN_PROGRESS", "PENDING", "CHANGE_SET_SUCCESS_SKIP_STACK_HOOK")
+FINAL = ("SUCCESS", "FAILED", "CHANGE_SET_SUCCESS_SKIP_STACK_HOOK")
+#: Every error code the registry knows (the official contract's HandlerErrorCode).
+KNOWN_ERROR_CODES = frozenset(
+    {
+        "NotUpdatable",
+        "InvalidRequest",
+        "AccessDenied",
+        "InvalidCredentials",
+        "AlreadyExists",
+        "NotFound",
+        "ResourceConflict",
+        "Throttling",
+        "ServiceLimitExceeded",
+        "NotStabilized",
+        "GeneralServiceException",
+        "ServiceInternalError",
+        "NetworkFailure",
+        "InternalFailure",
+        "InvalidTypeConfiguration",
+        "HandlerInternalFailure",
+        "NonCompliant",
+        "UnsupportedTarget",
+        "Unknown",
+    }
+)
+#: Codes that describe a resource's own life, which a hook never has: a hook that answers one
+#: has copied a resource handler.
+RESOURCE_ONLY_CODES = frozenset({"NotUpdatable", "AlreadyExists", "NotStabilized"})
+HOOK_ERROR_CODES = KNOWN_ERROR_CODES - RESOURCE_ONLY_CODES - {"Unknown"}
+SPECIAL_TARGETS = ("STACK", "CHANGE_SET")
+
+
+def point_name(text: str) -> str | None:
+    """CREATE_PRE_PROVISION for CREATE_PRE_PROVISION, preCreate, pre_create; else None."""
+    return _ALIASES.get(text.strip().lower())
+
+
+# --------------------------------------------------------------------------- requests
+
+
+@dataclass(frozen=True)
+class Target:
+    """What one request is about: a type name (or STACK, CHANGE_SET) and its document.
+
+    For a resource: {"resourceProperties": {...}, "previousResourceProperties": {...}}; for
+    STACK: {"template": ..., "previousTemplate": ...}; for CHANGE_SET: {"template": ...,
+    "changedResources": [...]}, as `cfn test` inputs hold them.
+    """
+
+    name: str
+    document: Mapping[str, Any]
+    #: The target's logical id in the template (guard rules name resources by it).
+    logical_id: str = "MyResource"
+
+    @property
+    def special(self) -> bool:
+        return self.name in SPECIAL_TARGETS
+
+
+@dataclass
+class Context:
+    """Where the hook runs: the hook's type, the account, and how to publish a payload."""
+
+    type_name: str
+    account_id: str = "123456789012"
+    region: str = "us-east-1"
+    #: As CloudFormation sends them (accessKeyId, secretAccessKey, sessionToken).
+    credentials: Mapping[str, str] = field(default_factory=dict)
+    #: The hook's type configuration (`hookModel`), or None.
+    type_configuration: Mapping[str, Any] | None = None
+    #: Publishes a STACK or CHANGE_SET document and returns the URL the hook downloads it from.
+    payload_url: Callable[[Mapping[str, Any]], str] | None = None
+
+    @property
+    def stack_id(self) -> str:
+        return (
+            f"arn:aws:cloudformation:{self.region}:{self.account_id}:stack/"
+            f"cfngen-contract-test/{uuid.UUID(int=0)}"
+        )
+
+
+def payload_document(target: Target) -> dict[str, Any]:
+    """A STACK or CHANGE_SET document as CloudFormation serves it: templates and resource
+    contexts are text (JSON here), whatever the input file holds."""
+
+    def text(value: Any) -> Any:
+        return value if value is None or isinstance(value, str) else json.dumps(value)
+
+    out = dict(target.document)
+    for key in ("template", "previousTemplate"):
+        if key in out:
+            out[key] = text(out[key])
+    changes = out.get("changedResources")
+    if isinstance(changes, list):
+        out["changedResources"] = [
+            {
+                **change,
+                **{k: text(change[k]) for k in ("beforeContext", "afterContext") if k in change},
+            }
+            if isinstance(change, dict)
+            else change
+            for change in changes
+        ]
+    return out
+
+
+def request(
+    point: str,
+    target: Target,
+    context: Context,
+    *,
+    token: str,
+    invocation: int = 1,
+    callback_context: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The event CloudFormation sends the hook's Lambda function.
+
+    No providerLogGroupName: with one, the library ships logs to CloudWatch.
+    """
+    data: dict[str, Any] = {
+        "callerCredentials": json.dumps(dict(context.credentials)),
+        "targetName": target.name,
+        "targetType": target.name if target.special else "RESOURCE",
+        "targetLogicalId": target.logical_id,
+    }
+    if target.special:
+        if context.payload_url is None:
+            raise ValueError("a STACK or CHANGE_SET target needs a payload URL")
+        data["targetModel"] = {}
+        data["payload"] = context.payload_url(payload_document(target))
+    else:
+        data["targetModel"] = copy.deepcopy(dict(target.document))
+    event: dict[str, Any] = {
+        "clientRequestToken": token,
+        "awsAccountId": context.account_id,
+        "stackId": context.stack_id,
+        "hookTypeName": context.type_name,
+        "hookTypeVersion": "00000001",
+        "actionInvocationPoint": point,
+        "requestData": data,
+        "requestContext": {
+            "invocation": invocation,
+            "callbackContext": dict(callback_context) if callback_context else None,
+        },
+        "hookModel": copy.deepcopy(dict(context.type_configuration))
+        if context.type_configuration
+        else None,
+    }
+    if target.name == "CHANGE_SET":
+        event["changeSetId"] = (
+            f"arn:aws:cloudformation:{context.region}:{context.account_id}:changeSet/"
+            f"cfngen-contract-test/{uuid.UUID(int=1)}"
+        )
+    return event
+
+
+def shown(event: Mapping[str, Any]) -> dict[str, Any]:
+    """The event without the credentials, for people to read."""
+    out = copy.deepcopy(dict(event))
+    data = out.get("requestData")
+    if isinstance(data, dict) and "callerCredentials" in data:
+        data["callerCredentials"] = "<redacted>"
+    return out
+
+
+# --------------------------------------------------------------------------- answers
+
+
+@dataclass
+class Crash:
+    """An exception that escaped a handler function."""
+
+    type: str
+    message: str
+    #: "file:line in function" and the source line, for frames in the project's own files.
+    frames: list[str] = field(default_factory=list)
+
+    @property
+    def headline(self) -> str:
+        return f"{self.type}: {self.message}" if self.message else self.type
+
+
+@dataclass
+class Answer:
+    """One call of the entrypoint, as the runner saw it."""
+
+    event: dict[str, Any]
+    response: dict[str, Any] | None
+    seconds: float = 0.0
+    limit: float = 0.0
+    output: list[str] = field(default_factory=list)
+    crash: Crash | None = None
+    timed_out: bool = False
+    #: Why the runner did not call the entrypoint (it hung in an earlier call).
+    not_called: str | None = None
+
+    @property
+    def status(self) -> str | None:
+        value = (self.response or {}).get("hookStatus")
+        return value if isinstance(value, str) else None
+
+
+Call = Callable[[dict[str, Any]], Answer]
+
+
+@dataclass
+class Run:
+    """One invocation point carried to its end for one target: every call, in order."""
+
+    point: str
+    target: Target
+    answers: list[Answer]
+    #: Why the run stopped before a final status: a time limit, endless IN_PROGRESS.
+    guard: str | None = None
+    endless: bool = False
+
+    @property
+    def last(self) -> Answer:
+        return self.answers[-1]
+
+    @property
+    def response(self) -> dict[str, Any]:
+        return self.last.response or {}
+
+    @property
+    def status(self) -> str | None:
+        return None if self.guard else self.last.status
+
+    @property
+    def error_code(self) -> Any:
+        return self.response.get("errorCode")
+
+    @property
+    def message(self) -> Any:
+        return self.response.get("message")
+
+    @property
+    def crash(self) -> Crash | None:
+        return next((a.crash for a in reversed(self.answers) if a.crash), None)
+
+    @property
+    def timed_out(self) -> bool:
+        return any(a.timed_out or a.not_called for a in self.answers)
+
+    @property
+    def output(self) -> list[str]:
+        return [line for answer in self.answers for line in answer.output]
+
+
+def carry(
+    call: Call,
+    point: str,
+    target: Target,
+    context: Context,
+    *,
+    max_reinvoke: int,
+    token: str | None = None,
+    on_answer: Callable[[Answer], None] | None = None,
+) -> Run:
+    """Call, then call again while IN_PROGRESS with the callbackContext it returned.
+
+    callbackDelaySeconds is not slept: offline, nothing changes while a hook waits (the
+    resource runner's simulated clock), so a wait is recorded and skipped.
+    """
+    token = token or str(uuid.uuid4())
+    answers: list[Answer] = []
+    callback_context: Mapping[str, Any] | None = None
+    while True:
+        event = request(
+            point,
+            target,
+            context,
+            token=token,
+            invocation=len(answers) + 1,
+            callback_context=callback_context,
+        )
+        answer = call(event)
+        answers.append(answer)
+        if on_answer is not None:
+            on_answer(answer)
+        if answer.not_called:
+            return Run(point, target, answers, guard=answer.not_called)
+        if answer.timed_out:
+            return Run(
+                point,
+                target,
+                answers,
+                guard=f"no answer within its {answer.limit:g} s time limit",
+            )
+        response = answer.response or {}
+        if response.get("hookStatus") != "IN_PROGRESS":
+            return Run(point, target, answers)
+        if len(answers) > max_reinvoke:
+            return Run(
+                point,
+                target,
+                answers,
+                guard=f"still IN_PROGRESS after {max_reinvoke} re-invocations",
+                endless=True,
+            )
+        found = response.get("callbackContext")
+        callback_context = found if isinstance(found, Mapping) else None
+
+
+# --------------------------------------------------------------------------- rules
+
+R_SUCCESS = "a hook must answer SUCCESS, without an errorCode, to a compliant target"
+R_FAILED = "a hook must answer FAILED to a non-compliant target"
+R_ERROR_CODE = (
+    "a FAILED answer must carry an errorCode a hook may return (NonCompliant, "
+    "UnsupportedTarget, InvalidTypeConfiguration, HandlerInternalFailure, ...)"
+)
+R_MESSAGE = "a FAILED answer must carry a message saying why (a non-empty string)"
+R_UNSUPPORTED = (
+    "a hook must answer FAILED with UnsupportedTarget to a target its wildcards do not cover"
+)
+R_ENDS = "IN_PROGRESS must end: a hook must reach SUCCESS or FAILED"
+R_TIME = "a hook must answer each invocation within its time limit"
+R_NO_EXCEPTION = (
+    "a handler must not raise: return FAILED with an errorCode (the library turns an "
+    "exception into a bare InternalFailure)"
+)
+R_FINAL_DELAY = "a SUCCESS or FAILED answer must not ask for a callbackDelaySeconds"
+R_SHAPE = "an answer is a hook progress event: hookStatus SUCCESS, FAILED or IN_PROGRESS"
+
+
+def shape_problems(run: Run) -> list[str]:
+    """What makes the answers no hook progress events at all."""
+    problems = []
+    for answer in run.answers:
+        if answer.response is None:
+            continue
+        status = answer.response.get("hookStatus")
+        if status not in STATUSES:
+            problems.append(f"hookStatus is {status!r}")
+        elif status == "IN_PROGRESS" and answer.response.get("errorCode"):
+            problems.append("an IN_PROGRESS answer carries an errorCode")
+    return problems
+
+
+def final_delay(run: Run) -> Any:
+    """callbackDelaySeconds of a final answer when it asks for one, else None."""
+    if run.status not in FINAL:
+        return None
+    delay = run.response.get("callbackDelaySeconds")
+    return delay if isinstance(delay, (int, float)) and delay > 0 else None
+
+
+def message_problem(run: Run) -> str | None:
+    message = run.message
+    if message is None or message == "":
+        return "it has no message" if message is None else "its message is empty"
+    if not isinstance(message, str):
+        return f"its message is {type(message).__name__} {json.dumps(message)[:80]}, not a string"
+    if not message.strip():
+        return "its message is blank"
+    return None
+
+
+def error_code_problem(run: Run) -> str | None:
+    code = run.error_code
+    if not code:
+        return "it has no errorCode"
+    if code not in KNOWN_ERROR_CODES:
+        return f"errorCode {code!r} is no error code CloudFormation knows"
+    if code == "Unknown":
+        return "errorCode 'Unknown' names no cause"
+    if code in RESOURCE_ONLY_CODES:
+        return f"errorCode {code!r} is a resource handler's, not a hook's"
+    return None

@@ -1,0 +1,299 @@
+"""Hook schemas checked: cfngen's hook meta-schema, then what it cannot say.
+
+Errors are what the registry (and the official loader) rejects, or what makes cfngen's generated
+files wrong: a `cloudformation:*` or `cloudformation:RegisterType` permission, `*?` in a target
+name, a top-level `properties`, a `$ref` that resolves to nothing, a typeName that is not the one
+`.rpdk-config` registers. Warnings are mistakes the registry accepts: target names that are no
+resource type cfngen knows (the bundled list lags new types, and other namespaces may be private
+types), wildcards that match nothing, empty target lists, `*` permissions, `required` names that
+name nothing, a hook without handlers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cfngen._diagnostics import Problem
+from cfngen._kinds.hook import _targets
+from cfngen._schema import close_match, join_pointer
+
+if TYPE_CHECKING:
+    from cfngen._schema import Resolver
+
+METASCHEMA = Path(__file__).with_name("metaschema.json")
+#: The handlers of a hook schema and the invocation points they stand for.
+HANDLERS = {
+    "preCreate": "CREATE_PRE_PROVISION",
+    "preUpdate": "UPDATE_PRE_PROVISION",
+    "preDelete": "DELETE_PRE_PROVISION",
+}
+#: The official loader refuses these permissions (rpdk/core/data_loaders.py, load_hook_spec).
+_BLOCKED_PERMISSION = "cloudformation:RegisterType"
+
+
+def keyword_hints() -> dict[str, str]:
+    """What to do instead of an unknown key: the resource schema language's hints (settings are
+    property schemas) and the hook's own."""
+    from cfngen._kinds.resource._checks import KEYWORD_HINTS
+
+    return {
+        **KEYWORD_HINTS,
+        # The official loader's own words: properties belong in typeConfiguration.
+        "properties": "a hook has no properties of its own: declare its settings in "
+        "typeConfiguration.properties",
+        "timeoutInMinutes": "hooks have no handler timeout; remove it",
+    }
+
+
+def looks_like_hook(schema: Any) -> bool:
+    """Whether a schema file on its own (outside a project) is a hook schema: it has a hook
+    handler, or a typeConfiguration and no properties."""
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("type") == "HOOK":
+        return True
+    handlers = schema.get("handlers")
+    if isinstance(handlers, dict) and set(handlers) & set(HANDLERS):
+        return True
+    return "properties" not in schema and "typeConfiguration" in schema
+
+
+def check(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
+    """The semantic checks and lint of a hook schema (the meta-schema's rules come first, from
+    the validate engine); the typeName is compared with the `.rpdk-config` beside the file."""
+    from cfngen._kinds.resource import _checks
+    from cfngen._kinds.resource._pointers import PropertyIndex
+
+    problems: list[Problem] = []
+    problems.extend(_checks._namespace(schema))
+    problems.extend(_checks._refs(schema, PropertyIndex(schema, resolver)))
+    problems.extend(_checks._nodes(schema))
+    problems.extend(_type_name(schema, _registered_name(resolver.base_dir)))
+    problems.extend(_handlers(schema))
+    problems.extend(_required(schema))
+    problems.extend(_configuration_names(schema))
+    return problems
+
+
+def _registered_name(folder: Path | None) -> str | None:
+    """`.rpdk-config`'s typeName, when the schema sits in a hook project."""
+    if folder is None:
+        return None
+    try:
+        config: Any = json.loads((folder / ".rpdk-config").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(config, dict) or config.get("artifact_type") != "HOOK":
+        return None
+    name = config.get("typeName")
+    return name if isinstance(name, str) else None
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _type_name(schema: dict[str, Any], expected: str | None) -> Iterator[Problem]:
+    name = schema.get("typeName")
+    if expected is None or not isinstance(name, str) or name == expected:
+        return
+    yield Problem(
+        "error",
+        "/typeName",
+        f"{name!r} is not the type name .rpdk-config registers ({expected!r})",
+        "the registry registers the schema under .rpdk-config's typeName: make them the same",
+    )
+
+
+def _handlers(schema: dict[str, Any]) -> Iterator[Problem]:
+    handlers = schema.get("handlers")
+    if handlers is None or handlers == {}:
+        yield Problem(
+            "warning",
+            "/handlers" if handlers == {} else "",
+            "the hook declares no handlers: CloudFormation never invokes it",
+            'add "handlers": {"preCreate": {"targetNames": [...], "permissions": []}}',
+        )
+        return
+    if not isinstance(handlers, dict):
+        return
+    known = _targets.bundled_types()
+    for name, handler in handlers.items():
+        if name not in HANDLERS or not isinstance(handler, dict):
+            continue
+        here = f"/handlers/{name}"
+        yield from _target_names(handler.get("targetNames"), f"{here}/targetNames", name, known)
+        yield from _permissions(handler.get("permissions"), f"{here}/permissions")
+
+
+def _target_names(value: Any, here: str, handler: str, known: list[str]) -> Iterator[Problem]:
+    if value == []:
+        yield Problem(
+            "warning",
+            here,
+            f"the {handler} handler names no target: CloudFormation never calls it",
+            'name the resource types it inspects, e.g. ["AWS::S3::Bucket"], or STACK',
+        )
+        return
+    if not isinstance(value, list):
+        return
+    seen: dict[str, int] = {}
+    for i, name in enumerate(value):
+        if not isinstance(name, str):
+            continue
+        at = f"{here}/{i}"
+        if name in seen:
+            yield Problem(
+                "warning",
+                at,
+                f"{name!r} is listed twice (first at {here}/{seen[name]})",
+                "remove the repeat",
+            )
+            continue
+        seen[name] = i
+        yield from _target_name(name, at, known)
+
+
+def _target_name(name: str, at: str, known: list[str]) -> Iterator[Problem]:
+    if "*?" in name:
+        yield Problem(
+            "error",
+            at,
+            f"{name!r} contains the wildcard pattern '*?', which CloudFormation does not allow",
+            "use '*' alone, e.g. AWS::S3::*",
+        )
+        return
+    if name in _targets.SPECIAL_TARGETS:
+        return
+    if name == "CLOUD_CONTROL":
+        yield Problem(
+            "warning",
+            at,
+            "CLOUD_CONTROL is a target operation, not a target name",
+            "name resource types here; choose CLOUD_CONTROL among TargetOperations when you "
+            "activate the hook",
+        )
+        return
+    if _targets.is_wildcard(name):
+        namespace = name.split("::", 1)[0]
+        if namespace in ("AWS", "*") and not _targets.matches(name, known):
+            yield Problem(
+                "warning",
+                at,
+                f"the wildcard {name!r} matches none of the {len(known)} resource types "
+                "cfngen knows",
+                "check the spelling (names are case-sensitive); cfngen's list may also lag a "
+                "brand-new type",
+            )
+        return
+    if not _targets.is_type_name(name):
+        yield Problem(
+            "warning",
+            at,
+            f"{name!r} is neither a resource type name (Organization::Service::Resource) nor "
+            "STACK or CHANGE_SET",
+            "name a resource type such as AWS::S3::Bucket, a wildcard such as AWS::S3::*, "
+            "STACK or CHANGE_SET",
+        )
+        return
+    if name.split("::", 1)[0] == "AWS" and name not in set(known):
+        close = close_match(name, known)
+        yield Problem(
+            "warning",
+            at,
+            f"{name!r} is not a resource type cfngen knows",
+            f"did you mean {close!r}?"
+            if close
+            else "check the spelling; cfngen's list may lag a brand-new type",
+        )
+
+
+def _permissions(value: Any, here: str) -> Iterator[Problem]:
+    if not isinstance(value, list):
+        return
+    for i, permission in enumerate(value):
+        if not isinstance(permission, str):
+            continue
+        at = f"{here}/{i}"
+        if "cloudformation:*" in permission:
+            yield Problem(
+                "error",
+                at,
+                f"{permission!r}: CloudFormation does not allow a hook a wildcard "
+                "cloudformation permission",
+                "list the cloudformation actions the handler calls, e.g. "
+                "cloudformation:DescribeStacks",
+            )
+        elif permission == _BLOCKED_PERMISSION:
+            yield Problem(
+                "error",
+                at,
+                f"CloudFormation does not allow a hook the permission {permission!r}",
+                "remove it",
+            )
+        elif "*" in permission:
+            yield Problem(
+                "warning",
+                at,
+                f"wildcard permission {permission!r}",
+                "list the specific actions the handler calls",
+            )
+        elif not permission.strip():
+            yield Problem("warning", at, "an empty permission", "remove it")
+
+
+def _required(schema: dict[str, Any]) -> Iterator[Problem]:
+    """`required` at the top names hook properties, which do not exist; in typeConfiguration it
+    must name declared settings, or no configuration can ever be valid."""
+    for i, name in _strings(schema.get("required")):
+        yield Problem(
+            "warning",
+            f"/required/{i}",
+            f"{name!r} is required, but a hook has no properties",
+            "list required settings in typeConfiguration.required instead",
+        )
+    config = schema.get("typeConfiguration")
+    if not isinstance(config, dict):
+        return
+    declared = config.get("properties")
+    names = sorted(declared) if isinstance(declared, dict) else []
+    for i, name in _strings(config.get("required")):
+        if name not in names:
+            close = close_match(name, names)
+            yield Problem(
+                "warning",
+                f"/typeConfiguration/required/{i}",
+                f"{name!r} is required but not declared in typeConfiguration.properties: "
+                "no configuration can be valid",
+                f"did you mean {close!r}?" if close else "declare it, or remove it",
+            )
+
+
+def _configuration_names(schema: dict[str, Any]) -> Iterator[Problem]:
+    """Settings whose names differ only in case: one Python model cannot tell them apart on
+    every file system, and people confuse them."""
+    config = schema.get("typeConfiguration")
+    properties = config.get("properties") if isinstance(config, dict) else None
+    if not isinstance(properties, dict):
+        return
+    seen: dict[str, str] = {}
+    for name in properties:
+        folded = name.lower()
+        if folded in seen:
+            yield Problem(
+                "warning",
+                join_pointer("/typeConfiguration/properties", name),
+                f"{name!r} differs from {seen[folded]!r} only in case",
+                "rename one of them",
+                key=True,
+            )
+        else:
+            seen[folded] = name
+
+
+def _strings(value: Any) -> list[tuple[int, str]]:
+    if not isinstance(value, list):
+        return []
+    return [(i, v) for i, v in enumerate(value) if isinstance(v, str)]
