@@ -87,7 +87,9 @@ class CfnModel(BaseModel):
             elif spec.default_factory is not dataclasses.MISSING:
                 value = spec.default_factory()
             else:
-                raise TypeError(f"{type(self).__name__}() needs the argument {spec.name!r}")
+                raise TypeError(
+                    f"{type(self).__name__}() needs the argument {spec.name!r}"
+                )
             setattr(self, spec.name, value)
         if values:
             raise TypeError(
