@@ -93,10 +93,10 @@ def project(tmp_path: Path, **config: str) -> Path:
         ({"runtime": "python3.14"}, "3.14", "2023", None),
         ({"runtime": "python3.12"}, "3.12", "2023", None),
         ({"runtime": "python3.11"}, "3.11", "2", None),
-        ({"runtime": "python3.10"}, "3.10", "2", None),
-        # Retired runtimes of projects the official tool made still build, with a warning.
-        ({"runtime": "python3.9"}, "3.9", "2", 'runtime "python3.9" is not one cfngen supports'),
-        ({"runtime": "python3.8"}, "3.8", "2", 'runtime "python3.8" is not one cfngen supports'),
+        ({"runtime": "python3.10"}, "3.10", "2", "Lambda deprecated python3.10 on"),
+        # Deprecated runtimes of projects the official tool made still build, with a warning.
+        ({"runtime": "python3.9"}, "3.9", "2", "Lambda deprecated python3.9 on"),
+        ({"runtime": "python3.8"}, "3.8", "2", "Lambda deprecated python3.8 on"),
         # No runtime: the official plugin's language names it.
         ({"language": "python311"}, "3.11", "2", None),
         ({}, "3.14", "2023", 'has no "runtime": building for python3.14'),

@@ -15,7 +15,7 @@ from typing import Any
 
 from cfngen._errors import CfngenError
 from cfngen._project import CONFIG_FILE, Project
-from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES, find_runtime
+from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES, find_runtime, runtime_warnings
 
 TEMPLATE_FILE = "template.yml"
 
@@ -79,6 +79,8 @@ def handler_platform(project: Project) -> tuple[Platform, list[str]]:
     amazon_linux: str
     if runtime is not None:
         version, amazon_linux = runtime.python_version, runtime.amazon_linux
+        if runtime.status == "deprecated":
+            warnings.extend(runtime_warnings(runtime.name))
     else:
         version, amazon_linux = _unlisted(name)
         known = ", ".join(r.name for r in RUNTIMES)

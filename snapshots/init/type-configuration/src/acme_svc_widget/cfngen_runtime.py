@@ -75,6 +75,37 @@ class CfnModel(BaseModel):
     #: (typing.Dict: `typing.get_type_hints` of every model evaluates it, on 3.8 too.)
     _extra: Dict[str, Any]  # noqa: UP006
 
+    # A class with very many fields is `@dataclass(init=False, repr=False)` in models.py:
+    # dataclasses writes __init__ and __repr__ as one function over every field, which takes
+    # time quadratic in their number (minutes for 10,000 fields, at every import). These two
+    # do the same for any number of fields.
+    def __init__(self, **values: Any) -> None:
+        for spec in dataclasses.fields(self):  # type: ignore[arg-type]
+            if spec.name in values:
+                value = values.pop(spec.name)
+            elif spec.default is not dataclasses.MISSING:
+                value = spec.default
+            elif spec.default_factory is not dataclasses.MISSING:
+                value = spec.default_factory()
+            else:
+                raise TypeError(
+                    f"{type(self).__name__}() needs the argument {spec.name!r}"
+                )
+            setattr(self, spec.name, value)
+        if values:
+            raise TypeError(
+                f"{type(self).__name__}() got an unexpected keyword argument "
+                f"{next(iter(values))!r}"
+            )
+
+    def __repr__(self) -> str:
+        fields = ", ".join(
+            f"{spec.name}={getattr(self, spec.name)!r}"
+            for spec in dataclasses.fields(self)  # type: ignore[arg-type]
+            if spec.repr
+        )
+        return f"{type(self).__name__}({fields})"
+
     @overload
     @classmethod
     def _deserialize(cls: type[_M], json_data: None) -> None: ...
