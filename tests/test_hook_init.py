@@ -19,6 +19,10 @@ from cfngen._init._scaffold import init_project
 from cfngen._kinds.hook._answers import INIT
 from cfngen._validate import validate_paths
 
+#: The official CLI of this interpreter's environment (the dev extra installs it), found
+#: whether or not the venv is activated.
+CFN = str(Path(sys.executable).with_name("cfn"))
+
 OFFLINE_ENV = {
     "AWS_EC2_METADATA_DISABLED": "true",
     "AWS_ACCESS_KEY_ID": "testing",
@@ -131,7 +135,7 @@ def test_the_unit_tests_pass(projects, name):
 @pytest.mark.parametrize("name", VARIANTS)
 def test_cfn_validate_accepts_it(projects, name):
     result = subprocess.run(
-        ["cfn", "validate"],
+        [CFN, "validate"],
         cwd=projects[name],
         capture_output=True,
         text=True,
@@ -174,7 +178,7 @@ def test_cfn_submit_dry_run_packages_it(projects, name):
     try:
         result = subprocess.run(
             [
-                "cfn",
+                CFN,
                 "submit",
                 "--dry-run",
                 "--no-docker",
