@@ -224,6 +224,20 @@ MUTATIONS = [
         "did you mean 'AWS::S3::Bucket'",
     ),
     Mutation(
+        "AWS namespace in another case",
+        _set(f"{T}/0", "aws::s3::bucket"),
+        "warning",
+        f"{T}/0",
+        "did you mean 'AWS::S3::Bucket'",
+    ),
+    Mutation(
+        "AWS namespace in another case, wildcard",
+        _set(f"{T}/0", "Aws::s3::*"),
+        "warning",
+        f"{T}/0",
+        "did you mean 'AWS::S3::*'",
+    ),
+    Mutation(
         "wildcard matching nothing",
         _set(f"{T}/0", "AWS::Nothing::*"),
         "warning",

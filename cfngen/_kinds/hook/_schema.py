@@ -176,8 +176,11 @@ def _target_name(name: str, at: str, known: list[str]) -> Iterator[Problem]:
             "activate the hook",
         )
         return
+    namespace = name.split("::", 1)[0]
+    if namespace != "AWS" and namespace.upper() == "AWS":
+        yield from _miscased(name, at, known)
+        return
     if _targets.is_wildcard(name):
-        namespace = name.split("::", 1)[0]
         if namespace in ("AWS", "*") and not _targets.matches(name, known):
             yield Problem(
                 "warning",
@@ -208,6 +211,26 @@ def _target_name(name: str, at: str, known: list[str]) -> Iterator[Problem]:
             if close
             else "check the spelling; cfngen's list may lag a brand-new type",
         )
+
+
+def _miscased(name: str, at: str, known: list[str]) -> Iterator[Problem]:
+    """A target in the AWS namespace spelt in another case. Type names are case-sensitive (the
+    official tool matches targets with fnmatchcase) and no private type may use the namespace,
+    so it is a typo."""
+    if _targets.is_wildcard(name):
+        parts = name.split("::")
+        services = {t.split("::")[1].lower(): t.split("::")[1] for t in known}
+        if len(parts) > 1:
+            parts[1] = services.get(parts[1].lower(), parts[1])
+        proper: str | None = "::".join(["AWS", *parts[1:]])
+    else:
+        proper = close_match(name, known)
+    yield Problem(
+        "warning",
+        at,
+        f"{name!r} spells the AWS namespace in another case: type names are case-sensitive",
+        f"did you mean {proper!r}?" if proper else "spell the namespace AWS",
+    )
 
 
 def _permissions(value: Any, here: str) -> Iterator[Problem]:
