@@ -228,6 +228,27 @@ def test_bad_hook_answers_are_one_message(home, tmp_path, capsys, args, message)
     assert not dest.exists()
 
 
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [
+        ("aws::s3::bucket", "did you mean 'AWS::S3::Bucket'"),
+        ("AWS::S3::Bukket", "did you mean 'AWS::S3::Bucket'"),
+        ("AWS::Nope::*", "matches none of the"),
+    ],
+)
+def test_a_doubtful_target_is_made_with_the_warning_validate_gives(
+    home, tmp_path, capsys, target, words
+):
+    """The registry accepts these names, so init makes the project, and says what
+    `cfngen validate` says about them."""
+    argv = ["init", "--no-input", "--no-git", "--artifact-type", "hook", "-t", "Acme::Guard::Hook"]
+    assert main([*argv, "--target", target, str(tmp_path / "hook")]) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if words in line]
+    assert warnings, f"no warning naming {words!r}"
+    (report,) = validate_paths([tmp_path / "hook"])
+    assert [d.message for d in report.diagnostics if d.message in warnings[0]]
+
+
 def test_targets_given_to_a_resource_type_are_refused(home, tmp_path, capsys):
     argv = ["init", "--no-input", "-t", "Acme::Svc::Widget", "--target", "AWS::S3::Bucket"]
     assert main([*argv, str(tmp_path / "w")]) == 2

@@ -153,10 +153,12 @@ def _target_names(value: Any, here: str, handler: str, known: list[str]) -> Iter
             )
             continue
         seen[name] = i
-        yield from _target_name(name, at, known)
+        yield from target_name_problems(name, at, known)
 
 
-def _target_name(name: str, at: str, known: list[str]) -> Iterator[Problem]:
+def target_name_problems(name: str, at: str, known: list[str]) -> Iterator[Problem]:
+    """What is wrong with one target name (`at` is its pointer); `known`: the resource types
+    cfngen knows. `cfngen init` says the same about the targets it is given."""
     if "*?" in name:
         yield Problem(
             "error",
