@@ -234,6 +234,25 @@ def test_a_pinned_target_schema_wins_and_stays_the_users(tmp_path):
     assert (root / "target-schemas" / "aws-s3-bucket.json").read_text() == text
 
 
+def test_an_edited_copy_of_a_bundled_schema_becomes_the_users_pin(tmp_path):
+    root = hook_project(tmp_path, schema_with(["AWS::S3::Bucket"]))
+    generate_project(root)
+    path = root / "target-schemas" / "aws-s3-bucket.json"
+    model = root / "src/acme_guard_hook/target_models/aws_s3_bucket.py"
+    pinned = json.loads(path.read_text())
+    pinned["properties"]["Flavour"] = {"type": "string"}
+    path.write_text(json.dumps(pinned, indent=4))
+    result = generate_project(root)
+    assert not result.warnings, result.warnings  # not "no longer generated ... delete it"
+    assert "Flavour: str | None" in model.read_text()
+    assert json.loads(path.read_text()) == pinned
+    assert generate_project(root).up_to_date
+    path.unlink()  # back to the bundled schema
+    generate_project(root)
+    assert json.loads(path.read_text()) == _targets.bundled_schema("AWS::S3::Bucket")
+    assert "Flavour" not in model.read_text()
+
+
 def test_the_bundled_schema_is_written_for_the_official_tools(tmp_path):
     root = hook_project(tmp_path, schema_with(["AWS::SQS::Queue"]))
     generate_project(root)

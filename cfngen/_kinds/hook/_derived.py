@@ -280,7 +280,13 @@ def render(project: Project, inputs: Mapping[str, bytes | None]) -> Rendered:
         relpath: with_header(relpath, text).encode("utf-8")
         for relpath, text in sorted(texts.items())
     }
-    return Rendered(report, files, warnings)
+    # The user's own target schemas (pinned, or cfngen's copy edited) stay as they are: given
+    # back byte for byte, so that generate records them as they are instead of taking an
+    # edited copy for a file it no longer makes. Deleted, the bundled copy comes back.
+    for key, data in inputs.items():
+        if key.startswith(TARGET_SCHEMAS + "/") and data is not None:
+            files[key] = data
+    return Rendered(report, dict(sorted(files.items())), warnings)
 
 
 def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileReport:
