@@ -106,3 +106,21 @@ def test_the_hook_model_of_a_full_request_configures_the_handler(example, tmp_pa
     request.write_text(json.dumps(full_request({"EncryptionAlgorithm": "AES256"})))
     assert invoke(example, request) == 1
     assert "must be encrypted with AES256" in capsys.readouterr().err
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the hook runner (cfngen/_kinds/hook/_run.py load_type_configuration, owned by the "
+    "seam port) does not yet check --typeconfig against the hook's typeConfiguration: "
+    "_schema.type_configuration_problems(schema, configuration) gives the problems to refuse "
+    "it with (CloudFormation's SetTypeConfiguration refuses such a configuration)",
+)
+def test_a_type_configuration_the_schema_refuses_is_refused(example, tmp_path, capsys):
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps(full_request(None)))
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"EncryptionAlgorithm": "rot13", "Nope": 1}))
+    assert invoke(example, request, "--typeconfig", str(config)) == 2
+    err = capsys.readouterr().err
+    assert "/EncryptionAlgorithm: 'rot13' is not one of" in err
+    assert "'Nope' was unexpected" in err
