@@ -15,7 +15,8 @@ import pytest
 from cfngen._generate import generate_project
 from cfngen._kinds.hook import _inputs
 from cfngen._kinds.hook._run import run_hook_tests
-from tests.test_hook_contract import CORRECT, SCHEMA
+from tests._hook_projects import guard_project
+from tests.test_hook_contract import SCHEMA
 
 VERSIONED = {"/VersioningConfiguration": {"Status": "Enabled"}}
 SUSPENDED = {"/VersioningConfiguration": {"Status": "Suspended"}}
@@ -31,20 +32,7 @@ def offline(monkeypatch, tmp_path):
 @pytest.fixture(scope="module")
 def base_project(tmp_path_factory) -> Path:
     """The correct hook of tests/test_hook_contract.py (buckets must be versioned)."""
-    root = tmp_path_factory.mktemp("overrides") / "hook"
-    package = root / "src" / "acme_guard_hook"
-    package.mkdir(parents=True)
-    config = {
-        "artifact_type": "HOOK",
-        "typeName": "Acme::Guard::Hook",
-        "runtime": "python3.12",
-        "entrypoint": "acme_guard_hook.handlers.hook",
-        "testEntrypoint": "acme_guard_hook.handlers.test_entrypoint",
-    }
-    (root / ".rpdk-config").write_text(json.dumps(config))
-    (root / "acme-guard-hook.json").write_text(json.dumps(SCHEMA, indent=4))
-    (package / "__init__.py").write_text("")
-    (package / "handlers.py").write_text(CORRECT)
+    root = guard_project(tmp_path_factory.mktemp("overrides") / "hook", inputs=False)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CFNGEN_HOME", str(root.parent / "home"))
         generate_project(root)
@@ -54,7 +42,6 @@ def base_project(tmp_path_factory) -> Path:
 def without_inputs(base: Path, tmp_path: Path, overrides: dict | None) -> Path:
     root = tmp_path / "hook"
     shutil.copytree(base, root)
-    shutil.rmtree(root / "inputs", ignore_errors=True)
     if overrides is not None:
         (root / "overrides.json").write_text(json.dumps(overrides))
     return root

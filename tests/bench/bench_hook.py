@@ -84,7 +84,8 @@ def violations(work: Path) -> int:
     """Each planted violation: the test that caught it, and the whole process's wall time."""
     import time
 
-    from tests.test_hook_contract import CORRECT, PLAIN, SCHEMA, VERSIONED, VIOLATIONS
+    from tests._hook_projects import guard_project
+    from tests.test_hook_contract import VIOLATIONS
 
     env = bench_env(CFNGEN_HOME=str(work / "cfngen-home"), **OFFLINE)
     cfngen = str(BIN / "cfngen")
@@ -95,43 +96,7 @@ def violations(work: Path) -> int:
     print(f"cfngen test, whole process, default options; {load_note()}")
     wrong = 0
     for number, (name, (body, test)) in enumerate(bodies.items()):
-        root = work / f"planted-{number}"
-        package = root / "src" / "acme_guard_hook"
-        package.mkdir(parents=True)
-        (root / ".rpdk-config").write_text(
-            json.dumps(
-                {
-                    "artifact_type": "HOOK",
-                    "typeName": "Acme::Guard::Hook",
-                    "language": "python312",
-                    "runtime": "python3.12",
-                    "entrypoint": "acme_guard_hook.handlers.hook",
-                    "testEntrypoint": "acme_guard_hook.handlers.test_entrypoint",
-                }
-            )
-        )
-        (root / "acme-guard-hook.json").write_text(json.dumps(SCHEMA, indent=4))
-        (package / "__init__.py").write_text("")
-        text = CORRECT
-        if body is not None:
-            start = text.index("    properties = ")
-            end = text.index("\n\n\n@hook.handler")
-            text = (
-                text[:start]
-                + '    properties = request.hookContext.targetModel.get("resourceProperties")'
-                + " or {}\n"
-                + body
-                + text[end:]
-            )
-        (package / "handlers.py").write_text(text)
-        (root / "inputs").mkdir()
-        for point in ("pre_create", "pre_update"):
-            (root / "inputs" / f"inputs_1_{point}.json").write_text(
-                json.dumps({"AWS::S3::Bucket": VERSIONED})
-            )
-        (root / "inputs" / "inputs_1_invalid.json").write_text(
-            json.dumps({"AWS::S3::Bucket": PLAIN})
-        )
+        root = guard_project(work / f"planted-{number}", body)
         subprocess.run([cfngen, "generate"], cwd=root, env=env, check=True, capture_output=True)
         started = time.perf_counter()
         done = subprocess.run(
