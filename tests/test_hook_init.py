@@ -103,6 +103,27 @@ def test_the_project_has_the_official_layout(projects, name):
 
 
 @pytest.mark.parametrize("name", VARIANTS)
+def test_pyyaml_is_packaged_when_a_template_may_arrive_as_yaml(projects, name):
+    """stack_template() and change_set() parse YAML templates with PyYAML, which the Lambda
+    runtime lacks: a hook with a STACK or CHANGE_SET target packages it, others do not."""
+    root = projects[name]
+    requirements = (root / "requirements.txt").read_text().splitlines()
+    targets = {
+        t
+        for handler in json.loads(_schema_text(root))["handlers"].values()
+        for t in handler["targetNames"]
+    }
+    wants = bool(targets & {"STACK", "CHANGE_SET"})
+    assert any(line.startswith("PyYAML>=") for line in requirements) == wants, requirements
+
+
+def _schema_text(root: Path) -> str:
+    config = json.loads((root / ".rpdk-config").read_text())
+    name = "-".join(config["typeName"].split("::")).lower()
+    return (root / f"{name}.json").read_text()
+
+
+@pytest.mark.parametrize("name", VARIANTS)
 def test_the_schema_is_clean(projects, name):
     (report,) = validate_paths([projects[name]], strict=True)
     assert report.diagnostics == []
