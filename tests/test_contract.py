@@ -662,3 +662,27 @@ def test_a_broken_entrypoint_is_a_usage_error_before_anything_is_imported(tmp_pa
     result = run_cli("test", cwd=root)
     assert result.returncode == ExitCode.USAGE, result.stdout + result.stderr
     assert "does not exist" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_handler_that_ends_its_process_fails_its_tests_and_the_run_goes_on(tmp_path):
+    """`os._exit` kills every thread of its process: handlers run in a worker process, so it
+    fails the tests that call that handler, names the call, and the other tests still run."""
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "model = request.desiredResourceState  # READ",
+            "model = request.desiredResourceState; __import__('os')._exit(3)",
+        ),
+    )
+    result = run_contract_tests(root)
+    text = message(result, "contract_create_read")
+    assert "the handler process exited with status 3 during READ #1" in text
+    assert "rule: a handler must return a progress event, never end its process" in text
+    assert failed(result) == {
+        "contract_create_read",
+        "contract_create_list",
+        "contract_update_read",
+        "contract_delete_read",
+    }
+    assert [t.name for t in result.tests] == list(TEST_NAMES)

@@ -316,3 +316,20 @@ def test_a_handler_module_that_does_not_import_says_where(tmp_path):
     assert "importing example_test_store.handlers failed: SyntaxError" in result.stderr
     assert "handlers.py:" in result.stderr and "def broken(:" in result.stderr
     assert "importlib" not in result.stderr
+
+
+def test_a_handler_that_ends_its_process_is_reported_not_fatal(tmp_path):
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "model = request.desiredResourceState  # READ",
+            "model = request.desiredResourceState; __import__('os')._exit(3)",
+        ),
+    )
+    result = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-0"}})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "READ did not finish: the handler process exited with status 3 during READ #1" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
+from typing import Any
 
 
 def _finite(text: str) -> float:
@@ -70,7 +71,7 @@ def add_kind_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def kind_options(args: argparse.Namespace) -> dict[str, object]:
+def kind_options(args: argparse.Namespace) -> dict[str, Any]:
     from cfngen._errors import CfngenError
 
     exports: dict[str, str] = {}

@@ -1,0 +1,154 @@
+"""The re-invocation loop: one action carried from its first call to a final answer.
+
+While a handler answers IN_PROGRESS it is called again with the callbackContext it returned,
+after its callbackDelaySeconds. Whatever the protocol, the loop stops on a hung call, a call
+refused because its handler hung earlier, or a guard (see `Policy`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cfngen._contract._call import Invocation, call_once
+from cfngen._contract._entrypoint import Entrypoint, HandlerCrash
+from cfngen._contract._protocol import DEFAULT_MAX_DELAY, DEFAULT_MAX_REINVOKE, Exchange
+
+
+@dataclass
+class Policy:
+    """When the loop calls again, and how long it waits in between."""
+
+    max_reinvoke: int = DEFAULT_MAX_REINVOKE
+    max_delay: float = DEFAULT_MAX_DELAY
+    sleep: Callable[[float], None] = field(default=time.sleep)
+
+
+@dataclass
+class Outcome:
+    """One action carried to its end: the first call and every re-invocation."""
+
+    action: str
+    invocations: list[Invocation]
+    #: Why the loop stopped before a final status: a time limit or too many re-invocations.
+    guard: str | None = None
+    #: The guard is about IN_PROGRESS that would not end (not a time limit).
+    endless: bool = False
+
+    @property
+    def last(self) -> Invocation:
+        return self.invocations[-1]
+
+    @property
+    def response(self) -> dict[str, Any]:
+        return self.last.response or {}
+
+    @property
+    def status(self) -> str | None:
+        return None if self.guard else self.last.status
+
+    @property
+    def error_code(self) -> str | None:
+        code = self.response.get("errorCode")
+        return code if isinstance(code, str) else None
+
+    @property
+    def message(self) -> Any:
+        return self.response.get("message")
+
+    @property
+    def crash(self) -> HandlerCrash | None:
+        return next((i.crash for i in reversed(self.invocations) if i.crash), None)
+
+    @property
+    def timed_out(self) -> bool:
+        return any(i.timed_out or i.not_called for i in self.invocations)
+
+    @property
+    def output(self) -> list[str]:
+        return [line for invocation in self.invocations for line in invocation.output]
+
+
+#: Makes one call: (event, call number) -> (the invocation, the raw return value).
+Call = Callable[[dict[str, Any], int], tuple[Invocation, Any]]
+
+
+def entrypoint_call(
+    entrypoint: Entrypoint, *, label: str, handler: str, limit: float, status_key: str
+) -> Call:
+    """The `call` of `carry` that calls the imported entrypoint (see _call.call_once)."""
+
+    def call(event: dict[str, Any], number: int) -> tuple[Invocation, Any]:
+        return call_once(
+            entrypoint,
+            event,
+            label=label,
+            handler=handler,
+            number=number,
+            limit=limit,
+            status_key=status_key,
+        )
+
+    return call
+
+
+def carry(
+    exchange: Exchange,
+    *,
+    call: Call,
+    status_key: str,
+    in_progress: str | None,
+    policy: Policy,
+    on_invocation: Callable[[Invocation], None] | None = None,
+    on_wait: Callable[[float, float, bool], None] | None = None,
+    on_call: Callable[[str, int], None] | None = None,
+) -> Outcome:
+    """Call, then call again while `in_progress` with the callbackContext it returned.
+
+    `call` makes one call (`entrypoint_call`, or a stand-in in tests).
+    """
+    label = exchange.label
+    invocations: list[Invocation] = []
+    context: Mapping[str, Any] | None = None
+    while True:
+        event = exchange.event(len(invocations) + 1, context)
+        if on_call is not None:
+            on_call(label, len(invocations) + 1)
+        invocation, returned = call(event, len(invocations) + 1)
+        if not invocation.not_called and not invocation.timed_out:
+            invocation.response = exchange.answer(invocation, returned)
+        invocations.append(invocation)
+        if on_invocation is not None:
+            on_invocation(invocation)
+        if invocation.not_called:
+            return Outcome(label, invocations, guard=invocation.not_called)
+        if invocation.timed_out:
+            return Outcome(
+                label,
+                invocations,
+                guard=f"{label} did not return within its {exchange.limit:g} s limit",
+            )
+        response = invocation.response or {}
+        if in_progress is None or response.get(status_key) != in_progress:
+            return Outcome(label, invocations)
+        if not exchange.waits:
+            return Outcome(label, invocations)
+        if len(invocations) > policy.max_reinvoke:
+            return Outcome(
+                label,
+                invocations,
+                guard=f"{label} was still IN_PROGRESS after {policy.max_reinvoke} re-invocations",
+                endless=True,
+            )
+        delay = response.get("callbackDelaySeconds") or 0
+        if isinstance(delay, (int, float)) and delay > 0:
+            wait = min(float(delay), max(policy.max_delay, 0.0))
+            if on_wait is not None:
+                on_wait(wait, float(delay), False)
+            if wait > 0:
+                policy.sleep(wait)
+        found = response.get("callbackContext")
+        context = found if isinstance(found, Mapping) else None
+        exchange.advance(response)
