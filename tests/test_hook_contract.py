@@ -81,7 +81,7 @@ def answering(*responses: dict[str, Any]):
     """A stand-in hook answering the given responses in turn (the last one forever)."""
     seen: list[dict[str, Any]] = []
 
-    def call(event, number):
+    def call(event, number, context):
         seen.append(event)
         response = responses[min(len(seen), len(responses)) - 1]
         return answer(event, response, number), None

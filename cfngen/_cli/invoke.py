@@ -59,8 +59,9 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=delay,
         default=DEFAULT_MAX_DELAY,
         metavar="S",
-        help="sleep at most S seconds of callbackDelaySeconds between calls "
-        f"(default: {DEFAULT_MAX_DELAY:g})",
+        help="with --profile (real AWS, real time): sleep at most S seconds of "
+        f"callbackDelaySeconds between calls (default: {DEFAULT_MAX_DELAY:g}); offline the "
+        "wait is simulated and never slept",
     )
     p.set_defaults(run=run)
 
@@ -93,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         region=args.region,
         enforce_timeout=args.enforce_timeout,
         max_reinvoke=args.max_reinvoke,
+        max_invocations=args.max_invocations,
         max_delay=max(args.max_delay, 0.0),
         on_invocation=show,
         on_wait=wait,

@@ -1,8 +1,14 @@
 """The re-invocation loop: one action carried from its first call to a final answer.
 
 While a handler answers IN_PROGRESS it is called again with the callbackContext it returned,
-after its callbackDelaySeconds. Whatever the protocol, the loop stops on a hung call, a call
-refused because its handler hung earlier, or a guard (see `Policy`).
+after its callbackDelaySeconds. Offline (moto) that wait is simulated: the wall clock moves on
+and nothing is slept (cfngen/_simulated_time.py; the per-call time limits stay real), so a
+create that needs twenty 30-second callbacks is tested in milliseconds; against real AWS
+(`--profile`) the wait is slept, up to `max_delay`. Each call gets a Lambda context whose
+remaining time follows that clock. Whatever the protocol, the loop stops on a hung call, a
+call refused because its handler hung earlier, or a guard: IN_PROGRESS past the handler's
+timeoutInMinutes (in simulated time), `max_reinvoke` IN_PROGRESS answers in a row without a
+delay, `max_invocations` calls in all.
 """
 
 from __future__ import annotations
@@ -14,7 +20,13 @@ from typing import Any
 
 from cfngen._contract._call import Invocation, call_once
 from cfngen._contract._entrypoint import Entrypoint, HandlerCrash
-from cfngen._contract._protocol import DEFAULT_MAX_DELAY, DEFAULT_MAX_REINVOKE, Exchange
+from cfngen._contract._protocol import (
+    DEFAULT_MAX_DELAY,
+    DEFAULT_MAX_INVOCATIONS,
+    DEFAULT_MAX_REINVOKE,
+    Exchange,
+)
+from cfngen._simulated_time import CallbackClock, LambdaContext, LoopGuard
 
 
 @dataclass
@@ -22,7 +34,11 @@ class Policy:
     """When the loop calls again, and how long it waits in between."""
 
     max_reinvoke: int = DEFAULT_MAX_REINVOKE
+    max_invocations: int = DEFAULT_MAX_INVOCATIONS
+    #: Real seconds slept at most per callbackDelaySeconds, when time is real.
     max_delay: float = DEFAULT_MAX_DELAY
+    #: Simulated time (offline, against moto): waits move the wall clock, nothing is slept.
+    simulated: bool = True
     sleep: Callable[[float], None] = field(default=time.sleep)
 
 
@@ -36,6 +52,8 @@ class Outcome:
     guard: str | None = None
     #: The guard is about IN_PROGRESS that would not end (not a time limit).
     endless: bool = False
+    #: The guard is the handler's timeoutInMinutes: it should have answered NotStabilized.
+    past_timeout: bool = False
 
     @property
     def last(self) -> Invocation:
@@ -71,8 +89,8 @@ class Outcome:
         return [line for invocation in self.invocations for line in invocation.output]
 
 
-#: Makes one call: (event, call number) -> (the invocation, the raw return value).
-Call = Callable[[dict[str, Any], int], tuple[Invocation, Any]]
+#: Makes one call: (event, call number, Lambda context) -> (the invocation, the return value).
+Call = Callable[[dict[str, Any], int, Any], tuple[Invocation, Any]]
 
 
 def entrypoint_call(
@@ -80,7 +98,7 @@ def entrypoint_call(
 ) -> Call:
     """The `call` of `carry` that calls the imported entrypoint (see _call.call_once)."""
 
-    def call(event: dict[str, Any], number: int) -> tuple[Invocation, Any]:
+    def call(event: dict[str, Any], number: int, context: Any) -> tuple[Invocation, Any]:
         return call_once(
             entrypoint,
             event,
@@ -88,6 +106,7 @@ def entrypoint_call(
             handler=handler,
             number=number,
             limit=limit,
+            context=context,
             status_key=status_key,
         )
 
@@ -109,14 +128,52 @@ def carry(
 
     `call` makes one call (`entrypoint_call`, or a stand-in in tests).
     """
+    with CallbackClock(
+        simulated=policy.simulated, max_delay=policy.max_delay, sleep=policy.sleep
+    ) as clock:
+        return _loop(
+            exchange,
+            call=call,
+            clock=clock,
+            status_key=status_key,
+            in_progress=in_progress,
+            policy=policy,
+            on_invocation=on_invocation,
+            on_wait=on_wait,
+            on_call=on_call,
+        )
+
+
+def _loop(
+    exchange: Exchange,
+    *,
+    call: Call,
+    clock: CallbackClock,
+    status_key: str,
+    in_progress: str | None,
+    policy: Policy,
+    on_invocation: Callable[[Invocation], None] | None,
+    on_wait: Callable[[float, float, bool], None] | None,
+    on_call: Callable[[str, int], None] | None,
+) -> Outcome:
     label = exchange.label
     invocations: list[Invocation] = []
+    guard = LoopGuard(
+        label,
+        exchange.timeout_minutes,
+        started=clock.now(),
+        max_reinvoke=policy.max_reinvoke,
+        max_invocations=policy.max_invocations,
+    )
     context: Mapping[str, Any] | None = None
     while True:
-        event = exchange.event(len(invocations) + 1, context)
+        number = len(invocations) + 1
+        event = exchange.event(number, context)
         if on_call is not None:
-            on_call(label, len(invocations) + 1)
-        invocation, returned = call(event, len(invocations) + 1)
+            on_call(label, number)
+        elapsed = clock.now() - guard.started
+        invocation, returned = call(event, number, LambdaContext(exchange.limit, clock.now))
+        invocation.elapsed = elapsed
         if not invocation.not_called and not invocation.timed_out:
             invocation.response = exchange.answer(invocation, returned)
         invocations.append(invocation)
@@ -135,20 +192,20 @@ def carry(
             return Outcome(label, invocations)
         if not exchange.waits:
             return Outcome(label, invocations)
-        if len(invocations) > policy.max_reinvoke:
+        stop = guard.after(response, clock.now())
+        if stop is not None:
             return Outcome(
                 label,
                 invocations,
-                guard=f"{label} was still IN_PROGRESS after {policy.max_reinvoke} re-invocations",
-                endless=True,
+                guard=stop,
+                endless=guard.stopped_by != "timeout",
+                past_timeout=guard.stopped_by == "timeout",
             )
         delay = response.get("callbackDelaySeconds") or 0
         if isinstance(delay, (int, float)) and delay > 0:
-            wait = min(float(delay), max(policy.max_delay, 0.0))
+            waited = clock.wait(float(delay))
             if on_wait is not None:
-                on_wait(wait, float(delay), False)
-            if wait > 0:
-                policy.sleep(wait)
+                on_wait(waited, float(delay), clock.simulated)
         found = response.get("callbackContext")
         context = found if isinstance(found, Mapping) else None
         exchange.advance(response)

@@ -44,17 +44,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cfngen._simulated_time import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
+
 if TYPE_CHECKING:
     from cfngen._contract._call import Invocation
     from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
     from cfngen._contract._runner import Runner
 
-#: IN_PROGRESS answers in a row without a callbackDelaySeconds before an action is stopped
-#: (`--max-reinvoke`): `cfngen invoke` and `cfngen test` alike.
-DEFAULT_MAX_REINVOKE = 100
-#: Calls of one action in all, whatever their delays (`--max-invocations`): a 36-hour timeout
-#: with 1-second delays would otherwise run for minutes even in simulated time.
-DEFAULT_MAX_INVOCATIONS = 1000
+# `--max-reinvoke` (IN_PROGRESS answers in a row without a callbackDelaySeconds) and
+# `--max-invocations` (calls of one action in all), `cfngen invoke` and `cfngen test` alike,
+# are DEFAULT_MAX_REINVOKE and DEFAULT_MAX_INVOCATIONS of cfngen/_simulated_time.py.
+
+__all__ = [
+    "DEFAULT_MAX_DELAY",
+    "DEFAULT_MAX_INVOCATIONS",
+    "DEFAULT_MAX_REINVOKE",
+    "ContractProtocol",
+    "Exchange",
+    "Listener",
+    "Settings",
+    "lib_error_codes",
+    "lib_statuses",
+]
+
 #: Longest real wait between re-invocations with `--profile` (real AWS); offline the clock is
 #: simulated and nothing is slept.
 DEFAULT_MAX_DELAY = 5.0
@@ -113,8 +125,8 @@ class Exchange(Protocol):
     label: str
     #: Seconds one call may take.
     limit: float
-    #: The handler's timeoutInMinutes when the action may wait across callbacks (None: it
-    #: must answer within one call, or its kind declares no timeout).
+    #: The handler's timeoutInMinutes when the action may wait across callbacks (None: its
+    #: kind declares no timeout): IN_PROGRESS past it, in simulated time, stops the loop.
     timeout_minutes: float | None
     #: Whether an IN_PROGRESS answer is called again (a resource's READ and LIST are not).
     waits: bool

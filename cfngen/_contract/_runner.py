@@ -163,7 +163,9 @@ class Runner:
         settings = self.settings
         return Policy(
             max_reinvoke=settings.max_reinvoke,
+            max_invocations=settings.max_invocations,
             max_delay=settings.max_delay if max_delay is None else max_delay,
+            simulated=self.sandbox.offline,
         )
 
     def carry(

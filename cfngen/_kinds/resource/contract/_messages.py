@@ -46,6 +46,10 @@ R_RECREATE = "after a delete, create with the same identifier must succeed again
 R_PAGES = "list must end its pages: a nextToken must never repeat"
 R_TIME = "create, update and delete must return within 60 s, read and list within 30 s"
 R_ENDLESS = "IN_PROGRESS must end: a handler must reach SUCCESS or FAILED"
+R_STABILIZE = (
+    "create, update and delete must finish within the handler's timeoutInMinutes: once it has "
+    "passed, FAILED with NotStabilized, not IN_PROGRESS"
+)
 R_EXIT = (
     "a handler must return a progress event, never end its process "
     "(os._exit, sys.exit in a thread, a crash in native code)"

@@ -170,7 +170,9 @@ class ResourceExchange:
         self.label = action
         self.limit = limits.for_action(action)
         self.waits = action in MUTATING
-        self.timeout_minutes = timeout_minutes if self.waits else None
+        # Only create, update and delete wait across callbacks, up to the schema's timeout.
+        timeout = timeout_minutes or DEFAULT_TIMEOUT_MINUTES
+        self.timeout_minutes: float | None = timeout if self.waits else None
         self._request = copy.deepcopy(request)
         self._token = request.client_request_token or str(uuid.uuid4())
         self._type_name = str(runner.project.type_name)

@@ -20,6 +20,7 @@ from cfngen._kinds.resource.contract._messages import (
     R_NOT_UPDATABLE,
     R_READ_NOT_FOUND,
     R_RECREATE,
+    R_STABILIZE,
     R_UPDATE_NOT_FOUND,
     Failed,
     Skipped,
@@ -74,6 +75,12 @@ def _create_list(case: Case) -> None:
 def _create_delete(case: Case) -> None:
     created = case.create(case.create_input)
     case.succeed("DELETE", created)
+
+
+def _create_stabilizes_within_timeout(case: Case) -> None:
+    # The loop stops a create still IN_PROGRESS past timeoutInMinutes (in simulated time);
+    # this names the rule in a test of its own, so a slow stabilisation is seen at once.
+    case.succeed("CREATE", case.create_input, rule=R_STABILIZE)
 
 
 def _create_taggable(case: Case) -> None:
@@ -356,6 +363,9 @@ TESTS: tuple[ResourceTest, ...] = (
     ResourceTest("contract_create_read", ("create", "read"), _create_read),
     ResourceTest("contract_create_list", ("create", "list", "read"), _create_list),
     ResourceTest("contract_create_delete", ("create", "delete"), _create_delete),
+    ResourceTest(
+        "contract_create_stabilizes_within_timeout", ("create",), _create_stabilizes_within_timeout
+    ),
     ResourceTest("contract_create_taggable", ("create",), _create_taggable),
     ResourceTest("contract_create_invalid", ("create",), _create_invalid),
     ResourceTest("contract_update_read", ("create", "update", "read"), _update_read),

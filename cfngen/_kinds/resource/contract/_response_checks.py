@@ -14,6 +14,7 @@ from cfngen._kinds.resource.contract._messages import (
     R_ENDLESS,
     R_IDENTIFIER,
     R_SHAPE,
+    R_STABILIZE,
     R_SUCCESS,
     R_SYNC,
     R_TIME,
@@ -46,7 +47,7 @@ class ResponseChecks:
                         sent=sent,
                     )
                 )
-            rule = R_ENDLESS if "IN_PROGRESS" in outcome.guard else R_TIME
+            rule = R_STABILIZE if outcome.past_timeout else R_ENDLESS if outcome.endless else R_TIME
             raise Failed(explain(outcome.guard, rule, sent=sent, outcome=outcome))
         for invocation in outcome.invocations:
             response = invocation.response or {}
