@@ -359,6 +359,26 @@ def test_a_planted_violation_is_caught_by_the_right_test(base_project, tmp_path,
         assert "handlers.py" in outcomes[name].message  # the handler's own frame
 
 
+def test_a_hook_that_ends_its_process_fails_its_tests_and_the_run_goes_on(base_project, tmp_path):
+    root = planted(base_project, tmp_path, "    __import__('os')._exit(3)\n")
+    result = run_hook_tests(root, keyword="pre_create and (success or failed)")
+    outcomes = {t.name: t for t in result.tests}
+    assert set(outcomes) == {
+        "contract_pre_create_success",
+        "contract_pre_create_failed",
+        "contract_pre_create_failed_unsupported_target",
+        "contract_pre_create_failed_has_error_code",
+        "contract_pre_create_failed_has_message",
+    }
+    success = outcomes["contract_pre_create_success"]
+    assert success.outcome == "failed"
+    assert (
+        "the handler process exited with status 3 during CREATE_PRE_PROVISION AWS::S3::Bucket #1"
+        in success.message
+    )
+    assert "rule: a handler must return a progress event" in success.message
+
+
 def test_an_unsupported_target_must_be_refused_when_the_targets_are_wildcards(
     base_project, tmp_path
 ):
