@@ -321,12 +321,21 @@ SLOW = (
     "            return ProgressEvent(status=OperationStatus.IN_PROGRESS, resourceModel=model, "
     "callbackContext={'stored': True, 'polls': polls + 1, 'started': started}, "
     "callbackDelaySeconds=30)\n"
-    "        assert __import__('time').time() - started >= 30 * polls, 'the clock did not move'",
+    "        assert __import__('time').time() - started >= 30 * polls, 'the clock did not move'\n"
+    "        __import__('builtins').cfngen_ready = __import__('time').time()",
+)
+#: A READ that fails when its clock is behind the end of the CREATE before it.
+READ_AFTER = (
+    "model = request.desiredResourceState  # READ",
+    "model = request.desiredResourceState; assert __import__('time').time() >= "
+    "getattr(__import__('builtins'), 'cfngen_ready', 0), 'simulated time went back'",
 )
 
 
 def slow(tmp_path: Path, polls: int, timeout: int) -> Path:
     root = project(tmp_path, "store", (SLOW[0], SLOW[1].replace("POLLS", str(polls))))
+    handlers = root / STORE_HANDLERS
+    handlers.write_text(handlers.read_text().replace(*READ_AFTER))
     schema_path = root / "example-test-store.json"
     schema = json.loads(schema_path.read_text())
     schema["handlers"]["create"]["timeoutInMinutes"] = timeout
@@ -336,7 +345,8 @@ def slow(tmp_path: Path, polls: int, timeout: int) -> Path:
 
 def test_a_slow_but_legal_stabilisation_passes_in_simulated_time(tmp_path):
     """Eighty 30-second callbacks (40 minutes) inside a 60-minute timeout: legal, and tested
-    without waiting (the handler checks that its wall clock moved 40 minutes)."""
+    without waiting (the handler checks that its wall clock moved 40 minutes, and the READ
+    after it that its clock did not go back)."""
     started = time.perf_counter()
     result = run_contract_tests(slow(tmp_path, 80, 60), keyword="create_stabilizes or create_read")
     assert time.perf_counter() - started < 30

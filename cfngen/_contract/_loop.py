@@ -13,6 +13,7 @@ delay, `max_invocations` calls in all.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -123,14 +124,22 @@ def carry(
     on_invocation: Callable[[Invocation], None] | None = None,
     on_wait: Callable[[float, float, bool], None] | None = None,
     on_call: Callable[[str, int], None] | None = None,
+    clock: CallbackClock | None = None,
 ) -> Outcome:
     """Call, then call again while `in_progress` with the callbackContext it returned.
 
-    `call` makes one call (`entrypoint_call`, or a stand-in in tests).
+    `call` makes one call (`entrypoint_call`, or a stand-in in tests). `clock`: an entered
+    CallbackClock shared by the actions of one test, so that simulated time only moves on
+    (a READ after a 40-minute CREATE sees the time the CREATE ended); None: one of its own.
     """
-    with CallbackClock(
-        simulated=policy.simulated, max_delay=policy.max_delay, sleep=policy.sleep
-    ) as clock:
+    with contextlib.ExitStack() as stack:
+        if clock is None:
+            clock = stack.enter_context(
+                CallbackClock(
+                    simulated=policy.simulated, max_delay=policy.max_delay, sleep=policy.sleep
+                )
+            )
+        clock.max_delay = policy.max_delay
         return _loop(
             exchange,
             call=call,

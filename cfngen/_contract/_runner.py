@@ -10,6 +10,7 @@ runs a unit of work in a child process (_isolate.py) and `carry` drives one acti
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -20,6 +21,7 @@ from cfngen._contract._loop import Outcome, Policy, carry, entrypoint_call
 from cfngen._contract._protocol import ContractProtocol, Exchange, Settings
 from cfngen._contract._sandbox import Sandbox
 from cfngen._project import Project
+from cfngen._simulated_time import CallbackClock
 
 T = TypeVar("T")
 
@@ -35,6 +37,8 @@ class Runner:
         self._entrypoint: Entrypoint | None = None
         self._send: Send | None = None
         self._calling: tuple[str, int] | None = None
+        #: The simulated (or real) clock of the process that runs handlers, and that process.
+        self._clock: tuple[int, CallbackClock] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -52,6 +56,9 @@ class Runner:
                 self._entrypoint = Entrypoint(self.project, self.protocol.adapt)
                 yield self
             finally:
+                if self._clock is not None and self._clock[0] == os.getpid():
+                    self._clock[1].__exit__(None, None, None)
+                self._clock = None
                 self._sandbox = self._entrypoint = None
 
     @property
@@ -168,6 +175,15 @@ class Runner:
             simulated=self.sandbox.offline,
         )
 
+    def clock(self) -> CallbackClock:
+        """The clock of every action this process runs: started at its first action, it only
+        moves on (by callbackDelaySeconds, offline) until the process ends. A worker process
+        starts its own."""
+        if self._clock is None or self._clock[0] != os.getpid():
+            clock = CallbackClock(simulated=self.sandbox.offline, max_delay=self.settings.max_delay)
+            self._clock = (os.getpid(), clock.__enter__())
+        return self._clock[1]
+
     def carry(
         self,
         exchange: Exchange,
@@ -200,6 +216,7 @@ class Runner:
             on_invocation=on_invocation,
             on_wait=on_wait,
             on_call=calling,
+            clock=self.clock(),
         )
 
 
