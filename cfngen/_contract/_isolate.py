@@ -12,6 +12,7 @@ Without `os.fork` (Windows) the work runs in this process instead.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
@@ -48,6 +49,24 @@ def isolated(work: Callable[[Send], T], on_message: Send) -> T:
         os.close(read_fd)
         _child(work, write_fd)
     os.close(write_fd)
+    try:
+        outcome = _receive(read_fd, on_message)
+    except BaseException:  # Ctrl-C, or on_message failed: the child must not outlive us
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
+    _, status = os.waitpid(pid, 0)
+    if outcome is None:
+        raise ChildExit(_how(status))
+    kind, value = outcome
+    if kind == "error":
+        raise value
+    return value  # type: ignore[no-any-return]
+
+
+def _receive(read_fd: int, on_message: Send) -> tuple[str, Any] | None:
+    """Messages until the child closes the pipe; its result or error, if it sent one."""
     outcome: tuple[str, Any] | None = None
     with os.fdopen(read_fd, "rb") as pipe:
         while True:
@@ -61,13 +80,7 @@ def isolated(work: Callable[[Send], T], on_message: Send) -> T:
                 on_message(value)
             else:
                 outcome = (kind, value)
-    _, status = os.waitpid(pid, 0)
-    if outcome is None:
-        raise ChildExit(_how(status))
-    kind, value = outcome
-    if kind == "error":
-        raise value
-    return value  # type: ignore[no-any-return]
+    return outcome
 
 
 def _child(work: Callable[[Send], Any], write_fd: int) -> None:
