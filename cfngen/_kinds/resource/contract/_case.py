@@ -36,7 +36,6 @@ class SuiteRun:
     runner: Runner
     limits: Limits
     conformance: Conformance
-    error_codes: frozenset[str]
 
 
 class Case(ResponseChecks):

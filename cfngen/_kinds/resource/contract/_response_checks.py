@@ -52,7 +52,7 @@ class ResponseChecks:
         for invocation in outcome.invocations:
             response = invocation.response or {}
             status = response.get("status")
-            if status not in ("SUCCESS", "FAILED", "IN_PROGRESS"):
+            if status not in self.run.runner.protocol.statuses:
                 raise Failed(
                     explain(
                         f"{action} returned status {status!r}"
@@ -84,7 +84,7 @@ class ResponseChecks:
             )
         if status == "FAILED":
             code = response.get("errorCode")
-            if code not in self.run.error_codes:
+            if code not in self.run.runner.protocol.error_codes:
                 raise Failed(
                     explain(
                         f"{action} returned FAILED with errorCode {code!r}, "

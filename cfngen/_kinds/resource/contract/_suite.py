@@ -36,8 +36,6 @@ def run_tests(runner: Runner, listener: Listener) -> SuiteResult:
 
     Raises CfngenError when they cannot run at all (no handlers, bad inputs).
     """
-    from cfngen._kinds.resource.contract import CONTRACT
-
     started = time.perf_counter()
     keyword = runner.settings.keyword
     info = read_schema(runner.project)
@@ -61,7 +59,7 @@ def run_tests(runner: Runner, listener: Listener) -> SuiteResult:
 
     with runner.open():
         limits = Limits.enforce(runner.settings.enforce_timeout)
-        run = SuiteRun(info, runner, limits, conformance, CONTRACT.error_codes)
+        run = SuiteRun(info, runner, limits, conformance)
         for inputs in input_sets:
             _note_bad_inputs(run, inputs, result.notes)
         if runner.stubs:
