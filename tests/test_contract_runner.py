@@ -140,3 +140,18 @@ def test_waits_past_the_timeout_stop_the_loop_on_the_timeout_rule():
     # 600 s waits: the third answer asks for a wait that ends past 25 minutes.
     assert len(outcome.invocations) == 3 and outcome.past_timeout and not outcome.endless
     assert "past its timeoutInMinutes (25)" in (outcome.guard or "")
+
+
+def test_a_real_wait_is_announced_before_it_is_slept():
+    happened: list[str] = []
+    carry(
+        Exchange(),
+        call=handler([WAIT, {"status": "SUCCESS"}], []),
+        status_key="status",
+        in_progress="IN_PROGRESS",
+        policy=Policy(
+            simulated=False, max_delay=0.5, sleep=lambda s: happened.append(f"slept {s:g}")
+        ),
+        on_wait=lambda real, asked, simulated: happened.append(f"wait {real:g} of {asked:g}"),
+    )
+    assert happened == ["wait 0.5 of 600", "slept 0.5"]

@@ -212,9 +212,10 @@ def _loop(
             )
         delay = response.get("callbackDelaySeconds") or 0
         if isinstance(delay, (int, float)) and delay > 0:
-            waited = clock.wait(float(delay))
-            if on_wait is not None:
-                on_wait(waited, float(delay), clock.simulated)
+            if on_wait is not None:  # before a real wait, so that the user knows why
+                real = 0.0 if clock.simulated else min(float(delay), max(clock.max_delay, 0.0))
+                on_wait(real, float(delay), clock.simulated)
+            clock.wait(float(delay))
         found = response.get("callbackContext")
         context = found if isinstance(found, Mapping) else None
         exchange.advance(response)
