@@ -7,6 +7,7 @@ import os
 import signal
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -155,3 +156,60 @@ def test_a_real_wait_is_announced_before_it_is_slept():
         on_wait=lambda real, asked, simulated: happened.append(f"wait {real:g} of {asked:g}"),
     )
     assert happened == ["wait 0.5 of 600", "slept 0.5"]
+
+
+# --------------------------------------------------------------------------- a third protocol
+
+
+class PlainFunction:
+    """A protocol of a plain `handler(event, context)` (as a custom resource's function is):
+    answers carry `Status`, and nothing is re-invoked."""
+
+    label = "function"
+    options: tuple[str, ...] = ()
+    status_key = "Status"
+    in_progress: str | None = None
+    statuses = frozenset({"SUCCESS", "FAILED"})
+    error_codes: frozenset[str] = frozenset()
+    session_module: str | None = None
+
+    def adapt(self, entrypoint: Any) -> None:
+        pass
+
+    def invoke(self, runner, action, request_file, listener, **options):  # pragma: no cover
+        raise NotImplementedError
+
+    def run_tests(self, runner, listener, **options):  # pragma: no cover
+        raise NotImplementedError
+
+
+def test_a_plain_function_found_elsewhere_runs_under_a_protocol_of_its_own(tmp_path):
+    from cfngen._contract import ContractProtocol, Settings
+    from cfngen._contract._entrypoint import Source
+    from cfngen._contract._runner import Runner
+    from cfngen._project import load_project
+
+    code = tmp_path / "function"
+    code.mkdir()
+    (code / "cfngen_plain_fn.py").write_text(
+        "def handler(event, context):\n"
+        "    remaining = context.get_remaining_time_in_millis()\n"
+        "    return {'Status': 'SUCCESS', 'Data': {'Echo': event['RequestType'], "
+        "'Remaining': remaining}}\n"
+    )
+    project = load_project(Path(__file__).parent / "fixtures" / "contract" / "store")
+    protocol: ContractProtocol = PlainFunction()
+    runner = Runner(project, protocol, Settings())
+
+    class Request(Exchange):
+        label = "Create"
+        limit = 5.0
+
+        def event(self, number, callback_context):
+            return {"RequestType": "Create"}
+
+    with runner.open(Source(code, "cfngen_plain_fn.handler")):
+        outcome = runner.isolated(lambda: runner.carry(Request(), handler="Create"))
+    assert outcome.status == "SUCCESS" and len(outcome.invocations) == 1
+    data = outcome.response["Data"]
+    assert data["Echo"] == "Create" and 4_000 < data["Remaining"] <= 5_000

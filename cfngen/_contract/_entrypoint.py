@@ -60,12 +60,27 @@ class Stub:
     line: str
 
 
+@dataclass(frozen=True)
+class Source:
+    """Where an entrypoint is when it is not `.rpdk-config`'s (a custom resource's function,
+    found in its template): the folder put on sys.path and `module.attribute` in it."""
+
+    directory: Path
+    name: str
+
+
 class Entrypoint:
     """The project's entrypoint object, imported once (`reload` imports it again)."""
 
-    def __init__(self, project: Project, adapt: Callable[[Any], None] | None = None) -> None:
+    def __init__(
+        self,
+        project: Project,
+        adapt: Callable[[Any], None] | None = None,
+        source: Source | None = None,
+    ) -> None:
         self.project = project
         self._adapt = adapt
+        self._source = source
         #: What the handler module printed or logged while it was imported.
         self.import_output: list[str] = []
         #: Actions whose handler is still a stub of `cfngen init` (found at each import).
@@ -95,9 +110,10 @@ class Entrypoint:
         return name
 
     def _load(self) -> Callable[[dict[str, Any], Any], Any]:
-        module_name, _, attribute = self.project.entrypoint.rpartition(".")
+        name = self.project.entrypoint if self._source is None else self._source.name
+        module_name, _, attribute = name.rpartition(".")
         package = module_name.split(".")[0]
-        problem = self.project.entrypoint_problem()
+        problem = self.project.entrypoint_problem() if self._source is None else None
         if problem is not None:  # `os.system` must not be imported as the project's handlers
             raise problem
         # Another project's package of the same name may be loaded (tests, or a second run).

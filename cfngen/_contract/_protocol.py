@@ -30,11 +30,14 @@ Three protocols fit this shape:
   handler PUTs to that URL, its status in `Status`; never re-invoked (`in_progress` None);
   no error codes (a `Reason` instead).
 
-A custom resource's `Exchange.answer` reads what the handler PUT to a local receiver instead of
-the return value; its `statuses` are SUCCESS and FAILED and its `error_codes` empty. Whatever a
-unit of work needs open while handlers run (a hook's payload server, that receiver) the protocol
-opens inside the unit: units run in a child process (`Runner.isolated`), and a server thread
-of the parent would not see what the child publishes.
+A custom resource has no `.rpdk-config`: its protocol finds the function in the template and
+opens the runner on it (`runner.open(Source(code_dir, "index.handler"))`); a cold start per
+request is `runner.entrypoint.reload()` in its `Exchange.event`. Its `Exchange.answer` reads
+what the handler PUT to a local receiver instead of the return value; its `statuses` are
+SUCCESS and FAILED and its `error_codes` empty; `session_module` None. Whatever a unit of work
+needs open while handlers run (a hook's payload server, that receiver) the protocol opens
+inside the unit: units run in a worker process (`Runner.each`, `Runner.isolated`), and a
+server thread of cfngen's own process would not see what the worker publishes.
 """
 
 from __future__ import annotations

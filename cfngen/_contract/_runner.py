@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from cfngen._contract._call import Invocation
-from cfngen._contract._entrypoint import Entrypoint, Stub
+from cfngen._contract._entrypoint import Entrypoint, Source, Stub
 from cfngen._contract._isolate import ChildExit, Send, isolated
 from cfngen._contract._loop import Outcome, Policy, carry, entrypoint_call
 from cfngen._contract._protocol import ContractProtocol, Exchange, Settings
@@ -43,17 +43,19 @@ class Runner:
     # ------------------------------------------------------------------ lifecycle
 
     @contextlib.contextmanager
-    def open(self) -> Iterator[Runner]:
-        """The sandbox and the imported entrypoint, for the length of the block."""
+    def open(self, source: Source | None = None) -> Iterator[Runner]:
+        """The sandbox and the imported entrypoint, for the length of the block: the one
+        `.rpdk-config` names, or `source` (a custom resource's function)."""
+        directory = self.project.src_dir if source is None else source.directory
         with Sandbox(
-            self.project.src_dir.resolve(),
+            directory.resolve(),
             region=self.settings.region,
             profile=self.settings.profile,
             session_module=self.protocol.session_module,
         ) as sandbox:
             self._sandbox = sandbox
             try:
-                self._entrypoint = Entrypoint(self.project, self.protocol.adapt)
+                self._entrypoint = Entrypoint(self.project, self.protocol.adapt, source)
                 yield self
             finally:
                 if self._clock is not None and self._clock[0] == os.getpid():
