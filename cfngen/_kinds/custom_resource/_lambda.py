@@ -133,10 +133,18 @@ class HandlerError(Exception):
     """The handler cannot be imported: every request fails as Lambda's would."""
 
 
+#: Code folders handlers were imported from in this process.
+_ROOTS: set[str] = set()
+
+
 def _forget(root: str) -> None:
+    """Drop every module imported from a handler's folder (this one's or an earlier one's: a
+    module named `app` from another project must not answer for this one's)."""
+    _ROOTS.add(root)
+    prefixes = tuple(folder + os.sep for folder in _ROOTS)
     for name, module in list(sys.modules.items()):
         file = getattr(module, "__file__", None) or ""
-        if file.startswith(root + os.sep):
+        if file.startswith(prefixes):
             del sys.modules[name]
 
 

@@ -44,6 +44,8 @@ class Slot:
 
     token: str
     expired: bool = False
+    #: Answer 503 to this many PUTs first (S3 having a bad moment).
+    unavailable: int = 0
     puts: list[Put] = field(default_factory=list)
 
 
@@ -106,6 +108,9 @@ class Receiver:
                 token = self.path.split("?")[0].rsplit("/", 1)[-1]
                 slot = receiver._slots.get(token)
                 status = 404 if slot is None else 403 if slot.expired else 200
+                if slot is not None and status == 200 and slot.unavailable > 0:
+                    slot.unavailable -= 1
+                    status = 503
                 if slot is not None:
                     with receiver._lock:
                         slot.puts.append(
@@ -116,7 +121,7 @@ class Receiver:
                                 status,
                             )
                         )
-                payload = _EXPIRED if status == 403 else b""
+                payload = _EXPIRED if status == 403 else b""  # S3's words
                 self.send_response(status)
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
@@ -142,9 +147,9 @@ class Receiver:
         self._server.shutdown()
         self._server.server_close()
 
-    def slot(self, *, expired: bool = False) -> Slot:
+    def slot(self, *, expired: bool = False, unavailable: int = 0) -> Slot:
         token = uuid.uuid4().hex
-        slot = Slot(token, expired)
+        slot = Slot(token, expired, unavailable)
         self._slots[token] = slot
         return slot
 

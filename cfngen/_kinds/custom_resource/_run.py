@@ -89,9 +89,15 @@ def local_cloud(
         yield cloud, found, notes
 
 
+_WARM: list[bool] = []
+
+
 def _warm_up() -> None:
     """boto3's first client in a process loads botocore's data (seconds on a busy machine):
-    load it before any deadline runs, as a Lambda container would have it loaded."""
+    load it once, before any deadline runs, as a Lambda container would have it loaded."""
+    if _WARM:
+        return
+    _WARM.append(True)
     with contextlib.suppress(Exception):
         import boto3
 
@@ -439,6 +445,8 @@ def invoke(
 class CustomResourceContract:
     """What cfngen/_contract asks of a kind: `invoke` and `run_tests`."""
 
+    #: `cfngen invoke Create` needs no request file: the template has the properties.
+    request_optional = True
     #: Options beyond the engine's own that these functions take.
     options = (
         "template",
