@@ -66,6 +66,7 @@ class Answers:
 
     def copier_data(self) -> dict[str, Any]:
         return {
+            "artifact_type": "CUSTOM_RESOURCE",
             "example": self.example,
             "custom_type": self.custom_type,
             "runtime": self.runtime,
