@@ -96,7 +96,7 @@ class CustomResourceKind:
         return Derived(files=render(inputs))
 
     def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
-        if inputs.get("paths"):
+        if inputs.get("folders") not in (None, b"[]"):
             return []
         return [
             f"no function of the template imports {HELPER_MODULE.removesuffix('.py')}: "
