@@ -322,3 +322,21 @@ def test_without_a_schema_the_failure_tests_say_why_they_skip(tmp_path):
     got = outcomes(project(tmp_path, RAW, schema=False), "failed_rollback")
     assert {o for o, _ in got.values()} == {"skipped"}
     assert all("properties-schema.json" in m for _, m in got.values())
+
+
+def test_a_handler_past_its_deadline_is_abandoned_and_cannot_write_into_the_report(
+    tmp_path, capsys
+):
+    code = (
+        "import time\n\ndef handler(event, context):\n"
+        '    print("started")\n    time.sleep(1.5)\n    print("LATE OUTPUT")\n'
+    )
+    root = project(tmp_path, code, timeout=1)
+    got = outcomes(root, "cr_create")
+    outcome, message = got["cr_create"]
+    assert outcome == "failed"
+    assert "still running at its deadline" in message and "started" in message
+    import time
+
+    time.sleep(1.0)  # the abandoned handler prints now
+    assert "LATE OUTPUT" not in capsys.readouterr().out

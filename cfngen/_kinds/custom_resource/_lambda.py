@@ -109,15 +109,14 @@ class Function:
     def name(self) -> str:
         return self.logical_id
 
-    def load(self, output: io.StringIO) -> Callable[[Any, Any], Any]:
+    def load(self) -> Callable[[Any, Any], Any]:
         """The handler, imported afresh (a cold start): its own modules are dropped first."""
         root = str(self.code_dir.resolve())
         _forget(root)
         sys.path.insert(0, root)
         importlib.invalidate_caches()
         try:
-            with _captured(output):
-                module = importlib.import_module(self.module)
+            module = importlib.import_module(self.module)
         except Exception as exc:
             raise HandlerError(f"importing {self.module} from {self.code_dir}: {exc}") from exc
         finally:
@@ -458,10 +457,57 @@ class Invocation:
     output: str
 
 
+class _Router(io.TextIOBase):
+    """stdout/stderr while handlers run: the thread that runs the tests writes through; any
+    other thread (the handler's, its timers') writes into the running invocation's buffer, and
+    into nothing once its invocation is over (a handler abandoned at its deadline must not
+    write into the report)."""
+
+    def __init__(self, real: Any, owner: int) -> None:
+        self.real = real
+        self.owner = owner
+        self.buffer: io.StringIO | None = None
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if threading.get_ident() == self.owner:
+            return int(self.real.write(text))
+        buffer = self.buffer
+        return buffer.write(text) if buffer is not None else len(text)
+
+    def flush(self) -> None:
+        with contextlib.suppress(Exception):
+            self.real.flush()
+
+
+_ROUTERS: list[_Router] = []
+#: Handler threads still running past their deadline: Lambda would have frozen them.
+_ABANDONED: list[threading.Thread] = []
+
+
 @contextlib.contextmanager
-def _captured(buffer: io.StringIO) -> Iterator[None]:
-    with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
+def routed_output() -> Iterator[None]:
+    """Route the output of handler threads to their invocation (see _Router) while inside."""
+    owner = threading.get_ident()
+    out, err = _Router(sys.stdout, owner), _Router(sys.stderr, owner)
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    _ROUTERS[:] = [out, err]
+    try:
         yield
+    finally:
+        _ABANDONED[:] = [t for t in _ABANDONED if t.is_alive()]
+        if not _ABANDONED:
+            sys.stdout, sys.stderr = saved
+        # else the routers stay: what an abandoned handler prints later goes nowhere.
+        _ROUTERS.clear()
+
+
+def _route_to(buffer: io.StringIO | None) -> None:
+    for router in _ROUTERS:
+        router.buffer = buffer
 
 
 #: Lambda's init phase (importing the handler) has its own limit, outside the function's Timeout.
@@ -483,10 +529,11 @@ def invoke(
 
     def init() -> None:
         try:
-            loaded["handler"] = function.load(output)
+            loaded["handler"] = function.load()
         except BaseException as exc:  # reported as Lambda reports it
             loaded["error"] = f"{type(exc).__name__}: {exc}"
 
+    _route_to(output)
     starting = threading.Thread(target=init, daemon=True, name="cfngen-cr-init")
     starting.start()
     starting.join(INIT_SECONDS)
@@ -497,8 +544,7 @@ def invoke(
         try:
             if "handler" not in loaded:
                 raise HandlerError(loaded.get("error", f"init took over {INIT_SECONDS:g} s"))
-            with _captured(output):
-                loaded["handler"](json.loads(json.dumps(event)), context)
+            loaded["handler"](json.loads(json.dumps(event)), context)
         except BaseException as exc:  # reported as Lambda reports it
             outcome["error"] = f"{type(exc).__name__}: {exc}"
         outcome["ended"] = time.monotonic()
@@ -507,6 +553,9 @@ def invoke(
     thread.start()
     thread.join(seconds)
     returned = not thread.is_alive()
+    _route_to(None)
+    if not returned:
+        _ABANDONED.append(thread)
     return Invocation(
         context,
         returned,

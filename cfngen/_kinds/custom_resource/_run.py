@@ -15,7 +15,7 @@ from typing import Any
 
 from cfngen._errors import CfngenError
 from cfngen._kinds.custom_resource import INPUTS_FILE, PROPERTIES_SCHEMA
-from cfngen._kinds.custom_resource._lambda import Resource, find_resource
+from cfngen._kinds.custom_resource._lambda import Resource, find_resource, routed_output
 from cfngen._kinds.custom_resource._protocol import REQUEST_TYPES, Cloud, Exchange
 from cfngen._kinds.custom_resource._receiver import Receiver
 from cfngen._kinds.custom_resource._tests import TESTS, Case, Failed, Inputs, Skipped
@@ -75,7 +75,7 @@ def local_cloud(
             f"{limit:g} s here (--enforce-timeout)"
         )
         seconds = limit
-    with _offline(region), Receiver() as receiver:
+    with _offline(region), Receiver() as receiver, routed_output():
         _warm_up()
         cloud = Cloud(
             receiver,
