@@ -103,3 +103,14 @@ def test_the_example_passes_cfngen_test_offline(home, tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["failed"] == 0 and report["skipped"] == 0
     assert report["passed"] == 11
+
+
+def test_without_a_schema_the_starter_inputs_still_make_it_fail(home, tmp_path, capsys):
+    root = tmp_path / "p"
+    files = make(root, [*CASES["custom-resource"], "--no-properties-schema"])
+    assert "properties-schema.json" not in files
+    assert "src/properties_model.py" not in files
+    capsys.readouterr()
+    assert main(["test", str(root), "--format", "json", "-k", "failed_rollback"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["passed"], report["skipped"]) == (2, 0)
