@@ -75,9 +75,10 @@ def _check_schema(text: str, shown: str, strict: bool) -> FileReport:
     return report
 
 
-def _line(node: Any) -> int | None:
+def _pos(node: Any) -> tuple[int, int] | None:
+    """(line, column), 1-based, of a node cfn-lint's decoder read, or None."""
     mark = getattr(node, "start_mark", None)
-    return None if mark is None else int(mark.line) + 1
+    return None if mark is None else (int(mark.line) + 1, int(mark.column) + 1)
 
 
 def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> FileReport:
@@ -121,7 +122,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
             schema = None  # reported when the schema itself is validated
     for name, body in customs.items():
         base = f"/Resources/{name}"
-        line = _line(body)
+        pos = _pos(body) or (None, None)
         kind = str(body["Type"])
         if kind.startswith("Custom::") and not _TYPE.match(kind):
             add(
@@ -130,7 +131,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                     f"{base}/Type",
                     f"{kind!r} is not a custom resource type name CloudFormation accepts",
                     "Custom:: then 1 to 60 letters, digits, _, @ or -",
-                    _line(body.get("Type")) or line,
+                    *(_pos(body.get("Type")) or pos),
                 )
             )
         properties = body.get("Properties")
@@ -141,7 +142,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                     f"{base}/Properties",
                     f"{name} has no ServiceToken",
                     "set ServiceToken to the function's ARN (!GetAtt Function.Arn)",
-                    line,
+                    *pos,
                 )
             )
             continue
@@ -154,7 +155,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                     f"{name} has no ServiceTimeout: a response that never comes blocks the "
                     "stack for an hour",
                     "set ServiceTimeout to a few times the function's Timeout (1-3600 s)",
-                    line,
+                    *pos,
                 )
             )
         elif not (str(timeout).isdigit() and 1 <= int(str(timeout)) <= 3600):
@@ -164,7 +165,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                     f"{base}/Properties/ServiceTimeout",
                     f"ServiceTimeout {timeout!r} is not a whole number of seconds from 1 to 3600",
                     "e.g. ServiceTimeout: 300",
-                    _line(timeout) or line,
+                    *(_pos(timeout) or pos),
                 )
             )
         target = _token_target(
@@ -179,7 +180,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                     f"{name}'s ServiceToken names no Lambda function of this template: "
                     "`cfngen test` cannot find the handler",
                     "use !GetAtt Function.Arn, or pass --handler FILE.py:FUNCTION to cfngen test",
-                    _line(properties.get("ServiceToken")) or line,
+                    *(_pos(properties.get("ServiceToken")) or pos),
                 )
             )
         elif str(timeout).isdigit():
@@ -193,16 +194,20 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                         f"ServiceTimeout {timeout} s is shorter than {target}'s Timeout "
                         f"{function_timeout} s: CloudFormation gives up while it still runs",
                         "make ServiceTimeout at least the function's Timeout",
-                        _line(timeout) or line,
+                        *(_pos(timeout) or pos),
                     )
                 )
         if isinstance(schema, dict):
-            _check_properties(report, plain, name, schema, line)
+            _check_properties(report, plain, name, schema, pos)
     return report
 
 
 def _check_properties(
-    report: FileReport, plain: dict[str, Any], name: str, schema: dict[str, Any], line: int | None
+    report: FileReport,
+    plain: dict[str, Any],
+    name: str,
+    schema: dict[str, Any],
+    pos: tuple[int | None, int | None],
 ) -> None:
     import jsonschema
 
@@ -237,6 +242,6 @@ def _check_properties(
                 "an intrinsic cfngen cannot resolve offline stands here"
                 if placeholder
                 else f"fix the property or {PROPERTIES_SCHEMA}",
-                line,
+                *pos,
             )
         )
