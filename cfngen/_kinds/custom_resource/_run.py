@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -76,7 +77,7 @@ def local_cloud(
         )
         seconds = limit
     with _offline(region), Receiver() as receiver, routed_output():
-        _warm_up()
+        _warm_up(found.function.code_dir)
         cloud = Cloud(
             receiver,
             found.function,
@@ -89,19 +90,30 @@ def local_cloud(
         yield cloud, found, notes
 
 
-_WARM: list[bool] = []
+_WARM: set[str] = set()
+_SERVICE = re.compile(r"""\b(?:client|resource)\(\s*["']([a-z0-9-]+)["']""")
 
 
-def _warm_up() -> None:
-    """boto3's first client in a process loads botocore's data (seconds on a busy machine):
-    load it once, before any deadline runs, as a Lambda container would have it loaded."""
-    if _WARM:
-        return
-    _WARM.append(True)
-    with contextlib.suppress(Exception):
-        import boto3
+def _warm_up(code_dir: Path) -> None:
+    """Load, once per process and before any deadline runs, what a Lambda container has loaded
+    before its first request and this process lacks: botocore's data (boto3's first client) and
+    moto's backend of each service the function's code names (importing moto's SSM backend
+    alone takes seconds, which would otherwise count against the function's Timeout)."""
+    services = {"sts"}
+    for path in sorted(code_dir.glob("*.py"))[:50]:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            services.update(_SERVICE.findall(path.read_text(encoding="utf-8")))
+    for service in sorted(services - _WARM):
+        _WARM.add(service)
+        with contextlib.suppress(Exception):
+            if service == "sts":
+                import boto3
 
-        boto3.client("sts").get_caller_identity()
+                boto3.client("sts").get_caller_identity()
+            else:
+                from moto.backends import get_backend
+
+                get_backend(service)  # type: ignore[call-overload]
 
 
 # --------------------------------------------------------------------------- inputs
