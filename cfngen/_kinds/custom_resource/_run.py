@@ -159,8 +159,21 @@ def load_inputs(root: Path, resource: Resource) -> Inputs:
 
     notes: list[str] = []
     create = properties("create") or dict(resource.properties)
+    schema_path = root / PROPERTIES_SCHEMA
+    schema = (
+        _schema.load_object(schema_path, f"fix {PROPERTIES_SCHEMA}")
+        if schema_path.is_file()
+        else None
+    )
     update = properties("update")
-    if update is None:
+    if update is None and schema is not None and schema.get("additionalProperties") is False:
+        update = dict(create)
+        notes.append(
+            f"no update properties, and {PROPERTIES_SCHEMA} allows no other property: the "
+            f'in-place update sends the create ones again; name real ones under "update" in '
+            f"{INPUTS_FILE}"
+        )
+    elif update is None:
         update = {**create, DERIVED_UPDATE_KEY: "2"}
         notes.append(
             f"update properties derived (the create ones plus {DERIVED_UPDATE_KEY}); name "
@@ -168,9 +181,7 @@ def load_inputs(root: Path, resource: Resource) -> Inputs:
         )
     inputs = Inputs(create=create, update=update, replace=properties("replace"), notes=notes)
     invalid = properties("invalid")
-    schema_path = root / PROPERTIES_SCHEMA
-    if invalid is None and schema_path.is_file():
-        schema = _schema.load_object(schema_path, f"fix {PROPERTIES_SCHEMA}")
+    if invalid is None and schema is not None:
         invalid = invalid_properties(schema, create)
         if invalid is None:
             inputs.why_no_invalid = (
@@ -179,7 +190,7 @@ def load_inputs(root: Path, resource: Resource) -> Inputs:
             )
         else:
             invalid = {**invalid, **token}
-    elif invalid is None:
+    elif invalid is None and schema is None:
         inputs.why_no_invalid = (
             f'no {PROPERTIES_SCHEMA} and no "invalid" properties in {INPUTS_FILE}: nothing '
             "makes the handler fail"
