@@ -340,3 +340,22 @@ def test_a_handler_past_its_deadline_is_abandoned_and_cannot_write_into_the_repo
 
     time.sleep(1.0)  # the abandoned handler prints now
     assert "LATE OUTPUT" not in capsys.readouterr().out
+
+
+def test_a_layer_of_the_project_is_importable_and_a_missing_module_says_what_to_do(tmp_path):
+    root = project(tmp_path, "from shared_answer import handler\n")
+    (root / "layer" / "python").mkdir(parents=True)
+    (root / "layer" / "python" / "shared_answer.py").write_text(RAW)
+    template = (root / "template.yaml").read_text()
+    template = template.replace(
+        "      Timeout: 3\n", "      Timeout: 3\n      Layers:\n        - !Ref Shared\n"
+    ) + (
+        "  Shared:\n    Type: AWS::Serverless::LayerVersion\n"
+        "    Properties:\n      ContentUri: layer/\n"
+    )
+    (root / "template.yaml").write_text(template)
+    assert outcomes(root, "cr_create")["cr_create"][0] == "passed"
+    (root / "layer" / "python" / "shared_answer.py").unlink()
+    outcome, message = outcomes(root, "cr_create")["cr_create"]
+    assert outcome == "failed"
+    assert "No module named 'shared_answer'" in message and "requirements" in message

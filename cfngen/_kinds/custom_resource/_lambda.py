@@ -104,6 +104,8 @@ class Function:
     runtime: str | None = None
     #: Inline code: cfnresponse is importable beside it.
     inline: bool = False
+    #: Folders of the function's layers that are in this project (`<ContentUri>/python`).
+    layers: tuple[Path, ...] = ()
 
     @property
     def name(self) -> str:
@@ -112,16 +114,25 @@ class Function:
     def load(self) -> Callable[[Any, Any], Any]:
         """The handler, imported afresh (a cold start): its own modules are dropped first."""
         root = str(self.code_dir.resolve())
-        _forget(root)
-        sys.path.insert(0, root)
+        layers = [str(layer.resolve()) for layer in self.layers]
+        for folder in (root, *layers):
+            _forget(folder)
+        # Lambda's order: the function's code, then its layers (/opt/python).
+        sys.path[:0] = [root, *layers]
         importlib.invalidate_caches()
         try:
             module = importlib.import_module(self.module)
+        except ModuleNotFoundError as exc:
+            raise HandlerError(
+                f"importing {self.module} from {self.code_dir}: {exc} (install the function's "
+                "requirements where cfngen runs, as `sam build` would put them in its package)"
+            ) from exc
         except Exception as exc:
             raise HandlerError(f"importing {self.module} from {self.code_dir}: {exc}") from exc
         finally:
-            with contextlib.suppress(ValueError):
-                sys.path.remove(root)
+            for folder in (root, *layers):
+                with contextlib.suppress(ValueError):
+                    sys.path.remove(folder)
         handler = getattr(module, self.attribute, None)
         if not callable(handler):
             raise HandlerError(f"{self.module} has no function {self.attribute}")
@@ -300,7 +311,25 @@ def _function(path: Path, document: Mapping[str, Any], custom: str, token: Any) 
         memory=int(memory) if isinstance(memory, int) else 128,
         runtime=properties.get("Runtime") if isinstance(properties.get("Runtime"), str) else None,
         inline=inline is not None,
+        layers=_layers(path, resources, properties.get("Layers")),
     )
+
+
+def _layers(path: Path, resources: Mapping[str, Any], given: Any) -> tuple[Path, ...]:
+    """The local folders of the layers a function names (`Ref` to an
+    AWS::Serverless::LayerVersion with a local ContentUri); Python layers keep modules in
+    `python/`."""
+    out: list[Path] = []
+    for item in given if isinstance(given, list) else []:
+        target = item.get("Ref") if isinstance(item, dict) else None
+        body = resources.get(target) if isinstance(target, str) else None
+        if not isinstance(body, dict) or body.get("Type") != "AWS::Serverless::LayerVersion":
+            continue
+        content = (body.get("Properties") or {}).get("ContentUri")
+        if isinstance(content, str) and not content.startswith("s3://"):
+            folder = path.parent / content
+            out.append(folder / "python" if (folder / "python").is_dir() else folder)
+    return tuple(out)
 
 
 def _token_target(token: Any, resources: Mapping[str, Any]) -> str | None:
