@@ -274,22 +274,23 @@ def _function(path: Path, document: Mapping[str, Any], custom: str, token: Any) 
     module = module.replace("/", ".")
     inline: str | None = None
     code_dir: Path | None = None
-    if kind == "AWS::Serverless::Function":
-        if isinstance(properties.get("InlineCode"), str):
-            inline = properties["InlineCode"]
-        else:
-            code_uri = properties.get("CodeUri", ".")
-            if not isinstance(code_uri, str) or code_uri.startswith("s3://"):
-                raise CfngenError(f"{path}: {name}'s CodeUri is not a local folder", hint)
-            code_dir = path.parent / code_uri
+    code = properties.get("Code")
+    text = properties.get("InlineCode") if kind == FUNCTION_TYPES[0] else None
+    if kind != FUNCTION_TYPES[0] and isinstance(code, dict):
+        text = code.get("ZipFile")
+    if isinstance(text, dict):  # Fn::Sub / Fn::Join around the code
+        text = _Resolver(document, "us-east-1", []).resolve(text)
+    if isinstance(text, str):
+        inline = text
+    elif kind == "AWS::Serverless::Function":
+        code_uri = properties.get("CodeUri", ".")
+        if not isinstance(code_uri, str) or code_uri.startswith("s3://"):
+            raise CfngenError(f"{path}: {name}'s CodeUri is not a local folder", hint)
+        code_dir = path.parent / code_uri
+    elif isinstance(code, str) and not code.startswith("s3://"):
+        code_dir = path.parent / code  # `aws cloudformation package` input
     else:
-        code = properties.get("Code")
-        if isinstance(code, dict) and isinstance(code.get("ZipFile"), str):
-            inline = code["ZipFile"]
-        elif isinstance(code, str) and not code.startswith("s3://"):
-            code_dir = path.parent / code  # `aws cloudformation package` input
-        else:
-            raise CfngenError(f"{path}: {name}'s Code is in S3, not in this folder", hint)
+        raise CfngenError(f"{path}: {name}'s Code is in S3, not in this folder", hint)
     if inline is not None:
         folder = Path(tempfile.mkdtemp(prefix="cfngen-cr-inline-"))
         (folder / f"{module.split('.')[0]}.py").write_text(inline, encoding="utf-8")
