@@ -69,12 +69,18 @@ class Exchange:
     def describe(self) -> str:
         """One line: what was asked, what came back."""
         kind = self.event["RequestType"]
-        if self.response is None:
-            return f"{kind}: no single response"
-        text = f"{kind}: {self.status} PhysicalResourceId={self.physical_id!r}"
-        if self.reason:
-            text += f" Reason={self.reason[:300]!r}"
-        return text
+        if not self.bodies:
+            return f"{kind}: no response"
+        shown = []
+        for body in self.bodies:
+            if not isinstance(body, dict):
+                shown.append(repr(body)[:200])
+                continue
+            text = f"{body.get('Status')} PhysicalResourceId={body.get('PhysicalResourceId')!r}"
+            if body.get("Reason"):
+                text += f" Reason={str(body['Reason'])[:300]!r}"
+            shown.append(text)
+        return f"{kind}: " + "; then ".join(shown)
 
     def log_tail(self, lines: int = 12) -> str:
         tail = self.invocation.output.strip().splitlines()[-lines:]
