@@ -359,3 +359,30 @@ def test_a_layer_of_the_project_is_importable_and_a_missing_module_says_what_to_
     outcome, message = outcomes(root, "cr_create")["cr_create"]
     assert outcome == "failed"
     assert "No module named 'shared_answer'" in message and "requirements" in message
+
+
+def _wheel(folder: Path, name: str, source: str) -> Path:
+    """A minimal pure-Python wheel holding the module `name`."""
+    import zipfile
+
+    path = folder / f"{name}-1.0-py3-none-any.whl"
+    info = f"{name}-1.0.dist-info"
+    with zipfile.ZipFile(path, "w") as wheel:
+        wheel.writestr(f"{name}.py", source)
+        wheel.writestr(f"{info}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+        wheel.writestr(
+            f"{info}/WHEEL",
+            "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        )
+        wheel.writestr(f"{info}/RECORD", "")
+    return path
+
+
+def test_missing_requirements_are_installed_for_the_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("CFNGEN_HOME", str(tmp_path / "home"))
+    wheel = _wheel(tmp_path, "cfngen_test_cr_dependency", RAW)
+    root = project(tmp_path / "p", "from cfngen_test_cr_dependency import handler\n")
+    (root / "src" / "requirements.txt").write_text(f"{wheel}\n")
+    result = run_tests(load_project(root), keyword="cr_create and not failed")
+    assert [t.outcome for t in result.tests] == ["passed", "passed"], result.tests
+    assert any("installed" in note for note in result.notes)

@@ -106,6 +106,8 @@ class Function:
     inline: bool = False
     #: Folders of the function's layers that are in this project (`<ContentUri>/python`).
     layers: tuple[Path, ...] = ()
+    #: Where the function's requirements were installed for the run (see `prepare`).
+    installed: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -119,6 +121,9 @@ class Function:
             _forget(folder)
         # Lambda's order: the function's code, then its layers (/opt/python).
         sys.path[:0] = [root, *layers]
+        # Requirements installed for the run come last: cfngen's own packages (boto3, moto's
+        # patched botocore) must win; they stay for imports the handler makes later.
+        sys.path.extend(p for p in self.installed if p not in sys.path)
         importlib.invalidate_caches()
         try:
             module = importlib.import_module(self.module)
@@ -137,6 +142,65 @@ class Function:
         if not callable(handler):
             raise HandlerError(f"{self.module} has no function {self.attribute}")
         return handler  # type: ignore[no-any-return]
+
+    def prepare(self) -> list[str]:
+        """Import the handler once before the tests; when a module is missing and the code
+        folder has a requirements.txt, install it (as `sam build` would package it) into
+        cfngen's cache and use it for the run. Returns what the user should know."""
+        try:
+            with (
+                contextlib.redirect_stdout(io.StringIO()),
+                contextlib.redirect_stderr(io.StringIO()),
+            ):
+                self.load()
+        except HandlerError as exc:
+            if not isinstance(exc.__cause__, ModuleNotFoundError):
+                return []  # every request reports it
+            requirements = self.code_dir / "requirements.txt"
+            if not requirements.is_file() or not any(
+                line.strip() and not line.strip().startswith("#")
+                for line in requirements.read_text(encoding="utf-8").splitlines()
+            ):
+                return []
+            target = install_requirements(requirements)
+            self.installed = (target,)
+            return [f"{exc.__cause__}: installed {requirements} for the run ({target})"]
+        return []
+
+
+def install_requirements(requirements: Path) -> str:
+    """`pip install -r requirements --target <cache>` once per content and Python version."""
+    import hashlib
+    import shutil
+    import subprocess
+
+    from cfngen._init._template_cache import cfngen_home
+
+    text = requirements.read_bytes()
+    key = hashlib.sha256(text + sys.version.encode()).hexdigest()[:16]
+    target = cfngen_home() / "custom-resource" / "requirements" / key
+    if (target / ".complete").is_file():
+        return str(target)
+    building = target.with_name(key + ".building")
+    shutil.rmtree(building, ignore_errors=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "--target", str(building), "-r", str(requirements)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=requirements.parent,
+    )  # fmt: skip
+    if done.returncode != 0:
+        shutil.rmtree(building, ignore_errors=True)
+        raise CfngenError(
+            f"{requirements}: pip could not install it: {done.stderr.strip()[-500:]}",
+            "install the function's requirements where cfngen runs, or fix requirements.txt",
+        )
+    (building / ".complete").write_text("")
+    shutil.rmtree(target, ignore_errors=True)
+    building.rename(target)
+    return str(target)
 
 
 class HandlerError(Exception):

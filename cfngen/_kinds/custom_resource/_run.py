@@ -79,6 +79,7 @@ def local_cloud(
         seconds = limit
     with _offline(region), Receiver() as receiver, routed_output():
         _warm_up(found.function.code_dir)
+        notes.extend(found.function.prepare())
         cloud = Cloud(
             receiver,
             found.function,
