@@ -27,8 +27,9 @@ Write the three operations and let this module speak the protocol::
 What it guarantees, whatever the operations do:
 
 - exactly one response per request: an exception becomes FAILED with the exception as Reason;
-  shortly before the Lambda deadline a FAILED "timed out" answer goes out, and whatever the
-  operation answers later is dropped (never two answers);
+  shortly before the Lambda deadline (2 s; a tenth of the time for short functions) a FAILED
+  "timed out" answer goes out, and whatever the operation answers later is dropped (never two
+  answers);
 - the response fits CloudFormation's 4,096 bytes: a long Reason is cut keeping its head, oversize
   Data is refused with FAILED naming the size; Data is a flat map of strings;
 - PhysicalResourceId: never empty, at most 1 KB; Create's default is derived from the request
@@ -76,7 +77,8 @@ MAX_RESPONSE_BYTES = 4096
 MAX_PHYSICAL_ID_BYTES = 1024
 #: Ids given to a Create that failed before it named what it made: Delete knows them.
 NEVER_MADE_PREFIX = "cfngen-not-created-"
-#: The timeout answer goes out this long before the Lambda deadline.
+#: The timeout answer goes out this long before the Lambda deadline (a tenth of the time, at
+#: least half a second, for shorter functions).
 DEADLINE_MARGIN_SECONDS = 2.0
 #: Attempts of the response PUT (on 5xx and network errors) and the wait between them.
 PUT_ATTEMPTS = 4
@@ -194,10 +196,13 @@ class CustomResource:
         timer = None
         remaining = request.remaining_seconds()
         if remaining is not None:
+            # Short functions (Lambda's default is 3 s) keep most of their time: a tenth of
+            # it, at least half a second, is enough for the PUT.
+            margin = min(self.deadline_margin, max(0.5, remaining / 10))
             timer = threading.Timer(
-                max(remaining - self.deadline_margin, 0.0),
+                max(remaining - margin, 0.0),
                 answer.timed_out,
-                args=(min(self.deadline_margin, remaining),),
+                args=(min(margin, remaining),),
             )
             timer.daemon = True
             timer.start()
