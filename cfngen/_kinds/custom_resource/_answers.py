@@ -42,15 +42,6 @@ def check_custom_type(value: Any) -> str:
     return text if text.startswith("Custom::") else "Custom::" + text
 
 
-def logical_id(custom_type: str) -> str:
-    """`Custom::my-thing` -> `MyThing`: the resource's logical id in template.yaml."""
-    words = re.split(r"[^A-Za-z0-9]+", custom_type.removeprefix("Custom::"))
-    name = "".join(word[:1].upper() + word[1:] for word in words if word)
-    if not name or name[0].isdigit():
-        name = "Resource" + name
-    return name
-
-
 @dataclass(frozen=True)
 class Answers:
     template: ClassVar[str] = "custom_resource"

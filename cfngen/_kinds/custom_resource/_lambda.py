@@ -109,10 +109,6 @@ class Function:
     #: Where the function's requirements were installed for the run (see `prepare`).
     installed: tuple[str, ...] = ()
 
-    @property
-    def name(self) -> str:
-        return self.logical_id
-
     def load(self) -> Callable[[Any, Any], Any]:
         """The handler, imported afresh (a cold start): its own modules are dropped first."""
         root = str(self.code_dir.resolve())
