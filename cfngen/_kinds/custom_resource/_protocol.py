@@ -110,6 +110,9 @@ class Cloud:
         self.seconds = seconds
         self.service_timeout = service_timeout
         self.stack_id = stack_id(region)
+        #: Request types whose invocation ran into its deadline: not sent again (a handler
+        #: that hangs would otherwise cost its whole Timeout in every test).
+        self.hung: dict[str, str] = {}
 
     def request(
         self,
@@ -162,6 +165,8 @@ class Cloud:
         )
         if not expired:
             exchange.problems = check(exchange)
+        if not invocation.returned:
+            self.hung.setdefault(event["RequestType"], exchange.describe())
         return exchange
 
 

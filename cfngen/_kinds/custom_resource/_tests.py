@@ -49,6 +49,12 @@ class Case:
     seen: list[Exchange] = field(default_factory=list)
 
     def send(self, event: dict[str, Any], *, expired: bool = False) -> Exchange:
+        kind = event["RequestType"]
+        if kind in self.cloud.hung:
+            raise Failed(
+                f"one-response: a {kind} ran into its deadline in an earlier test "
+                f"({self.cloud.hung[kind]}); not sent again"
+            )
         exchange = self.cloud.send(event, expired=expired)
         self.seen.append(exchange)
         if exchange.problems:
@@ -227,6 +233,11 @@ def cr_update_failed_rollback_update(case: Case) -> None:
 
 def cr_expired_url(case: Case) -> None:
     """The presigned URL has expired (S3 answers 403): one bounded attempt, then the end."""
+    if "Create" in case.cloud.hung:
+        raise Failed(
+            f"one-response: a Create ran into its deadline in an earlier test "
+            f"({case.cloud.hung['Create']}); not sent again"
+        )
     exchange = case.cloud.send(case.cloud.request("Create", case.inputs.create), expired=True)
     case.seen.append(exchange)
     if not exchange.invocation.returned:
