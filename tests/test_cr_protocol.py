@@ -389,3 +389,42 @@ def test_missing_requirements_are_installed_for_the_run(tmp_path, monkeypatch):
     result = run_tests(load_project(root), keyword="cr_create and not failed")
     assert [t.outcome for t in result.tests] == ["passed", "passed"], result.tests
     assert any("installed" in note for note in result.notes)
+
+
+SNS_TEMPLATE = """\
+Transform: AWS::Serverless-2016-10-31
+Resources:
+  Topic:
+    Type: AWS::SNS::Topic
+  Fn:
+    Type: AWS::Serverless::Function
+    Properties:
+      CodeUri: src/
+      Handler: app.handler
+      Runtime: python3.12
+      Events:
+        Requests:
+          Type: SNS
+          Properties:
+            Topic: !Ref Topic
+  Thing:
+    Type: Custom::Thing
+    Properties:
+      ServiceToken: !Ref Topic
+      Name: world
+"""
+
+
+def test_a_service_token_naming_an_sns_topic_reaches_its_subscriber_wrapped(tmp_path):
+    root = project(tmp_path, "from unwrapping import handler\n")
+    (root / "template.yaml").write_text(SNS_TEMPLATE)
+    (root / "src" / "unwrapping.py").write_text(
+        "import json\nimport raw\n\n\ndef handler(event, context):\n"
+        '    raw.handler(json.loads(event["Records"][0]["Sns"]["Message"]), context)\n'
+    )
+    (root / "src" / "raw.py").write_text(RAW)
+    assert outcomes(root, "cr_create")["cr_create"][0] == "passed"
+    # A handler that does not unwrap never answers.
+    (root / "src" / "app.py").write_text("from raw import handler\n")
+    outcome, message = outcomes(root, "cr_create")["cr_create"]
+    assert outcome == "failed" and "KeyError" in message

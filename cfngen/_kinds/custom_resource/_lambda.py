@@ -108,6 +108,8 @@ class Function:
     layers: tuple[Path, ...] = ()
     #: Where the function's requirements were installed for the run (see `prepare`).
     installed: tuple[str, ...] = ()
+    #: The SNS topic (logical id) the ServiceToken names: requests arrive wrapped in it.
+    sns_topic: str | None = None
 
     def load(self) -> Callable[[Any, Any], Any]:
         """The handler, imported afresh (a cold start): its own modules are dropped first."""
@@ -319,6 +321,17 @@ def _function(path: Path, document: Mapping[str, Any], custom: str, token: Any) 
         )
     body = resources[name]
     kind = body.get("Type")
+    topic: str | None = None
+    if kind == "AWS::SNS::Topic":
+        topic, name = name, _subscriber(name, resources)
+        if name is None:
+            raise CfngenError(
+                f"{path}: {custom}'s ServiceToken names the SNS topic {topic}, which no Lambda "
+                "function of this template subscribes to",
+                hint,
+            )
+        body = resources[name]
+        kind = body.get("Type")
     if kind not in FUNCTION_TYPES:
         raise CfngenError(
             f"{path}: {custom}'s ServiceToken names {name}, a {kind}, not a Lambda function", hint
@@ -373,7 +386,46 @@ def _function(path: Path, document: Mapping[str, Any], custom: str, token: Any) 
         runtime=properties.get("Runtime") if isinstance(properties.get("Runtime"), str) else None,
         inline=inline is not None,
         layers=_layers(path, resources, properties.get("Layers")),
+        sns_topic=topic,
     )
+
+
+def _subscriber(topic: str, resources: Mapping[str, Any]) -> str | None:
+    """The Lambda function subscribed to the topic: through the topic's Subscription list, an
+    AWS::SNS::Subscription, or a SAM function's SNS event."""
+
+    def function_of(endpoint: Any) -> str | None:
+        found = _token_target(endpoint, resources)
+        body = resources.get(found) if found else None
+        return found if isinstance(body, dict) and body.get("Type") in FUNCTION_TYPES else None
+
+    def is_topic(value: Any) -> bool:
+        return bool(value in ({"Ref": topic}, topic))
+
+    for name, body in resources.items():
+        if not isinstance(body, dict):
+            continue
+        properties = body.get("Properties") or {}
+        kind = body.get("Type")
+        if name == topic:
+            for item in properties.get("Subscription") or []:
+                if isinstance(item, dict) and str(item.get("Protocol")).lower() == "lambda":
+                    found = function_of(item.get("Endpoint"))
+                    if found:
+                        return found
+        elif kind == "AWS::SNS::Subscription" and is_topic(properties.get("TopicArn")):
+            found = function_of(properties.get("Endpoint"))
+            if found:
+                return found
+        elif kind == "AWS::Serverless::Function":
+            for event in (properties.get("Events") or {}).values():
+                if (
+                    isinstance(event, dict)
+                    and event.get("Type") == "SNS"
+                    and is_topic((event.get("Properties") or {}).get("Topic"))
+                ):
+                    return str(name)
+    return None
 
 
 def _layers(path: Path, resources: Mapping[str, Any], given: Any) -> tuple[Path, ...]:
@@ -600,6 +652,33 @@ def _route_to(buffer: io.StringIO | None) -> None:
         router.buffer = buffer
 
 
+def _delivered(function: Function, event: Mapping[str, Any], region: str) -> Any:
+    """The event as the function receives it: a copy, inside an SNS notification when the
+    ServiceToken names a topic."""
+    payload = json.loads(json.dumps(event))
+    if function.sns_topic is None:
+        return payload
+    topic = f"arn:aws:sns:{region}:{ACCOUNT_ID}:{STACK_NAME}-{function.sns_topic}"
+    return {
+        "Records": [
+            {
+                "EventSource": "aws:sns",
+                "EventVersion": "1.0",
+                "EventSubscriptionArn": f"{topic}:{uuid.uuid4()}",
+                "Sns": {
+                    "Type": "Notification",
+                    "MessageId": str(uuid.uuid4()),
+                    "TopicArn": topic,
+                    "Subject": "AWS CloudFormation custom resource request",
+                    "Message": json.dumps(payload),
+                    "Timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+                    "MessageAttributes": {},
+                },
+            }
+        ]
+    }
+
+
 #: Lambda's init phase (importing the handler) has its own limit, outside the function's Timeout.
 INIT_SECONDS = 10.0
 
@@ -634,7 +713,7 @@ def invoke(
         try:
             if "handler" not in loaded:
                 raise HandlerError(loaded.get("error", f"init took over {INIT_SECONDS:g} s"))
-            loaded["handler"](json.loads(json.dumps(event)), context)
+            loaded["handler"](_delivered(function, event, region), context)
         except BaseException as exc:  # reported as Lambda reports it
             outcome["error"] = f"{type(exc).__name__}: {exc}"
         outcome["ended"] = time.monotonic()

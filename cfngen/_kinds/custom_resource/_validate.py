@@ -84,7 +84,7 @@ def _pos(node: Any) -> tuple[int, int] | None:
 def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> FileReport:
     from cfnlint.decode import decode_str  # type: ignore[import-untyped]
 
-    from cfngen._kinds.custom_resource._lambda import FUNCTION_TYPES, _token_target
+    from cfngen._kinds.custom_resource._lambda import FUNCTION_TYPES, _subscriber, _token_target
 
     report = FileReport(shown, strict=strict)
     add = report.diagnostics.append
@@ -171,6 +171,8 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
         target = _token_target(
             plain["Resources"][name]["Properties"]["ServiceToken"], plain["Resources"]
         )
+        if target and (plain["Resources"].get(target) or {}).get("Type") == "AWS::SNS::Topic":
+            target = _subscriber(target, plain["Resources"])  # requests arrive through SNS
         function = plain["Resources"].get(target) if target else None
         if not (isinstance(function, dict) and function.get("Type") in FUNCTION_TYPES):
             add(
