@@ -92,7 +92,7 @@ def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> Non
     if invoke:
         custom.add_argument(
             "--property",
-            dest="properties",
+            dest="property",
             action="append",
             default=[],
             metavar="K=V",
@@ -100,7 +100,7 @@ def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> Non
         )
         custom.add_argument(
             "--old-property",
-            dest="old_properties",
+            dest="old_property",
             action="append",
             default=[],
             metavar="K=V",
@@ -131,8 +131,8 @@ def kind_options(args: argparse.Namespace) -> dict[str, object]:
             "template",
             "resource",
             "handler",
-            "properties",
-            "old_properties",
+            "property",
+            "old_property",
             "physical_id",
         )
     }

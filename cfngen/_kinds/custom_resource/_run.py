@@ -392,8 +392,8 @@ def invoke(
     template: Path | None = None,
     resource: str | None = None,
     handler: str | None = None,
-    properties: list[str] | None = None,
-    old_properties: list[str] | None = None,
+    property: list[str] | None = None,  # the flag's name, --property
+    old_property: list[str] | None = None,
     physical_id: str | None = None,
     on_warning: Callable[[str], None] | None = None,
 ) -> CrInvocation:
@@ -420,17 +420,17 @@ def invoke(
                 file_event = {"ResourceProperties": file_event}
         props = {
             **_strings(file_event.get("ResourceProperties", found.properties)),
-            **pairs(properties, "--property"),
+            **pairs(property, "--property"),
             **token,
         }
         old: dict[str, Any] | None = None
         if kind == "Update":
             old = {
                 **_strings(file_event.get("OldResourceProperties", found.properties)),
-                **pairs(old_properties, "--old-property"),
+                **pairs(old_property, "--old-property"),
                 **token,
             }
-        elif old_properties:
+        elif old_property:
             raise CfngenError("--old-property is only for Update", "leave it out")
         given_id = physical_id or file_event.get("PhysicalResourceId")
         if kind != "Create" and not given_id:
@@ -464,8 +464,8 @@ class CustomResourceContract:
         "template",
         "resource",
         "handler",
-        "properties",
-        "old_properties",
+        "property",
+        "old_property",
         "physical_id",
     )
 
@@ -517,7 +517,7 @@ class CustomResourceContract:
         **options: Any,
     ) -> CrSuiteResult:
         del max_reinvoke
-        for key in ("properties", "old_properties", "physical_id"):
+        for key in ("property", "old_property", "physical_id"):
             if options.pop(key, None):
                 raise CfngenError(
                     f"--{key.replace('_', '-')} is for `cfngen invoke`", "leave it out"
