@@ -49,7 +49,7 @@ def add_format(
     p.add_argument("--format", choices=("text", "json"), default="text", help=text_help)
 
 
-def add_kind_options(p: argparse.ArgumentParser) -> None:
+def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> None:
     """Options only some kinds' contracts take (`cfngen._contract` refuses them elsewhere)."""
     hook = p.add_argument_group("hooks")
     hook.add_argument(
@@ -69,6 +69,50 @@ def add_kind_options(p: argparse.ArgumentParser) -> None:
         help="the value of a CloudFormation export that inputs name as {{NAME}} (repeatable; "
         "default: a stand-in, as exports cannot be looked up offline)",
     )
+    custom = p.add_argument_group("custom resources")
+    custom.add_argument(
+        "--template",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the SAM/CloudFormation template (default: template.yaml, template.yml or "
+        "template.json)",
+    )
+    custom.add_argument(
+        "--resource",
+        default=None,
+        metavar="LOGICAL_ID",
+        help="the custom resource, when the template has several",
+    )
+    custom.add_argument(
+        "--handler",
+        default=None,
+        metavar="FILE.py:FUNCTION",
+        help="run this handler instead of the function the ServiceToken names",
+    )
+    if invoke:
+        custom.add_argument(
+            "--property",
+            dest="property",
+            action="append",
+            default=[],
+            metavar="K=V",
+            help="a ResourceProperties value (repeatable; default: the template's)",
+        )
+        custom.add_argument(
+            "--old-property",
+            dest="old_property",
+            action="append",
+            default=[],
+            metavar="K=V",
+            help="an OldResourceProperties value of an Update (repeatable)",
+        )
+        custom.add_argument(
+            "--physical-id",
+            default=None,
+            metavar="ID",
+            help="the PhysicalResourceId of an Update or Delete",
+        )
 
 
 def kind_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -82,7 +126,18 @@ def kind_options(args: argparse.Namespace) -> dict[str, Any]:
                 f"--export {item!r} is not NAME=VALUE", "e.g. --export KeyArn=arn:..."
             )
         exports[name.strip()] = value
-    return {"typeconfig": args.typeconfig, "exports": exports}
+    custom = {
+        key: getattr(args, key, None)
+        for key in (
+            "template",
+            "resource",
+            "handler",
+            "property",
+            "old_property",
+            "physical_id",
+        )
+    }
+    return {"typeconfig": args.typeconfig, "exports": exports, **custom}
 
 
 def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:

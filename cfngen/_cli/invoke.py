@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cfngen._cli._options import add_handler_options, add_kind_options, delay, kind_options
 from cfngen._cli._output import paint, painter, print_warning
-from cfngen._errors import ExitCode
+from cfngen._errors import CfngenError, ExitCode
 
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,14 +31,17 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "action",
         metavar="ACTION",
         help=f"{', '.join(ACTIONS[:-1])} or {ACTIONS[-1]}; for a hook CREATE_PRE_PROVISION, "
-        "UPDATE_PRE_PROVISION or DELETE_PRE_PROVISION (or preCreate, preUpdate, preDelete)",
+        "UPDATE_PRE_PROVISION or DELETE_PRE_PROVISION (or preCreate, preUpdate, preDelete); "
+        "for a custom resource Create, Update or Delete",
     )
     p.add_argument(
         "request",
         type=Path,
+        nargs="?",
+        default=None,
         metavar="REQUEST_FILE",
         help="the request JSON file; for a hook, one target in the inputs/ format or a hook "
-        "request",
+        "request; for a custom resource (optional) a request or its ResourceProperties",
     )
     p.add_argument(
         "--project",
@@ -53,7 +56,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="call real AWS with this profile's credentials instead of moto",
     )
     add_handler_options(p, after="stop after")
-    add_kind_options(p)
+    add_kind_options(p, invoke=True)
     p.add_argument(
         "--max-delay",
         type=delay,
@@ -86,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
         out.write(paint("output while importing the handlers:", "bold", out) + "\n")
         out.write("".join(f"  | {line}\n" for line in lines))
 
+    if args.request is None:
+        from cfngen._project import load_project
+
+        contract = load_project(args.project or Path.cwd()).kind.contract
+        if not getattr(contract, "request_optional", False):
+            raise CfngenError("REQUEST_FILE is missing", "name the request JSON file")
     result = invoke(
         args.project or Path.cwd(),
         args.action,
