@@ -78,7 +78,9 @@ def run(args: argparse.Namespace) -> int:
     paint_out = painter(out)
 
     def show(invocation: Invocation) -> None:
-        out.write(render_invocation(invocation, paint_out))
+        # A custom resource's one exchange renders itself (it is not a progress event).
+        render = getattr(invocation, "render", None)
+        out.write(render(paint_out) if render else render_invocation(invocation, paint_out))
         out.flush()
 
     def wait(seconds: float, asked: float, simulated: bool) -> None:

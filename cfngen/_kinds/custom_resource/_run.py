@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cfngen._contract._results import SuiteResult
 from cfngen._errors import CfngenError
@@ -23,6 +23,10 @@ from cfngen._kinds.custom_resource._receiver import Receiver
 from cfngen._kinds.custom_resource._tests import TESTS, Case, Failed, Inputs, Skipped
 from cfngen._project import Project
 from cfngen._render import Paint, plain
+
+if TYPE_CHECKING:
+    from cfngen._contract._protocol import Listener
+    from cfngen._contract._runner import Runner
 
 #: Seconds an invocation may run when the function's Timeout is longer (--enforce-timeout).
 DEFAULT_LIMIT = 30.0
@@ -340,6 +344,7 @@ class CrInvocation:
     def succeeded(self) -> bool:
         return self.exchange.status == "SUCCESS" and not self.exchange.problems
 
+    @property
     def verdict(self) -> str:
         if self.exchange.problems:
             return f"{len(self.exchange.problems)} protocol rule(s) broken"
@@ -471,63 +476,46 @@ class CustomResourceContract:
 
     def invoke(
         self,
-        project: Project,
+        runner: Runner,
         action: str,
         request_file: Path | None,
-        *,
-        profile: str | None,
-        region: str | None,
-        enforce_timeout: float | None,
-        max_reinvoke: int,
-        max_delay: float,
-        on_invocation: Callable[[Any], None] | None = None,
-        on_wait: Callable[[float, float], None] | None = None,
-        on_warning: Callable[[str], None] | None = None,
-        on_import_output: Callable[[list[str]], None] | None = None,
+        listener: Listener,
         **options: Any,
     ) -> CrInvocation:
-        del max_reinvoke, max_delay, on_wait, on_import_output  # one request, no callbacks
-        if profile is not None:
+        settings = runner.settings
+        if settings.profile is not None:
             raise CfngenError(
                 "--profile does not apply to a custom resource",
                 "cfngen runs custom resources offline only; leave it out",
             )
+        # One request, answered once: no re-invocation, so max_reinvoke, max_invocations and
+        # max_delay have nothing to count.
         result = invoke(
-            project,
+            runner.project,
             action,
             request_file,
-            region=region,
-            enforce_timeout=enforce_timeout,
-            on_warning=on_warning,
+            region=settings.region,
+            enforce_timeout=settings.enforce_timeout,
+            on_warning=listener.on_warning,
             **options,
         )
-        if on_invocation is not None:
-            on_invocation(result)
+        if listener.on_invocation is not None:
+            listener.on_invocation(result)  # type: ignore[arg-type]
         return result
 
-    def run_tests(
-        self,
-        project: Project,
-        *,
-        keyword: str | None,
-        enforce_timeout: float | None,
-        max_reinvoke: int,
-        region: str | None,
-        on_result: Callable[[Any], None] | None = None,
-        **options: Any,
-    ) -> CrSuiteResult:
-        del max_reinvoke
+    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> CrSuiteResult:
         for key in ("property", "old_property", "physical_id"):
             if options.pop(key, None):
                 raise CfngenError(
                     f"--{key.replace('_', '-')} is for `cfngen invoke`", "leave it out"
                 )
+        settings = runner.settings
         return run_tests(
-            project,
-            keyword=keyword,
-            enforce_timeout=enforce_timeout,
-            region=region,
-            on_result=on_result,
+            runner.project,
+            keyword=settings.keyword,
+            enforce_timeout=settings.enforce_timeout,
+            region=settings.region,
+            on_result=listener.on_result,
             **options,
         )
 
