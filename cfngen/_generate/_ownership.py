@@ -100,6 +100,11 @@ def is_official_output(relpath: str, data: bytes) -> bool:
         return _is_official_configuration(data)
     if path.parts[0] == "example_inputs" and path.suffix == ".json":
         return _is_placeholder(data)
+    if relpath == "schema.json":
+        # A module's: the official `cfn validate`/`submit` rewrite it on every run.
+        from cfngen._kinds.module._schema import is_official_schema
+
+        return is_official_schema(data)
     return False
 
 

@@ -83,7 +83,8 @@ def _place(root: Path, relpath: str, data: bytes, *, old: Manifest, edits: str, 
         plan.unchanged.append(relpath)
         record[relpath] = sha256(data)
     elif relpath in old.files:
-        if sha256(current) == old.files[relpath]:
+        if sha256(current) == old.files[relpath] or is_official_output(relpath, current):
+            # The official tool's own rewrite (a module's schema.json) is not a hand edit.
             plan.writes[relpath] = data
             record[relpath] = sha256(data)
         elif edits == "discard":
