@@ -11,6 +11,7 @@ replace are switched off (docs/module.md lists them):
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from cfngen._diagnostics import Diagnostic
@@ -20,14 +21,23 @@ REPLACED_RULES = ("E3006",)
 REGION = "us-east-1"
 
 
-def lint(template: Any, *, ignore: tuple[str, ...] = REPLACED_RULES) -> list[Diagnostic]:
-    """cfn-lint's errors and warnings on a decoded template (informational findings dropped)."""
+@functools.cache
+def _rules() -> Any:
+    """cfn-lint's rules, loaded once per process (loading them costs more than linting)."""
     from cfnlint.config import ConfigMixIn  # type: ignore[import-untyped]
     from cfnlint.runner import Runner  # type: ignore[import-untyped]
 
+    return Runner(ConfigMixIn(regions=[REGION])).rules
+
+
+def lint(template: Any, *, ignore: tuple[str, ...] = REPLACED_RULES) -> list[Diagnostic]:
+    """cfn-lint's errors and warnings on a decoded template (informational findings dropped)."""
+    from cfnlint.config import ConfigMixIn
+    from cfnlint.runner import run_template_by_data
+
     config = ConfigMixIn(regions=[REGION], ignore_checks=list(ignore))
     found: list[Diagnostic] = []
-    for match in Runner(config).validate_template(template):
+    for match in run_template_by_data(template, config, _rules()):
         rule_id = str(match.rule.id)
         severity = {"E": "error", "W": "warning"}.get(rule_id[:1])
         if severity is None:

@@ -20,6 +20,28 @@ def project_root(path: Path | None) -> Path | None:
     return path.absolute().parent
 
 
+def looks_like_fragment(path: Path) -> bool:
+    from cfngen._project import _load_template, custom_resources
+
+    if path.suffix.lower() not in _fragment.EXTENSIONS:
+        return False
+    if path.absolute().parent.name == _fragment.FRAGMENT_DIR:
+        return True
+    try:
+        if path.stat().st_size > 2 * 1024 * 1024:
+            return False
+        text = path.read_text(encoding="utf-8")
+        document = _load_template(text, json=path.suffix.lower() == ".json")
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return (
+        isinstance(document, dict)
+        and "Resources" in document
+        and "typeName" not in document
+        and not custom_resources(path)
+    )
+
+
 def own_type(root: Path | None) -> str | None:
     from cfngen._kinds.module._local import _type_name
 
