@@ -110,7 +110,9 @@ class ModuleKind:
 
     @functools.cached_property
     def init(self) -> InitSpec | None:
-        return None  # TODO INIT
+        from cfngen._kinds.module._answers import INIT
+
+        return INIT
 
     # ------------------------------------------------------------------ build, submit
 

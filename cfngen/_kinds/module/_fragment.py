@@ -33,7 +33,7 @@ def module_type_name_problem(value: object) -> str | None:
     if not isinstance(value, str) or not value:
         return "it is empty"
     if not value.endswith(MODULE_SUFFIX):
-        return "a module's type name ends in ::MODULE, e.g. Acme::Storage::Bucket::MODULE"
+        return "a module's type name ends in ::MODULE"
     if not MODULE_TYPE_NAME.match(value):
         return "use Organization::Service::Name::MODULE, each part 2-64 letters or digits"
     return None
