@@ -86,8 +86,9 @@ def _drop(template: dict[str, Any]) -> list[str]:
     for name, output in outputs.items() if isinstance(outputs, dict) else []:
         if isinstance(output, dict) and output.pop("Export", None) is not None:
             removed.append(f"removed the Export of output {name}")
-    resources = template.get("Resources")
-    for name in list(resources) if isinstance(resources, dict) else []:
+    found = template.get("Resources")
+    resources: dict[str, Any] = found if isinstance(found, dict) else {}
+    for name in list(resources):
         rtype = resources[name].get("Type") if isinstance(resources[name], dict) else None
         if rtype in _checks.FORBIDDEN_TYPES or str(rtype).startswith("AWS::Serverless::"):
             del resources[name]
