@@ -69,6 +69,36 @@ def add_kind_options(p: argparse.ArgumentParser) -> None:
         "default: a stand-in, as exports cannot be looked up offline)",
     )
 
+    add_module_options(p.add_argument_group("modules"))
+
+
+def add_module_options(group: argparse._ArgumentGroup) -> None:
+    """How a module is used: `cfngen test` and `cfngen module render` take these."""
+    group.add_argument(
+        "--logical-id",
+        dest="logical_id",
+        default=None,
+        metavar="ID",
+        help="the module's logical id in the template that uses it (default: Module)",
+    )
+    group.add_argument(
+        "--param",
+        dest="params",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a value for one of the module's parameters (repeatable; default: its Default)",
+    )
+    group.add_argument(
+        "--params",
+        dest="params_file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the module's parameter values: a JSON/YAML mapping, or a CloudFormation "
+        "ParameterKey/ParameterValue list",
+    )
+
 
 def kind_options(args: argparse.Namespace) -> dict[str, object]:
     from cfngen._errors import CfngenError
@@ -81,7 +111,13 @@ def kind_options(args: argparse.Namespace) -> dict[str, object]:
                 f"--export {item!r} is not NAME=VALUE", "e.g. --export KeyArn=arn:..."
             )
         exports[name.strip()] = value
-    return {"typeconfig": args.typeconfig, "exports": exports}
+    return {
+        "typeconfig": args.typeconfig,
+        "exports": exports,
+        "logical_id": args.logical_id,
+        "params": args.params,
+        "params_file": args.params_file,
+    }
 
 
 def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:

@@ -106,7 +106,9 @@ class ModuleKind:
 
     @functools.cached_property
     def contract(self) -> Any:
-        return None  # TODO CONTRACT
+        from cfngen._kinds.module._run import CONTRACT
+
+        return CONTRACT
 
     @functools.cached_property
     def init(self) -> InitSpec | None:
