@@ -120,7 +120,9 @@ class ModuleKind:
 
     @functools.cached_property
     def packaging(self) -> FileSet | None:
-        return None  # TODO PACKAGING
+        from cfngen._kinds.module._package import PACKAGING
+
+        return PACKAGING
 
 
 KIND = ModuleKind()
