@@ -327,6 +327,9 @@ class _Names:
         rendered = _SUB_VARIABLE.sub(replace, text)
         merged = {name: self.rewrite(v) for name, v in variables.items()}
         merged.update(extra)
+        if not merged and "${" not in rendered.replace("${!", ""):
+            # Nothing left to substitute: the plain string (which cfn-lint can check).
+            return rendered.replace("${!", "${")
         return {"Fn::Sub": [rendered, merged] if merged else rendered}
 
 
