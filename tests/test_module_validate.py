@@ -11,6 +11,7 @@ cfngen rejects, except for the documented differences (docs/module.md).
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -358,3 +359,47 @@ def test_an_official_project_validates_by_folder(tmp_path: Path) -> None:
     )
     [report] = validate_paths([root])
     assert report.valid and report.diagnostics == [], report.diagnostics
+
+
+def test_an_unchanged_fragment_is_not_linted_again(tmp_path: Path) -> None:
+    """The second validate reads the first one's report: cfn-lint is not even imported."""
+    import subprocess
+    import sys
+
+    root = module_project(
+        tmp_path / "m",
+        "Acme::Cache::Bucket::MODULE",
+        BASE.replace("Description: The bucket's name", "Description: mentions Fn::ImportValue"),
+    )
+    script = (
+        "import sys, json; from cfngen._validate import validate_paths; "
+        "[r] = validate_paths([__import__('pathlib').Path(sys.argv[1])]); "
+        "print(json.dumps([[d.severity, d.line, d.message] for d in r.diagnostics])); "
+        "print('cfnlint' in sys.modules)"
+    )
+    env = {**os.environ, "CFNGEN_HOME": str(tmp_path / "home")}
+    env.pop("CFNGEN_NO_CACHE", None)
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script, str(root)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+        for _ in range(2)
+    ]
+    assert runs[0][0] == runs[1][0]
+    assert json.loads(runs[0][0])[0][:2] == ["warning", 6]
+    assert (runs[0][1], runs[1][1]) == ("True", "False")
+    # A changed fragment is checked again.
+    fragment = root / "fragments" / "module.yaml"
+    fragment.write_text(fragment.read_text().replace("!Ref BucketName", "!Ref Nowhere"))
+    again = subprocess.run(
+        [sys.executable, "-c", script, str(root)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert "E1020" in again[0] and again[1] == "True"

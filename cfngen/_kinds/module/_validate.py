@@ -4,6 +4,7 @@ it. Syntax first (cfn-lint's decoder), then the module rules (_checks), then cfn
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from cfngen._diagnostics import Diagnostic
 from cfngen._kinds.module import _fragment
@@ -76,24 +77,36 @@ def check_file(path: Path, *, strict: bool, display: str | None = None) -> FileR
 def check_text(
     text: str, *, path: Path | None, strict: bool, display: str | None = None
 ) -> FileReport:
+    from cfngen._kinds.module import _cache
+
+    report = FileReport(path=display or (str(path) if path else "<fragment>"), strict=strict)
+    root = project_root(path)
+    module_type = own_type(root)
+    cache_key = _cache.key(text, root=root, own_type=module_type)
+    cached = _cache.load(cache_key)
+    if cached is not None:
+        report.diagnostics, report.schema = cached
+        return report
+    report.diagnostics, report.schema = _check(text, root=root, own_type=module_type)
+    _cache.store(cache_key, report.diagnostics, report.schema)
+    return report
+
+
+def _check(text: str, *, root: Path | None, own_type: str | None) -> tuple[list[Diagnostic], Any]:
     from cfngen._kinds.module._checks import check
     from cfngen._kinds.module._lint import lint
 
-    report = FileReport(path=display or (str(path) if path else "<fragment>"), strict=strict)
     decoded = _fragment.decode(text)
     if decoded.template is None:
-        report.diagnostics += [
+        errors = [
             Diagnostic("error", "", f"cannot read the template: {message}", None, line, column)
             for line, column, message in decoded.errors
         ]
-        return report
-    root = project_root(path)
-    findings = check(decoded.template, text, root=root, own_type=own_type(root))
-    report.schema = _fragment.plain(decoded.template)
+        return errors, None
+    findings = check(decoded.template, text, root=root, own_type=own_type)
     if isinstance(decoded.template, dict):
         findings += lint(decoded.template)
-    report.diagnostics = sorted(_dedupe(findings), key=Diagnostic.sort_key)
-    return report
+    return sorted(_dedupe(findings), key=Diagnostic.sort_key), _fragment.plain(decoded.template)
 
 
 def _dedupe(items: list[Diagnostic]) -> list[Diagnostic]:
