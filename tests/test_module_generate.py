@@ -49,6 +49,12 @@ Outputs:
 """
 
 
+@pytest.fixture(autouse=True)
+def _no_report_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never read or write the user's ~/.cfngen report cache."""
+    monkeypatch.setenv("CFNGEN_NO_CACHE", "1")
+
+
 def official_validator() -> Any:
     from rpdk.core.data_loaders import make_validator, resource_json
 

@@ -63,6 +63,12 @@ Outputs:
 """
 
 
+@pytest.fixture(autouse=True)
+def _no_report_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never read or write the user's ~/.cfngen report cache."""
+    monkeypatch.setenv("CFNGEN_NO_CACHE", "1")
+
+
 def rendered(params: dict[str, Any] | None = None, **kwargs: Any) -> dict[str, Any]:
     template = plain(decode(FRAGMENT).template)
     given = {"Name": "n"} if params is None else params
