@@ -124,7 +124,7 @@ def test_each_reference_follows_the_prefix(pointer: str, expected: Any) -> None:
 def test_only_prefixed_ids_are_left() -> None:
     template = rendered()
     assert sorted(template["Resources"]) == ["StoreQueue", "StoreTopic"]
-    assert "Parameters" not in template
+    assert "Parameters" not in template  # every value is known
 
 
 def test_given_values_win_over_defaults() -> None:
@@ -218,6 +218,29 @@ def test_module_test_lints_the_rendered_template(
     out = capsys.readouterr().out
     assert "FAILED module_rendered_template_lints_clean" in out
     assert "ModuleBucket/Properties/BucketName" in out
+    # The official tool's schema.json (after `cfn validate`) is not a failure: build derives it.
+    from rpdk.core.fragment.generator import TemplateFragment
+
+    TemplateFragment("Acme::Store::Bucket::MODULE", root).generate_schema()
+    assert main(["test", str(root), "--param", "Prefix=acme"]) == 0
+    assert "SKIPPED module_schema_up_to_date" in capsys.readouterr().out
     # No value for Prefix: the render fails and says which flag to pass.
     assert main(["test", str(root)]) == 1
     assert "--param Prefix=VALUE" in capsys.readouterr().out
+
+
+def test_ssm_parameters_stay_parameters_of_the_consumer() -> None:
+    """CloudFormation resolves a Systems Manager path at deploy time: it is not the value."""
+    fragment = (
+        "Parameters:\n  Ami:\n    Type: AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>\n"
+        "    Default: /aws/service/ami\nResources:\n  Host:\n    Type: AWS::EC2::Instance\n"
+        "    Properties:\n      ImageId: !Ref Ami\n"
+    )
+    template = render(plain(decode(fragment).template), logical_id="Box").template
+    assert template["Parameters"] == {
+        "BoxAmi": {
+            "Type": "AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>",
+            "Default": "/aws/service/ami",
+        }
+    }
+    assert at(template, "/Resources/BoxHost/Properties/ImageId") == {"Ref": "BoxAmi"}

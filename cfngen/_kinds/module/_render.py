@@ -25,6 +25,8 @@ from cfngen._kinds.module._local import LocalType, local_types
 
 DEFAULT_LOGICAL_ID = "Module"
 _LOGICAL_ID = re.compile(r"^[A-Za-z0-9]{1,255}$")
+#: Parameter types whose value is a Systems Manager parameter's name, resolved at deploy time.
+_SSM_TYPES = ("AWS::SSM::Parameter::Value<", "AWS::SSM::Parameter::Name")
 _SUB_VARIABLE = re.compile(r"\$\{(?!!)([^}]+)\}")
 
 
@@ -93,7 +95,12 @@ def render(
             f"into a template that names it {logical_id}",
         }
     )
-    sections: dict[str, dict[str, Any]] = {"Conditions": {}, "Mappings": {}, "Resources": {}}
+    sections: dict[str, dict[str, Any]] = {
+        "Parameters": {},
+        "Conditions": {},
+        "Mappings": {},
+        "Resources": {},
+    }
     outputs = _expand(
         plain(template),
         logical_id,
@@ -159,6 +166,13 @@ def _expand(
     return its outputs' values."""
     declared = template.get("Parameters") or {}
     values = _parameter_values(declared, given, top=top, where=chain[-1])
+    for name, value in values.items():
+        ptype = str((declared.get(name) or {}).get("Type", ""))
+        if ptype.startswith(_SSM_TYPES) and isinstance(value, str):
+            # CloudFormation resolves the path when the stack deploys: it stays a parameter of
+            # the template that uses the module, with the value as its default.
+            sections["Parameters"][prefix + name] = {"Type": ptype, "Default": value}
+            values[name] = {"Ref": prefix + name}
     resources = template.get("Resources") or {}
     names = _Names(
         prefix,
