@@ -115,7 +115,8 @@ class ModuleContract:
         def schema_current() -> str | None:
             from cfngen._files import read_optional
             from cfngen._generate import generate_project
-            from cfngen._kinds.module._schema import SCHEMA_FILE, is_official_schema
+            from cfngen._kinds.module._fragment import SCHEMA_FILE
+            from cfngen._kinds.module._schema import is_official_schema
 
             on_disk = read_optional(project.root / SCHEMA_FILE)
             if on_disk is None or is_official_schema(on_disk):
