@@ -224,9 +224,11 @@ def test_module_test_lints_the_rendered_template(
     TemplateFragment("Acme::Store::Bucket::MODULE", root).generate_schema()
     assert main(["test", str(root), "--param", "Prefix=acme"]) == 0
     assert "SKIPPED module_schema_up_to_date" in capsys.readouterr().out
-    # No value for Prefix: the render fails and says which flag to pass.
-    assert main(["test", str(root)]) == 1
-    assert "--param Prefix=VALUE" in capsys.readouterr().out
+    # No value for Prefix: a usage error before any test runs, saying which flag to pass.
+    assert main(["test", str(root)]) == 2
+    captured = capsys.readouterr()
+    assert "--param Prefix=VALUE" in captured.err
+    assert "PASSED" not in captured.out
 
 
 def test_ssm_parameters_stay_parameters_of_the_consumer() -> None:

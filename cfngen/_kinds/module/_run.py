@@ -97,14 +97,23 @@ class ModuleContract:
             bad = [r for r in reports if not r.valid]
             return render_text(bad).strip() if bad else None
 
-        def renders() -> str | None:
+        # Rendered first: a parameter with no value (or a bad --param) is a usage error,
+        # exit 2 before any test runs; a fragment that does not render is a failed test.
+        failure: CfngenError | None = None
+        try:
             rendered.append(
                 render_project(
                     project, logical_id=logical_id, params=params, params_file=params_file
                 )
             )
             suite.notes.extend(rendered[0].warnings)
-            return None
+        except CfngenError as error:
+            if error.exit_code == ExitCode.USAGE:
+                raise
+            failure = error
+
+        def renders() -> str | None:
+            return str(failure) if failure is not None else None
 
         def rendered_lints_clean() -> str | None:
             if not rendered:
