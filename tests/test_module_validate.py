@@ -352,7 +352,8 @@ def test_cycles_and_depth_among_local_modules(tmp_path: Path) -> None:
 def test_a_fragment_over_the_size_limit(tmp_path: Path) -> None:
     padding = "# " + "x" * 1000 + "\n"
     report = check(BASE + padding * 1500)
-    assert any("at most 1,500,000 bytes" in d.message for d in report.diagnostics)
+    [size] = [d for d in report.diagnostics if "at most 1,500,000 bytes" in d.message]
+    assert (size.line, size.column) == (1, 1)
     assert not report.valid
 
 

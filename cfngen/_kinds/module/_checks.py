@@ -62,8 +62,9 @@ class _Findings:
         hint: str | None = None,
         *,
         fallback: Any = None,
+        at: tuple[int, int] | None = None,
     ) -> None:
-        where = position(node) or position(fallback) or (None, None)
+        where = position(node) or position(fallback) or at or (None, None)
         self.items.append(Diagnostic(severity, pointer, message, hint, where[0], where[1]))
 
 
@@ -86,6 +87,7 @@ def check(
             f"the fragment is {size:,} bytes; a module's template may be at most "
             f"{MAX_BYTES:,} bytes",
             "move resources into a second module and use it from this one",
+            at=(1, 1),
         )
     if not isinstance(template, dict):
         out.add("error", "", template, "a fragment must be a template: a mapping of sections")
