@@ -186,6 +186,7 @@ Resources:
       Prefix: !Ref Name
   Topic:
     Type: AWS::SNS::Topic
+    DependsOn: Inner
     Properties:
       TopicName: !GetAtt Inner.Arn
 """
@@ -204,6 +205,8 @@ def test_nested_local_modules_are_expanded(
     assert at(template, "/Resources/ModuleTopic/Properties/TopicName") == {
         "Fn::GetAtt": ["ModuleInnerBucket", "Arn"]
     }
+    # DependsOn the nested module: on what it expanded into.
+    assert at(template, "/Resources/ModuleTopic/DependsOn") == "ModuleInnerBucket"
 
 
 def test_module_test_lints_the_rendered_template(

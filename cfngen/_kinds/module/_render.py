@@ -201,6 +201,7 @@ def _expand(
             )
         nested = _load(found)
         properties = names.rewrite(resource.get("Properties") or {})
+        before = set(sections["Resources"])
         names.nested[name] = _expand(
             nested,
             prefix + name,
@@ -210,6 +211,7 @@ def _expand(
             local=local,
             chain=[*chain, rtype],
         )
+        names.expanded[name] = [r for r in sections["Resources"] if r not in before]
     for name, body in (template.get("Conditions") or {}).items():
         sections["Conditions"][prefix + name] = names.rewrite(body)
     for name, body in (template.get("Mappings") or {}).items():
@@ -220,11 +222,7 @@ def _expand(
         rendered: dict[str, Any] = {}
         for key, value in resource.items():
             if key == "DependsOn":
-                rendered[key] = (
-                    [names.resource(v) for v in value]
-                    if isinstance(value, list)
-                    else names.resource(value)
-                )
+                rendered[key] = names.depends_on(value)
             elif key == "Condition" and isinstance(value, str):
                 rendered[key] = names.condition(value)
             elif key == "Type":
@@ -260,6 +258,20 @@ class _Names:
     mappings: set[str]
     #: Resources that are expanded modules -> their outputs' values.
     nested: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Resources that are expanded modules -> the logical ids of what they expanded into.
+    expanded: dict[str, list[str]] = field(default_factory=dict)
+
+    def depends_on(self, value: Any) -> Any:
+        """DependsOn a resource follows its prefix; on an expanded module, on what it made."""
+        names = value if isinstance(value, list) else [value]
+        out: list[Any] = []
+        for name in names:
+            for found in (
+                self.expanded.get(name, [self.resource(name)]) if isinstance(name, str) else [name]
+            ):
+                if found not in out:
+                    out.append(found)
+        return out if isinstance(value, list) or len(out) != 1 else out[0]
 
     def resource(self, name: Any) -> Any:
         return self.prefix + name if isinstance(name, str) and name in self.resources else name
