@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
+from typing import Any
 
 
 def _finite(text: str) -> float:
@@ -100,7 +101,7 @@ def add_module_options(group: argparse._ArgumentGroup) -> None:
     )
 
 
-def kind_options(args: argparse.Namespace) -> dict[str, object]:
+def kind_options(args: argparse.Namespace) -> dict[str, Any]:
     from cfngen._errors import CfngenError
 
     exports: dict[str, str] = {}
@@ -122,7 +123,7 @@ def kind_options(args: argparse.Namespace) -> dict[str, object]:
 
 def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:
     """The options invoke and test share: region, time limits, re-invocations."""
-    from cfngen._contract import DEFAULT_MAX_REINVOKE
+    from cfngen._contract import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
 
     p.add_argument("--region", default=None, help="the region (default: us-east-1)")
     p.add_argument(
@@ -137,5 +138,15 @@ def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:
         type=count,
         default=DEFAULT_MAX_REINVOKE,
         metavar="N",
-        help=f"{after} N re-invocations while IN_PROGRESS (default: {DEFAULT_MAX_REINVOKE})",
+        help=f"{after} N IN_PROGRESS answers in a row without a callbackDelaySeconds "
+        f"(default: {DEFAULT_MAX_REINVOKE}); waits with a delay are limited by the handler's "
+        "timeoutInMinutes, in simulated time offline",
+    )
+    p.add_argument(
+        "--max-invocations",
+        type=count,
+        default=DEFAULT_MAX_INVOCATIONS,
+        metavar="N",
+        help=f"{after} N calls of one action in all, whatever their delays "
+        f"(default: {DEFAULT_MAX_INVOCATIONS})",
     )

@@ -59,28 +59,27 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=delay,
         default=DEFAULT_MAX_DELAY,
         metavar="S",
-        help="sleep at most S seconds of callbackDelaySeconds between calls "
-        f"(default: {DEFAULT_MAX_DELAY:g})",
+        help="with --profile (real AWS, real time): sleep at most S seconds of "
+        f"callbackDelaySeconds between calls (default: {DEFAULT_MAX_DELAY:g}); offline the "
+        "wait is simulated and never slept",
     )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from cfngen._contract import invoke
-    from cfngen._contract._handlers import Invocation
-    from cfngen._contract._report import render_invocation, render_outcome, render_wait
+    from cfngen._contract._call import Invocation
+    from cfngen._contract._report import render_invocation, render_wait
 
     out = sys.stdout
     paint_out = painter(out)
 
     def show(invocation: Invocation) -> None:
-        # A kind may bring its own calls (a hook's): they render themselves.
-        render = getattr(invocation, "render", None)
-        out.write(render(paint_out) if render else render_invocation(invocation, paint_out))
+        out.write(render_invocation(invocation, paint_out))
         out.flush()
 
-    def wait(seconds: float, asked: float) -> None:
-        out.write(render_wait(seconds, asked, paint_out))
+    def wait(seconds: float, asked: float, simulated: bool) -> None:
+        out.write(render_wait(seconds, asked, simulated, paint_out))
         out.flush()
 
     def imported(lines: list[str]) -> None:
@@ -95,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         region=args.region,
         enforce_timeout=args.enforce_timeout,
         max_reinvoke=args.max_reinvoke,
+        max_invocations=args.max_invocations,
         max_delay=max(args.max_delay, 0.0),
         on_invocation=show,
         on_wait=wait,
@@ -102,8 +102,7 @@ def run(args: argparse.Namespace) -> int:
         on_import_output=imported,
         **kind_options(args),
     )
-    verdict_of = getattr(result, "verdict", None)
-    verdict = verdict_of() if verdict_of else render_outcome(result.outcome)
+    verdict = result.verdict
     if result.succeeded:
         print(f"cfngen: {paint(verdict, 'ok', sys.stderr)}", file=sys.stderr)
         return ExitCode.OK

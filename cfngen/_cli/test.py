@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         keyword=args.keyword,
         enforce_timeout=args.enforce_timeout,
         max_reinvoke=args.max_reinvoke,
+        max_invocations=args.max_invocations,
         region=args.region,
         on_result=progress,
         **kind_options(args),

@@ -17,7 +17,9 @@ from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.module._render import DEFAULT_LOGICAL_ID, Rendered, parse_params, render
 
 if TYPE_CHECKING:
-    from cfngen._contract._results import Status, SuiteResult, TestResult
+    from cfngen._contract import Listener
+    from cfngen._contract._results import Status, SuiteResult
+    from cfngen._contract._runner import Runner
     from cfngen._project import Project
 
 
@@ -64,26 +66,39 @@ def lint_rendered(rendered: Rendered) -> list[str]:
 
 
 class ModuleContract:
+    """A module's `ContractProtocol` (cfngen/_contract/_protocol.py): no handlers to call, so
+    no requests, statuses or error codes; `run_tests` runs the module's own tests."""
+
+    label = "module"
     #: The `cfngen test` options a module takes (cfngen/_cli/_options.py declares them).
     options = ("logical_id", "params", "params_file")
+    status_key = ""
+    in_progress: str | None = None
+    statuses: frozenset[str] = frozenset()
+    error_codes: frozenset[str] = frozenset()
+    session_module: str | None = None
 
-    def invoke(self, project: Project, *_args: Any, **_kwargs: Any) -> Any:
+    def adapt(self, entrypoint: Any) -> None:
+        return None
+
+    def invoke(self, runner: Runner, *_args: Any, **_kwargs: Any) -> Any:
         raise CfngenError(
-            f"{project.root}: a module has no handlers to invoke",
+            f"{runner.project.root}: a module has no handlers to invoke",
             "`cfngen module render` shows the template CloudFormation makes of it",
         )
 
     def run_tests(
         self,
-        project: Project,
+        runner: Runner,
+        listener: Listener,
         *,
-        keyword: str | None = None,
-        on_result: Callable[[TestResult], None] | None = None,
         logical_id: str | None = None,
         params: list[str] | None = None,
         params_file: Path | None = None,
-        **_ignored: Any,
     ) -> SuiteResult:
+        project = runner.project
+        keyword = runner.settings.keyword
+        on_result = listener.on_result
         from cfngen._contract._results import SuiteResult, TestResult
 
         suite = SuiteResult()
