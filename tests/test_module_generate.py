@@ -24,6 +24,7 @@ from cfngen._kinds.module._schema import is_official_schema, module_schema
 
 TYPE_NAME = "Acme::Storage::Bucket::MODULE"
 RICH = """\
+AWSTemplateFormatVersion: 2010-09-09
 Description: Every kind of parameter.
 Parameters:
   Name:

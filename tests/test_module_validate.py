@@ -272,6 +272,10 @@ GOOD = {
         indent=2,
     ),
     "private-type": plant("Resources:", "  Widget:\n    Type: Acme::Private::Widget\n"),
+    # YAML reads these as dates; CloudFormation as strings.
+    "unquoted-dates": BASE.replace('"2010-09-09"', "2010-09-09").replace(
+        "Default: Enabled", "Default: Enabled\n    ConstraintDescription: 2020-01-01"
+    ),
 }
 
 

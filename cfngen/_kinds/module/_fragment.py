@@ -8,6 +8,7 @@ on `plain(...)` copies of them.
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 from dataclasses import dataclass
@@ -121,7 +122,8 @@ def key_of(mapping: Any, name: str) -> Any:
 
 
 def plain(value: Any) -> Any:
-    """A decoded node as plain dicts, lists, str, int, float, bool and None."""
+    """A decoded node as plain dicts, lists, str, int, float, bool and None (what JSON holds;
+    anything else YAML makes, such as a date, as CloudFormation's string)."""
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -134,4 +136,7 @@ def plain(value: Any) -> Any:
         return float(value)
     if isinstance(value, str):
         return str(value)
-    return value
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        # YAML reads `2010-09-09` as a date; CloudFormation reads it as the string.
+        return value.isoformat()
+    return str(value)
