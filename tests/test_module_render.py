@@ -249,3 +249,22 @@ def test_ssm_parameters_stay_parameters_of_the_consumer() -> None:
         }
     }
     assert at(template, "/Resources/BoxHost/Properties/ImageId") == {"Ref": "BoxAmi"}
+
+
+MALFORMED = {
+    "a-list": "- a\n- b\n",
+    "empty": "",
+    "resource-a-string": "Resources:\n  A: hello\n",
+    "parameters-a-list": "Parameters: [1]\nResources:\n  A: {Type: AWS::SNS::Topic}\n",
+    "type-a-list": "Resources:\n  A: {Type: [x]}\n",
+    "sections-of-the-wrong-kind": "Mappings: 5\nConditions: []\nResources:\n"
+    "  A: {Type: AWS::SNS::Topic, Condition: Nope}\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_a_malformed_fragment_fails_and_never_crashes(tmp_path: Path, name: str) -> None:
+    root = project(tmp_path / "m", "Acme::Bad::Shape::MODULE", MALFORMED[name])
+    assert main(["validate", str(root)]) == 1
+    assert main(["module", "render", str(root)]) in (0, 1)  # never 70, a crash
+    assert main(["test", str(root)]) == 1

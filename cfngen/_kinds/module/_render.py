@@ -164,7 +164,7 @@ def _expand(
 ) -> dict[str, Any]:
     """Add the fragment's resources, conditions and mappings to `sections` under `prefix`;
     return its outputs' values."""
-    declared = template.get("Parameters") or {}
+    declared = _section(template, "Parameters")
     values = _parameter_values(declared, given, top=top, where=chain[-1])
     for name, value in values.items():
         ptype = str((declared.get(name) or {}).get("Type", ""))
@@ -173,13 +173,13 @@ def _expand(
             # the template that uses the module, with the value as its default.
             sections["Parameters"][prefix + name] = {"Type": ptype, "Default": value}
             values[name] = {"Ref": prefix + name}
-    resources = template.get("Resources") or {}
+    resources = _section(template, "Resources")
     names = _Names(
         prefix,
         params=values,
         resources=set(resources),
-        conditions=set(template.get("Conditions") or {}),
-        mappings=set(template.get("Mappings") or {}),
+        conditions=set(_section(template, "Conditions")),
+        mappings=set(_section(template, "Mappings")),
     )
     # Modules used here first: their outputs are what `!GetAtt Nested.Output` means.
     for name, resource in resources.items():
@@ -212,9 +212,9 @@ def _expand(
             chain=[*chain, rtype],
         )
         names.expanded[name] = [r for r in sections["Resources"] if r not in before]
-    for name, body in (template.get("Conditions") or {}).items():
+    for name, body in _section(template, "Conditions").items():
         sections["Conditions"][prefix + name] = names.rewrite(body)
-    for name, body in (template.get("Mappings") or {}).items():
+    for name, body in _section(template, "Mappings").items():
         sections["Mappings"][prefix + name] = copy.deepcopy(body)
     for name, resource in resources.items():
         if name in names.nested:
@@ -232,9 +232,15 @@ def _expand(
         sections["Resources"][prefix + name] = rendered
     return {
         name: names.rewrite(output.get("Value"))
-        for name, output in (template.get("Outputs") or {}).items()
+        for name, output in _section(template, "Outputs").items()
         if isinstance(output, dict)
     }
+
+
+def _section(template: dict[str, Any], name: str) -> dict[str, Any]:
+    """A section of the fragment as a mapping ({} when absent or not one: validate says so)."""
+    value = template.get(name)
+    return value if isinstance(value, dict) else {}
 
 
 def _load(found: LocalType) -> dict[str, Any]:

@@ -30,14 +30,22 @@ def render_project(
     params: list[str] | None = None,
     params_file: Path | None = None,
 ) -> Rendered:
+    from cfngen._kinds.module._checks import check
     from cfngen._kinds.module._fragment import decode, plain, the_fragment
 
     path = the_fragment(project.root)
-    decoded = decode(path.read_text(encoding="utf-8"))
-    if not isinstance(decoded.template, dict):
+    text = path.read_text(encoding="utf-8")
+    decoded = decode(text)
+    errors = (
+        [d for d in check(decoded.template, text, root=None) if d.severity == "error"]
+        if isinstance(decoded.template, dict)
+        else []
+    )
+    if not isinstance(decoded.template, dict) or errors:
+        first = f": {errors[0].line}:{errors[0].column}: {errors[0].message}" if errors else ""
         raise CfngenError(
-            f"{path}: the fragment cannot be read",
-            "run `cfngen validate` for the details",
+            f"{path}: the fragment is not a module CloudFormation can expand{first}",
+            "run `cfngen validate` for every problem",
             exit_code=ExitCode.FAILED,
         )
     return render(
