@@ -67,6 +67,13 @@ def test_from_template_lists_what_a_module_cannot_contain(
     assert not dest.exists()
 
 
+def test_from_something_that_is_no_template_is_a_usage_error(tmp_path: Path) -> None:
+    listed = tmp_path / "list.yaml"
+    listed.write_text("- a\n")
+    args = ["-t", "Acme::Svc::Topic::MODULE", "--from-template", str(listed), "--drop-forbidden"]
+    assert init(*args, str(tmp_path / "p")) == 2
+
+
 def test_drop_forbidden_needs_a_template(tmp_path: Path) -> None:
     assert init("-t", "Acme::Svc::Topic::MODULE", "--drop-forbidden", str(tmp_path / "p")) == 2
 

@@ -34,6 +34,9 @@ def convert(path: Path, *, fmt: str, drop: bool) -> Converted:
             f"{path}: cannot read it: {exc}", "pass a CloudFormation template"
         ) from None
     decoded = _fragment.decode(text)
+    if not isinstance(decoded.template, dict) or "Resources" not in decoded.template:
+        decoded.errors = decoded.errors or [(1, 1, "it has no Resources section")]
+        decoded.template = None
     if decoded.template is None:
         line, column, message = decoded.errors[0]
         raise CfngenError(
