@@ -114,6 +114,36 @@ def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> Non
             help="the PhysicalResourceId of an Update or Delete",
         )
 
+    add_module_options(p.add_argument_group("modules"))
+
+
+def add_module_options(group: argparse._ArgumentGroup) -> None:
+    """How a module is used: `cfngen test` and `cfngen module render` take these."""
+    group.add_argument(
+        "--logical-id",
+        dest="logical_id",
+        default=None,
+        metavar="ID",
+        help="the module's logical id in the template that uses it (default: Module)",
+    )
+    group.add_argument(
+        "--param",
+        dest="params",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a value for one of the module's parameters (repeatable; default: its Default)",
+    )
+    group.add_argument(
+        "--params",
+        dest="params_file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the module's parameter values: a JSON/YAML mapping, or a CloudFormation "
+        "ParameterKey/ParameterValue list",
+    )
+
 
 def kind_options(args: argparse.Namespace) -> dict[str, Any]:
     from cfngen._errors import CfngenError
@@ -137,7 +167,14 @@ def kind_options(args: argparse.Namespace) -> dict[str, Any]:
             "physical_id",
         )
     }
-    return {"typeconfig": args.typeconfig, "exports": exports, **custom}
+    return {
+        "typeconfig": args.typeconfig,
+        "exports": exports,
+        "logical_id": args.logical_id,
+        "params": args.params,
+        "params_file": args.params_file,
+        **custom,
+    }
 
 
 def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:
