@@ -3,7 +3,7 @@
 `input/` holds the case's schema (and callback-context.json when it has one); `expected/` every
 derived file. Each case is checked twice: cfngen's own files (role, SAM template, requirements,
 docs) with the model and input renderers faked out, and the whole project with the real
-renderers (skipped while those are not implemented). Refresh them all with:
+renderers. Refresh them all with:
 
     CFNGEN_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_generate_snapshots.py
 """
@@ -102,22 +102,15 @@ def test_own_files_match_snapshot(case, tmp_path, monkeypatch):
     compare(case, actual, only=lambda relpath: not renderer_output(relpath))
 
 
-def real_renderers_or_skip(root: Path) -> dict[str, bytes]:
-    try:
-        return rendered(root)
-    except NotImplementedError as exc:
-        pytest.skip(f"a renderer is still a stub ({exc}); refresh with: {REFRESH}")
-
-
 @pytest.mark.parametrize("case", CASES)
 def test_project_matches_snapshot(case, tmp_path):
-    actual = real_renderers_or_skip(build(case, tmp_path / case))
+    actual = rendered(build(case, tmp_path / case))
     compare(case, actual, only=lambda relpath: True)
 
 
 @pytest.mark.parametrize("case", CASES[:1])
 def test_same_bytes_under_another_hash_seed(case, tmp_path):
-    first = real_renderers_or_skip(build(case, tmp_path / "a"))
+    first = rendered(build(case, tmp_path / "a"))
     root = build(case, tmp_path / "b")
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     subprocess.run(

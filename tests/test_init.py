@@ -16,7 +16,7 @@ from cfngen._errors import CfngenError, ExitCode
 from cfngen._init import _template_cache
 from cfngen._kinds.resource._answers import EXAMPLE_TYPE_NAME
 from cfngen._runtimes import DEFAULT_RUNTIME
-from tests.test_init_support import cfngen_argv, git, project_files, run_cfngen, use_generate
+from tests.test_init_support import cfngen_argv, git, project_files, run_cfngen
 
 LIVE = _template_cache.live_version("resource").tag
 
@@ -24,14 +24,13 @@ LIVE = _template_cache.live_version("resource").tag
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     """A machine of its own: HOME (so ~/.cfngen and ~/.gitconfig are the test's), no system
-    git config, and generate available (the interface fake while it is a stub)."""
+    git config."""
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for name in ("CFNGEN_HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "FORCE_COLOR"):
         monkeypatch.delenv(name, raising=False)
-    use_generate(monkeypatch)
     return home
 
 

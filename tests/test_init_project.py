@@ -21,7 +21,7 @@ import pytest
 from cfngen._init import _template_cache
 from cfngen._runtimes import DEFAULT_RUNTIME
 from cfngen._typename import TypeName
-from tests.test_init_support import needs_real_generate, run_cfngen
+from tests.test_init_support import run_cfngen
 
 BIN = Path(sys.executable).parent
 DERIVED = ("models.py", "cfngen_runtime.py", "cfngen_aws.py", "resource-role.yaml", "template.yml")
@@ -148,7 +148,6 @@ def test_rpdk_config_matches_what_cfn_init_writes(project, tmp_path):
     assert (project / TypeName("Acme::Svc::Widget").schema_filename).is_file()
 
 
-@needs_real_generate
 def test_cfn_lint_finds_no_errors_in_the_templates(each):
     result = subprocess.run(
         [BIN / "cfn-lint", "template.yml", "resource-role.yaml"],
@@ -161,7 +160,6 @@ def test_cfn_lint_finds_no_errors_in_the_templates(each):
     assert result.returncode & 2 == 0, result.stdout
 
 
-@needs_real_generate
 def test_generate_check_finds_no_drift_right_after_init(each):
     from cfngen._generate import generate_project
 

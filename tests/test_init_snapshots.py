@@ -2,9 +2,6 @@
 file. Refresh them all with:
 
     CFNGEN_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_init_snapshots.py
-
-While `cfngen generate` is a stub in a branch, the derived files are left out of the comparison
-(and left alone by a refresh); once it is real, they are compared like the rest.
 """
 
 from __future__ import annotations
@@ -19,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from cfngen._cli import main
-from tests.test_init_support import REPO, cfngen_argv, cfngen_env, generate_is_stub, project_files
-from tests.test_init_support import use_generate as _use_generate
+from tests.test_init_support import REPO, cfngen_argv, cfngen_env, project_files
 
 SNAPSHOTS = REPO / "snapshots" / "init"
 REFRESH = "CFNGEN_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_init_snapshots.py"
@@ -34,22 +30,6 @@ CASES = {
     # The working example, under its default type name (Example::SSM::Parameter).
     "example": ["--example"],
 }
-#: What `cfngen generate` writes (compared only when it is real).
-DERIVED_NAMES = frozenset(
-    {"models.py", "cfngen_runtime.py", "cfngen_aws.py", "resource-role.yaml", "template.yml"}
-)
-DERIVED_DIRS = frozenset({"docs", "example_inputs"})
-
-
-def is_derived(rel: str) -> bool:
-    parts = rel.split("/")
-    return parts[-1] in DERIVED_NAMES or parts[0] in DERIVED_DIRS
-
-
-def comparable(files: dict[str, bytes]) -> dict[str, bytes]:
-    if not generate_is_stub():
-        return files
-    return {rel: data for rel, data in files.items() if not is_derived(rel)}
 
 
 @pytest.fixture
@@ -58,7 +38,6 @@ def home(tmp_path, monkeypatch):
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("CFNGEN_HOME", raising=False)
-    _use_generate(monkeypatch)
     return home
 
 
@@ -70,12 +49,8 @@ def make(dest: Path, args: list[str]) -> dict[str, bytes]:
 
 def refresh(case: str, files: dict[str, bytes]) -> None:
     target = SNAPSHOTS / case
-    keep = {}
-    if target.is_dir() and generate_is_stub():
-        keep = {rel: data for rel, data in project_files(target).items() if is_derived(rel)}
-        files = {rel: data for rel, data in files.items() if not is_derived(rel)}
     shutil.rmtree(target, ignore_errors=True)
-    for rel, data in {**keep, **files}.items():
+    for rel, data in files.items():
         path = target / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
@@ -83,12 +58,12 @@ def refresh(case: str, files: dict[str, bytes]) -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_init_snapshot(home, tmp_path, case):
-    actual = comparable(make(tmp_path / "project", CASES[case]))
+    actual = make(tmp_path / "project", CASES[case])
     if os.environ.get("CFNGEN_UPDATE_SNAPSHOTS"):
         refresh(case, actual)
     expected_dir = SNAPSHOTS / case
     assert expected_dir.is_dir(), f"no snapshot for {case}; create it with:\n  {REFRESH}"
-    expected = comparable(project_files(expected_dir))
+    expected = project_files(expected_dir)
 
     missing = sorted(set(expected) - set(actual))
     extra = sorted(set(actual) - set(expected))

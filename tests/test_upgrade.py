@@ -14,7 +14,7 @@ import yaml
 from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._init import _copier, _template_cache
-from tests.test_init_support import commit_all, git, project_files, run_cfngen, use_generate
+from tests.test_init_support import commit_all, git, project_files, run_cfngen
 
 LIVE = _template_cache.live_version("resource").tag
 OLD = "0.1.0"
@@ -30,7 +30,6 @@ def home(tmp_path, monkeypatch):
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for name in ("CFNGEN_HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "FORCE_COLOR"):
         monkeypatch.delenv(name, raising=False)
-    use_generate(monkeypatch)
     return home
 
 
