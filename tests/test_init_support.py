@@ -6,10 +6,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import pytest
+# Made once per session for every xdist worker; kept importable from here for older tests.
+from tests.conftest import made_once  # noqa: F401
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -45,18 +44,6 @@ def run_cfngen(
         check=False,
         timeout=300,
     )
-
-
-def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, *init_args: str) -> Path:
-    """The project `cfngen init --no-input --no-git *init_args` makes, made once per test
-    session (per xdist worker) in the session's temporary folder: copy it before changing it."""
-    base = tmp_path_factory.getbasetemp() / f"made-{name}"
-    root = base / name
-    if not root.is_dir():
-        base.mkdir(exist_ok=True)
-        result = run_cfngen("init", "--no-input", "--no-git", *init_args, name, cwd=base, home=base)
-        assert result.returncode == 0, result.stdout + result.stderr
-    return root
 
 
 def git(cwd: Path, *args: str, check: bool = True) -> str:
