@@ -99,7 +99,8 @@ def test_colour_on_a_terminal_follows_term_and_no_color(tmp_path, env, coloured)
     """On a real (pseudo-)terminal: TERM=dumb and NO_COLOR turn colour off."""
     import os
 
-    pexpect = pytest.importorskip("pexpect")
+    import pexpect
+
     clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     child = pexpect.spawn(
         sys.executable,

@@ -23,6 +23,8 @@ BIN = Path(sys.executable).parent
 TYPE_NAME = "Acme::Test::Widget"
 PACKAGE = "acme_test_widget"
 
+pytestmark = pytest.mark.oracle
+
 
 def cfn(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

@@ -93,6 +93,7 @@ def test_cfngen_validate_finds_nothing(each):
     assert [d for r in reports for d in r.diagnostics] == []
 
 
+@pytest.mark.oracle
 def test_the_official_validator_accepts_it_without_a_warning(each):
     result = subprocess.run(
         [BIN / "cfn", "validate"], cwd=each, capture_output=True, text=True, check=False
@@ -102,6 +103,7 @@ def test_the_official_validator_accepts_it_without_a_warning(each):
     assert lines == ["Resource schema is valid."]
 
 
+@pytest.mark.oracle
 def test_the_official_submit_dry_run_packages_it(project, tmp_path):
     work = tmp_path / "copy"
     subprocess.run(["git", "clone", "-q", str(project), str(work)], check=True)
@@ -128,6 +130,7 @@ def test_the_official_submit_dry_run_packages_it(project, tmp_path):
     } <= names
 
 
+@pytest.mark.oracle
 def test_rpdk_config_matches_what_cfn_init_writes(project, tmp_path):
     official_init = ["init", "-t", "Acme::Svc::Widget", "-a", "RESOURCE", "python312"]
     subprocess.run(
@@ -148,6 +151,7 @@ def test_rpdk_config_matches_what_cfn_init_writes(project, tmp_path):
     assert (project / TypeName("Acme::Svc::Widget").schema_filename).is_file()
 
 
+@pytest.mark.oracle
 def test_cfn_lint_finds_no_errors_in_the_templates(each):
     result = subprocess.run(
         [BIN / "cfn-lint", "template.yml", "resource-role.yaml"],
