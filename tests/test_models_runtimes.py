@@ -163,6 +163,7 @@ def test_module_level_annotations_are_never_evaluated_so_they_pass():
     assert target_problems("TIMEOUT_MINUTES: dict[str, int] = {}\n", (3, 8)) == []
 
 
+@pytest.mark.oracle  # mypy is the judge
 def test_models_for_old_runtimes_type_check(tmp_path):
     """mypy (which checks 3.10 and newer only) on the typing-module spellings."""
     from tests.test_models import TYPED_HANDLERS, mypy
