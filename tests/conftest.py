@@ -150,7 +150,10 @@ def cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
                 stack.enter_context(_chdir(cwd))
             stack.enter_context(contextlib.redirect_stdout(out))
             stack.enter_context(contextlib.redirect_stderr(err))
-            code = main([os.fspath(arg) for arg in args])
+            try:
+                code = main([os.fspath(arg) for arg in args])
+            except SystemExit as exc:  # argparse: --help, --version and usage errors
+                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
         return CliResult(code, out.getvalue(), err.getvalue())
 
     return run
