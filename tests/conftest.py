@@ -178,9 +178,11 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def made_once(factory: pytest.TempPathFactory, name: str, *init_args: str) -> Path:
-    """The project `cfngen init --no-input --no-git *init_args NAME` makes, made once per test
-    session for all xdist workers: copy it before changing it. `name` must identify the
+def made_once(
+    factory: pytest.TempPathFactory, name: str, *init_args: str, git: bool = False
+) -> Path:
+    """The project `cfngen init --no-input [--no-git] *init_args NAME` makes, made once per
+    test session for all xdist workers: copy it before changing it. `name` must identify the
     arguments (the first caller's arguments win)."""
     from tests.test_init_support import run_cfngen
 
@@ -191,8 +193,9 @@ def made_once(factory: pytest.TempPathFactory, name: str, *init_args: str) -> Pa
         if not (base / ".done").is_file():
             shutil.rmtree(base, ignore_errors=True)
             base.mkdir()
+            no_git = () if git else ("--no-git",)
             result = run_cfngen(
-                "init", "--no-input", "--no-git", *init_args, name, cwd=base, home=base
+                "init", "--no-input", *no_git, *init_args, name, cwd=base, home=base
             )
             assert result.returncode == 0, result.stdout + result.stderr
             (base / ".done").write_text("")
@@ -203,8 +206,8 @@ def made_once(factory: pytest.TempPathFactory, name: str, *init_args: str) -> Pa
 def made_project(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
     """made_once(name, *init_args) for this session."""
 
-    def make(name: str, *init_args: str) -> Path:
-        return made_once(tmp_path_factory, name, *init_args)
+    def make(name: str, *init_args: str, git: bool = False) -> Path:
+        return made_once(tmp_path_factory, name, *init_args, git=git)
 
     return make
 

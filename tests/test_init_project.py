@@ -27,24 +27,17 @@ BIN = Path(sys.executable).parent
 DERIVED = ("models.py", "cfngen_runtime.py", "cfngen_aws.py", "resource-role.yaml", "template.yml")
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    """The quick-start project, made once through the real command line."""
-    base = tmp_path_factory.mktemp("quickstart")
-    result = run_cfngen(
-        "init", "--no-input", "--type-name", "Acme::Svc::Widget", "widget", cwd=base, home=base
-    )
-    assert result.returncode == 0, result.stderr
-    return base / "widget"
+@pytest.fixture(scope="session")
+def project(made_project):
+    """The quick-start project (a git repository), made once for the session through the real
+    command line; tests only read it."""
+    return made_project("quickstart", "--type-name", "Acme::Svc::Widget", git=True)
 
 
-@pytest.fixture(scope="module")
-def example(tmp_path_factory):
-    """The example project, made once through the real command line."""
-    base = tmp_path_factory.mktemp("example")
-    result = run_cfngen("init", "--no-input", "--example", "demo", cwd=base, home=base)
-    assert result.returncode == 0, result.stderr
-    return base / "demo"
+@pytest.fixture(scope="session")
+def example(made_project):
+    """The example project (a git repository), made once for the session; tests only read it."""
+    return made_project("demo", "--example", git=True)
 
 
 @pytest.fixture(scope="module", params=["project", "example"])
