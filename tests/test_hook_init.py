@@ -128,10 +128,11 @@ def test_the_unit_tests_pass(projects, name):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("name", VARIANTS)
-def test_cfn_validate_accepts_it(projects, name):
+def test_cfn_validate_accepts_it(projects, name, oracle_tool):
     result = subprocess.run(
-        ["cfn", "validate"],
+        [oracle_tool("cfn"), "validate"],
         cwd=projects[name],
         capture_output=True,
         text=True,
@@ -163,8 +164,9 @@ class _NoTypes(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("name", ["wildcards-stack-change-set", "example"])
-def test_cfn_submit_dry_run_packages_it(projects, name):
+def test_cfn_submit_dry_run_packages_it(projects, name, oracle_tool):
     """The official tool lists the types a wildcard may match through a local endpoint (it
     does so even in a dry run); every explicit target has its schema in target-schemas/
     (cfngen generate wrote it), so nothing else needs AWS."""
@@ -174,7 +176,7 @@ def test_cfn_submit_dry_run_packages_it(projects, name):
     try:
         result = subprocess.run(
             [
-                "cfn",
+                oracle_tool("cfn"),
                 "submit",
                 "--dry-run",
                 "--no-docker",

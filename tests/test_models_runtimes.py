@@ -68,6 +68,7 @@ def problems_on(python_version, schemas, tmp_path):
     return problems
 
 
+@pytest.mark.oracle  # each runtime's CPython is the judge
 @pytest.mark.parametrize("version", VERSIONS, ids=lambda v: f"py{v[0]}{v[1]}")
 def test_models_import_and_round_trip_on_each_runtime(version, tmp_path):
     schemas = {**SCHEMAS, **{name: corpus()[name] for name in REAL}}
