@@ -32,6 +32,9 @@ from cfngen._instances._scalars import (
 )
 from cfngen._schema import Resolver, pointer_tokens
 
+# MISSING is part of this module's interface (code written before _scalars.py imports it here).
+__all__ = ["MAX_DEPTH", "MAX_ROUNDS", "MISSING", "OPTIONAL_DEPTH", "VALUE_BUDGET", "Builder"]
+
 Path = tuple[str | int, ...]
 
 
