@@ -1,5 +1,5 @@
 """What a long-running command is doing now, for whoever shows it (the CLI's status line on a
-terminal, cfngen/_cli/_progress.py, reads `current()` once a second).
+terminal, cfngen/_cli/_status_line.py, reads `current()` once a second).
 
 The core says `with phase("validating the schema"):` around its slow steps and never prints.
 A phase costs two assignments.

@@ -1,4 +1,4 @@
-"""Write cfngen/_patterns_unicode.py: the Unicode properties that Java's `\\p{...}` classes name.
+"""Write cfngen/_patterns/_unicode.py: the Unicode properties that Java's `\\p{...}` classes name.
 
     python tests/make_unicode_table.py
 
@@ -13,7 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-TARGET = Path(__file__).resolve().parent.parent / "cfngen" / "_patterns_unicode.py"
+TARGET = Path(__file__).resolve().parent.parent / "cfngen" / "_patterns" / "_unicode.py"
 
 CATEGORIES = (
     *("Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "No", "Pc", "Pd", "Ps", "Pe"),

@@ -8,25 +8,15 @@ from cfngen._cli import main
 from cfngen._errors import ExitCode
 
 
-def run_cli(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "cfngen", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-    )
-
-
-def test_version():
-    result = run_cli("--version")
-    assert result.returncode == 0
+def test_version(cli):
+    result = cli("--version")
+    assert result.exit_code == 0
     assert result.stdout.strip() == f"cfngen {__version__}"
 
 
-def test_help_lists_commands():
-    result = run_cli("--help")
-    assert result.returncode == 0
+def test_help_lists_commands(cli):
+    result = cli("--help")
+    assert result.exit_code == 0
     assert "validate" in result.stdout
 
 
@@ -42,27 +32,27 @@ def test_help_does_not_import_heavy_libraries():
     assert result.stdout.strip() == "[]"
 
 
-def test_no_command_is_a_usage_error():
-    result = run_cli()
-    assert result.returncode == ExitCode.USAGE
+def test_no_command_is_a_usage_error(cli):
+    result = cli()
+    assert result.exit_code == ExitCode.USAGE
     assert "required" in result.stderr
 
 
-def test_unknown_flag_is_a_usage_error():
-    assert run_cli("validate", "--nope").returncode == ExitCode.USAGE
+def test_unknown_flag_is_a_usage_error(cli):
+    assert cli("validate", "--nope").exit_code == ExitCode.USAGE
 
 
-def test_user_error_is_one_message_and_a_hint_without_traceback(tmp_path):
-    result = run_cli("validate", str(tmp_path / "missing.json"))
-    assert result.returncode == ExitCode.USAGE
+def test_user_error_is_one_message_and_a_hint_without_traceback(tmp_path, cli):
+    result = cli("validate", str(tmp_path / "missing.json"))
+    assert result.exit_code == ExitCode.USAGE
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("cfngen: error: ")
     assert "hint:" in result.stderr
 
 
-def test_not_a_project_folder(tmp_path):
-    result = run_cli("validate", cwd=tmp_path)
-    assert result.returncode == ExitCode.USAGE
+def test_not_a_project_folder(tmp_path, cli):
+    result = cli("validate", cwd=tmp_path)
+    assert result.exit_code == ExitCode.USAGE
     assert "not a project folder" in result.stderr
 
 
@@ -81,8 +71,8 @@ def test_internal_errors_are_reported_as_bugs_not_tracebacks(monkeypatch, capsys
 
 
 @pytest.mark.parametrize("stream_is_tty", [False])
-def test_no_colour_when_not_a_terminal(tmp_path, stream_is_tty):
-    result = run_cli("validate", str(tmp_path / "missing.json"))
+def test_no_colour_when_not_a_terminal(tmp_path, stream_is_tty, cli):
+    result = cli("validate", str(tmp_path / "missing.json"))
     assert "\033[" not in result.stderr
 
 
@@ -99,7 +89,8 @@ def test_colour_on_a_terminal_follows_term_and_no_color(tmp_path, env, coloured)
     """On a real (pseudo-)terminal: TERM=dumb and NO_COLOR turn colour off."""
     import os
 
-    pexpect = pytest.importorskip("pexpect")
+    import pexpect
+
     clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     child = pexpect.spawn(
         sys.executable,

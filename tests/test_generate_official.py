@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-import cfngen._instances
-import cfngen._models
 from cfngen._generate import generate_project
 from cfngen._generate._ownership import MARKER
-from tests._generate_helpers import FakeRenderers, snapshot_tree
+from tests._generate_helpers import snapshot_tree
 
 BIN = Path(sys.executable).parent
 TYPE_NAME = "Acme::Test::Widget"
 PACKAGE = "acme_test_widget"
+
+pytestmark = pytest.mark.oracle
 
 
 def cfn(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -46,15 +46,7 @@ def official(cfn_init_template: Path, tmp_path: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def fakes(monkeypatch: pytest.MonkeyPatch) -> FakeRenderers:
-    fake = FakeRenderers()
-    monkeypatch.setattr(cfngen._models, "render_models", fake.render_models)
-    monkeypatch.setattr(cfngen._instances, "example_inputs", fake.example_inputs)
-    return fake
-
-
-def test_takes_over_what_the_official_tool_generated(fakes, official):
+def test_takes_over_what_the_official_tool_generated(official):
     """cfn init already ran cfn generate: its models, role, docs and placeholder inputs are
     derived files the official tool itself overwrites, so cfngen replaces them."""
     handlers = official / "src" / PACKAGE / "handlers.py"
@@ -71,7 +63,7 @@ def test_takes_over_what_the_official_tool_generated(fakes, official):
     assert MARKER in (official / f"src/{PACKAGE}/models.py").read_text().splitlines()[0]
 
 
-def test_the_official_sam_template_keeps_codeuri_build_and_says_why(fakes, official, capsys):
+def test_the_official_sam_template_keeps_codeuri_build_and_says_why(official, capsys):
     """The official build flow packages build/; cfngen does not silently point it elsewhere."""
     from cfngen._cli import main
 
@@ -85,7 +77,7 @@ def test_the_official_sam_template_keeps_codeuri_build_and_says_why(fakes, offic
     assert "left template.yml alone" in line and "CodeUri: build/" in line and "cfn init" in line
 
 
-def test_an_edited_official_sam_template_stays_the_users(fakes, official):
+def test_an_edited_official_sam_template_stays_the_users(official):
     template = official / "template.yml"
     template.write_text(template.read_text() + "      Environment:\n        Variables: {}\n")
     result = generate_project(official)
@@ -93,7 +85,7 @@ def test_an_edited_official_sam_template_stays_the_users(fakes, official):
     assert "Environment" in template.read_text()
 
 
-def test_user_written_docs_and_inputs_stay_the_users(fakes, official):
+def test_user_written_docs_and_inputs_stay_the_users(official):
     (official / "docs" / "README.md").write_text("# Our own notes\n")
     (official / "example_inputs" / "inputs_1_create.json").write_text('{"Title": "real"}\n')
     result = generate_project(official)
@@ -149,10 +141,7 @@ def call_handler(root: Path, action: str) -> dict:
 
 def test_official_project_keeps_working_after_generate(official):
     """With the real renderers: handlers import and run, cfn validate and submit succeed."""
-    try:
-        result = generate_project(official)
-    except NotImplementedError as exc:
-        pytest.skip(f"a renderer is still a stub ({exc})")
+    result = generate_project(official)
     assert [p.as_posix() for p in result.skipped] == ["template.yml"]
     before = snapshot_tree(official)
     for action in ("CREATE", "READ"):

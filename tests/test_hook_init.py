@@ -21,7 +21,6 @@ from cfngen._validate import validate_paths
 
 #: The official CLI of this interpreter's environment (the dev extra installs it), found
 #: whether or not the venv is activated.
-CFN = str(Path(sys.executable).with_name("cfn"))
 
 OFFLINE_ENV = {
     "AWS_EC2_METADATA_DISABLED": "true",
@@ -153,10 +152,11 @@ def test_the_unit_tests_pass(projects, name):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("name", VARIANTS)
-def test_cfn_validate_accepts_it(projects, name):
+def test_cfn_validate_accepts_it(projects, name, oracle_tool):
     result = subprocess.run(
-        [CFN, "validate"],
+        [oracle_tool("cfn"), "validate"],
         cwd=projects[name],
         capture_output=True,
         text=True,
@@ -188,8 +188,9 @@ class _NoTypes(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("name", ["wildcards-stack-change-set", "example"])
-def test_cfn_submit_dry_run_packages_it(projects, name):
+def test_cfn_submit_dry_run_packages_it(projects, name, oracle_tool):
     """The official tool lists the types a wildcard may match through a local endpoint (it
     does so even in a dry run); every explicit target has its schema in target-schemas/
     (cfngen generate wrote it), so nothing else needs AWS."""
@@ -199,7 +200,7 @@ def test_cfn_submit_dry_run_packages_it(projects, name):
     try:
         result = subprocess.run(
             [
-                CFN,
+                oracle_tool("cfn"),
                 "submit",
                 "--dry-run",
                 "--no-docker",

@@ -14,9 +14,11 @@ import yaml
 from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._init import _template_cache
+from cfngen._init._scaffold import init_project
+from cfngen._kinds import named
 from cfngen._kinds.resource._answers import EXAMPLE_TYPE_NAME
 from cfngen._runtimes import DEFAULT_RUNTIME
-from tests.test_init_support import cfngen_argv, git, project_files, run_cfngen, use_generate
+from tests.test_init_support import cfngen_argv, git, project_files, run_cfngen
 
 LIVE = _template_cache.live_version("resource").tag
 
@@ -24,14 +26,13 @@ LIVE = _template_cache.live_version("resource").tag
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     """A machine of its own: HOME (so ~/.cfngen and ~/.gitconfig are the test's), no system
-    git config, and generate available (the interface fake while it is a stub)."""
+    git config."""
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for name in ("CFNGEN_HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "FORCE_COLOR"):
         monkeypatch.delenv(name, raising=False)
-    use_generate(monkeypatch)
     return home
 
 
@@ -338,23 +339,21 @@ def test_awkward_type_name_gives_an_importable_package(home, tmp_path, capsys):
     "failure", [KeyboardInterrupt(), CfngenError("schema broke", exit_code=ExitCode.FAILED)]
 )
 @pytest.mark.parametrize("existing", [False, True])
-def test_an_interrupted_or_failed_init_leaves_nothing_behind(
-    home, tmp_path, monkeypatch, failure, existing
-):
-    import cfngen._generate
-
-    def boom(*_args, **_kwargs):
+def test_an_interrupted_or_failed_init_leaves_nothing_behind(home, tmp_path, failure, existing):
+    def boom(_project: Path) -> None:
         raise failure
 
-    monkeypatch.setattr(cfngen._generate, "generate_project", boom)
     work = tmp_path / "work"
     work.mkdir()
     dest = work / "widget" if existing else work / "new" / "deeper" / "widget"
     if existing:
         dest.mkdir()
-    code = init("-t", "Acme::Svc::Widget", str(dest))
-    expected = ExitCode.INTERRUPTED if isinstance(failure, KeyboardInterrupt) else ExitCode.FAILED
-    assert code == expected
+    spec = named("resource").init
+    assert spec is not None
+    (type_name,) = (q for q in spec.questions if q.key == "type_name")
+    answers = spec.resolve(spec.fold({"type_name": type_name.check("Acme::Svc::Widget")}))
+    with pytest.raises(type(failure)):
+        init_project(dest, answers, generate=boom)
     assert [p.relative_to(work).as_posix() for p in work.rglob("*")] == (
         ["widget"] if existing else []
     )

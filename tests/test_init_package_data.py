@@ -8,16 +8,14 @@ import sys
 import zipfile
 from pathlib import Path
 
-import pytest
-
 import cfngen
 from cfngen._init import _template_cache
 from tests.test_init_support import REPO
 
 
 def test_a_source_checkout_reads_the_templates_at_the_top_of_the_repository():
-    if Path(cfngen.__file__).resolve().parent.parent != REPO:
-        pytest.skip("cfngen is installed from a wheel here: the next test covers that")
+    # pyproject's pytest `pythonpath = ["."]` imports cfngen from this checkout.
+    assert Path(cfngen.__file__).resolve().parent.parent == REPO
     assert _template_cache.templates_root() == REPO / "templates"
 
 

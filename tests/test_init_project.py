@@ -21,30 +21,23 @@ import pytest
 from cfngen._init import _template_cache
 from cfngen._runtimes import DEFAULT_RUNTIME
 from cfngen._typename import TypeName
-from tests.test_init_support import needs_real_generate, run_cfngen
+from tests.test_init_support import run_cfngen
 
 BIN = Path(sys.executable).parent
 DERIVED = ("models.py", "cfngen_runtime.py", "cfngen_aws.py", "resource-role.yaml", "template.yml")
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    """The quick-start project, made once through the real command line."""
-    base = tmp_path_factory.mktemp("quickstart")
-    result = run_cfngen(
-        "init", "--no-input", "--type-name", "Acme::Svc::Widget", "widget", cwd=base, home=base
-    )
-    assert result.returncode == 0, result.stderr
-    return base / "widget"
+@pytest.fixture(scope="session")
+def project(made_project):
+    """The quick-start project (a git repository), made once for the session through the real
+    command line; tests only read it."""
+    return made_project("quickstart", "--type-name", "Acme::Svc::Widget", git=True)
 
 
-@pytest.fixture(scope="module")
-def example(tmp_path_factory):
-    """The example project, made once through the real command line."""
-    base = tmp_path_factory.mktemp("example")
-    result = run_cfngen("init", "--no-input", "--example", "demo", cwd=base, home=base)
-    assert result.returncode == 0, result.stderr
-    return base / "demo"
+@pytest.fixture(scope="session")
+def example(made_project):
+    """The example project (a git repository), made once for the session; tests only read it."""
+    return made_project("demo", "--example", git=True)
 
 
 @pytest.fixture(scope="module", params=["project", "example"])
@@ -93,6 +86,7 @@ def test_cfngen_validate_finds_nothing(each):
     assert [d for r in reports for d in r.diagnostics] == []
 
 
+@pytest.mark.oracle
 def test_the_official_validator_accepts_it_without_a_warning(each):
     result = subprocess.run(
         [BIN / "cfn", "validate"], cwd=each, capture_output=True, text=True, check=False
@@ -102,6 +96,7 @@ def test_the_official_validator_accepts_it_without_a_warning(each):
     assert lines == ["Resource schema is valid."]
 
 
+@pytest.mark.oracle
 def test_the_official_submit_dry_run_packages_it(project, tmp_path):
     work = tmp_path / "copy"
     subprocess.run(["git", "clone", "-q", str(project), str(work)], check=True)
@@ -128,6 +123,7 @@ def test_the_official_submit_dry_run_packages_it(project, tmp_path):
     } <= names
 
 
+@pytest.mark.oracle
 def test_rpdk_config_matches_what_cfn_init_writes(project, tmp_path):
     official_init = ["init", "-t", "Acme::Svc::Widget", "-a", "RESOURCE", "python312"]
     subprocess.run(
@@ -148,7 +144,7 @@ def test_rpdk_config_matches_what_cfn_init_writes(project, tmp_path):
     assert (project / TypeName("Acme::Svc::Widget").schema_filename).is_file()
 
 
-@needs_real_generate
+@pytest.mark.oracle
 def test_cfn_lint_finds_no_errors_in_the_templates(each):
     result = subprocess.run(
         [BIN / "cfn-lint", "template.yml", "resource-role.yaml"],
@@ -161,7 +157,6 @@ def test_cfn_lint_finds_no_errors_in_the_templates(each):
     assert result.returncode & 2 == 0, result.stdout
 
 
-@needs_real_generate
 def test_generate_check_finds_no_drift_right_after_init(each):
     from cfngen._generate import generate_project
 

@@ -1,29 +1,14 @@
-"""Golden projects: `cfngen init --no-input` output for a few cases, file set first, then each
-file. Refresh them all with:
-
-    CFNGEN_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_init_snapshots.py
-
-While `cfngen generate` is a stub in a branch, the derived files are left out of the comparison
-(and left alone by a refresh); once it is real, they are compared like the rest.
-"""
+"""Golden projects: `cfngen init --no-input` output for a few cases, in snapshots/init/<case>/;
+the comparator and the refresh command are the shared ones (tests/conftest.py)."""
 
 from __future__ import annotations
 
-import difflib
-import os
-import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from cfngen._cli import main
-from tests.test_init_support import REPO, cfngen_argv, cfngen_env, generate_is_stub, project_files
-from tests.test_init_support import use_generate as _use_generate
+from tests.test_init_support import cfngen_argv, cfngen_env, project_files
 
-SNAPSHOTS = REPO / "snapshots" / "init"
-REFRESH = "CFNGEN_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_init_snapshots.py"
 TYPE_NAME = "Acme::Svc::Widget"
 
 CASES = {
@@ -34,22 +19,6 @@ CASES = {
     # The working example, under its default type name (Example::SSM::Parameter).
     "example": ["--example"],
 }
-#: What `cfngen generate` writes (compared only when it is real).
-DERIVED_NAMES = frozenset(
-    {"models.py", "cfngen_runtime.py", "cfngen_aws.py", "resource-role.yaml", "template.yml"}
-)
-DERIVED_DIRS = frozenset({"docs", "example_inputs"})
-
-
-def is_derived(rel: str) -> bool:
-    parts = rel.split("/")
-    return parts[-1] in DERIVED_NAMES or parts[0] in DERIVED_DIRS
-
-
-def comparable(files: dict[str, bytes]) -> dict[str, bytes]:
-    if not generate_is_stub():
-        return files
-    return {rel: data for rel, data in files.items() if not is_derived(rel)}
 
 
 @pytest.fixture
@@ -58,56 +27,16 @@ def home(tmp_path, monkeypatch):
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("CFNGEN_HOME", raising=False)
-    _use_generate(monkeypatch)
     return home
 
 
-def make(dest: Path, args: list[str]) -> dict[str, bytes]:
-    code = main(["init", "--no-input", "--no-git", *args, str(dest)])
-    assert code == 0
-    return project_files(dest)
-
-
-def refresh(case: str, files: dict[str, bytes]) -> None:
-    target = SNAPSHOTS / case
-    keep = {}
-    if target.is_dir() and generate_is_stub():
-        keep = {rel: data for rel, data in project_files(target).items() if is_derived(rel)}
-        files = {rel: data for rel, data in files.items() if not is_derived(rel)}
-    shutil.rmtree(target, ignore_errors=True)
-    for rel, data in {**keep, **files}.items():
-        path = target / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-
-
+@pytest.mark.snapshot
 @pytest.mark.parametrize("case", CASES)
-def test_init_snapshot(home, tmp_path, case):
-    actual = comparable(make(tmp_path / "project", CASES[case]))
-    if os.environ.get("CFNGEN_UPDATE_SNAPSHOTS"):
-        refresh(case, actual)
-    expected_dir = SNAPSHOTS / case
-    assert expected_dir.is_dir(), f"no snapshot for {case}; create it with:\n  {REFRESH}"
-    expected = comparable(project_files(expected_dir))
-
-    missing = sorted(set(expected) - set(actual))
-    extra = sorted(set(actual) - set(expected))
-    assert not missing and not extra, (
-        f"file set differs: missing {missing}, unexpected {extra}\n"
-        f"if the change is intended, refresh with:\n  {REFRESH}"
-    )
-    for rel in sorted(expected):
-        if actual[rel] != expected[rel]:
-            diff = difflib.unified_diff(
-                expected[rel].decode(errors="replace").splitlines(keepends=True),
-                actual[rel].decode(errors="replace").splitlines(keepends=True),
-                f"snapshots/init/{case}/{rel}",
-                f"generated/{rel}",
-            )
-            pytest.fail(
-                f"{rel} differs from its snapshot:\n{''.join(diff)}\n"
-                f"if the change is intended, refresh with:\n  {REFRESH}"
-            )
+def test_init_snapshot(home, tmp_path, case, cli, golden):
+    dest = tmp_path / "project"
+    result = cli("init", "--no-input", "--no-git", *CASES[case], dest)
+    assert result.exit_code == 0, result.stderr
+    golden(f"init/{case}", project_files(dest))
 
 
 def test_the_same_bytes_under_another_hash_seed(tmp_path):
@@ -126,8 +55,3 @@ def test_the_same_bytes_under_another_hash_seed(tmp_path):
         assert result.returncode == 0, result.stderr
         outputs.append(project_files(base / "p"))
     assert outputs[0] == outputs[1]
-
-
-def test_refresh_command_is_the_documented_one():
-    assert REFRESH in (__doc__ or "")
-    assert sys.modules[__name__].__file__.endswith("test_init_snapshots.py")

@@ -521,6 +521,7 @@ from .models import Rule, Transition  # noqa: E402
 """
 
 
+@pytest.mark.oracle  # mypy is the judge
 def test_awkward_models_and_typed_handlers_type_check(tmp_path):
     write_package(tmp_path, "awkward", render_models(AWKWARD), TYPED_HANDLERS)
     write_package(tmp_path, "every_name", render_models(EVERY_NAME))

@@ -68,6 +68,7 @@ def problems_on(python_version, schemas, tmp_path):
     return problems
 
 
+@pytest.mark.oracle  # each runtime's CPython is the judge
 @pytest.mark.parametrize("version", VERSIONS, ids=lambda v: f"py{v[0]}{v[1]}")
 def test_models_import_and_round_trip_on_each_runtime(version, tmp_path):
     schemas = {**SCHEMAS, **{name: corpus()[name] for name in REAL}}
@@ -163,6 +164,7 @@ def test_module_level_annotations_are_never_evaluated_so_they_pass():
     assert target_problems("TIMEOUT_MINUTES: dict[str, int] = {}\n", (3, 8)) == []
 
 
+@pytest.mark.oracle  # mypy is the judge
 def test_models_for_old_runtimes_type_check(tmp_path):
     """mypy (which checks 3.10 and newer only) on the typing-module spellings."""
     from tests.test_models import TYPED_HANDLERS, mypy

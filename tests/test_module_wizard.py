@@ -11,7 +11,6 @@ import pytest
 from cfngen._errors import ExitCode
 from tests.test_wizard_pty import finish, spawn
 
-pexpect = pytest.importorskip("pexpect")
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 
 DOWN = "\x1b[B"

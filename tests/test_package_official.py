@@ -29,6 +29,8 @@ from tests._wheelhouse import pyenv_python, write_wheel
 from tests.test_init_support import made_once
 
 BIN = Path(sys.executable).parent
+
+pytestmark = pytest.mark.oracle
 LIB = "cloudformation-cli-python-lib==2.1.20"
 YAML = "PyYAML>=6.0.1,<7"
 

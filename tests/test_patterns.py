@@ -1,18 +1,16 @@
 """Schema patterns read the way AWS's Java regex engine reads them.
 
-Every expectation in TABLE was checked against OpenJDK 17's java.util.regex; when `java` is on
-PATH, test_table_agrees_with_java re-checks them, and the corpus test compares Java and us on
-strings made for every pattern in the corpus.
+Every expectation in TABLE was checked against OpenJDK 17's java.util.regex;
+test_table_agrees_with_java re-checks them with `java` (an oracle: missing, it fails), and the
+corpus test compares Java and us on strings made for every pattern in the corpus.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-import shutil
 import struct
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +22,7 @@ from cfngen._patterns import (
     search,
     translate,
 )
+from tests._wheelhouse import pyenv_python
 
 # (pattern, value, does Java's Matcher.find() succeed)
 TABLE = [
@@ -276,13 +275,17 @@ def test_translation_is_plain_re_without_flags():
 
 
 def test_unicode_table_is_what_the_script_makes():
-    regex = pytest.importorskip("regex")
-    table = Path(__file__).parent.parent / "cfngen" / "_patterns_unicode.py"
-    if regex.__version__ not in table.read_text(encoding="utf-8").splitlines()[2]:
-        pytest.skip(f"the table was made with another regex release than {regex.__version__}")
+    import regex
+
+    table = Path(__file__).parent.parent / "cfngen" / "_patterns" / "_unicode.py"
+    assert regex.__version__ in table.read_text(encoding="utf-8").splitlines()[2], (
+        f"the table was made with another regex release than {regex.__version__}: install the "
+        "one pyproject's dev extra pins, or rerun `python tests/make_unicode_table.py` and pin "
+        "the new one"
+    )
     maker = importlib.import_module("tests.make_unicode_table")
     assert table.read_text(encoding="utf-8") == maker.render(), (
-        "cfngen/_patterns_unicode.py is out of date: run `python tests/make_unicode_table.py`"
+        "cfngen/_patterns/_unicode.py is out of date: run `python tests/make_unicode_table.py`"
     )
 
 
@@ -326,24 +329,22 @@ def _utf16_hex(text: str) -> str:
     return "".join(f"{u:04x}" for u in struct.unpack(f"<{len(data) // 2}H", data))
 
 
-def _java_find(tmp_path: Path, cases: list[tuple[str, str]]) -> list[str]:
-    java = shutil.which("java")
-    if java is None:
-        pytest.skip("no Java runtime on PATH to compare with")
+def _java_find(java: str, tmp_path: Path, cases: list[tuple[str, str]]) -> list[str]:
     source = tmp_path / "RegexOracle.java"
     source.write_text(JAVA_ORACLE, encoding="utf-8")
     lines = "".join(f"{_utf16_hex(p)}\t{_utf16_hex(v)}\n" for p, v in cases)
     result = subprocess.run(
         [java, str(source)], input=lines, capture_output=True, text=True, check=False
     )
-    if result.returncode != 0:  # a JDK older than 11 cannot run a source file
-        pytest.skip(f"java could not run the oracle: {result.stderr[:300]}")
+    # A JDK older than 11 cannot run a source file.
+    assert result.returncode == 0, f"java could not run the oracle: {result.stderr[:300]}"
     return result.stdout.split()
 
 
-def test_table_agrees_with_java(tmp_path):
+@pytest.mark.oracle
+def test_table_agrees_with_java(tmp_path, oracle_tool):
     cases = [(p, v) for p, v, _ in TABLE] + [(p, "") for p in REJECTED]
-    verdicts = _java_find(tmp_path, cases)
+    verdicts = _java_find(oracle_tool("java"), tmp_path, cases)
     expected = ["1" if e else "0" for _, _, e in TABLE] + ["E"] * len(REJECTED)
     disagreements = [
         (case, java, ours)
@@ -403,13 +404,14 @@ def _samples(pattern: str) -> list[str]:
 
 
 @pytest.mark.corpus
-def test_corpus_patterns_agree_with_java(tmp_path):
+@pytest.mark.oracle
+def test_corpus_patterns_agree_with_java(tmp_path, oracle_tool):
     cases = []
     for pattern in _corpus_patterns():
         if pattern in CORPUS_REJECTED:
             continue
         cases += [(pattern, sample) for sample in _samples(pattern)]
-    verdicts = _java_find(tmp_path, cases)
+    verdicts = _java_find(oracle_tool("java"), tmp_path, cases)
     ours = ["1" if search(p, v) else "0" for p, v in cases]
     disagreements = [
         (case, java, mine)
@@ -419,15 +421,21 @@ def test_corpus_patterns_agree_with_java(tmp_path):
     assert disagreements == [], json.dumps(disagreements[:20], ensure_ascii=False, indent=1)
 
 
-def test_translation_does_not_need_python_311():
-    # Possessive quantifiers and atomic groups are emulated where `re` lacks them.
+def test_translation_does_not_need_python_311(tmp_path):
+    # Possessive quantifiers and atomic groups are emulated where `re` lacks them: run on a
+    # real CPython 3.10 (cfngen's oldest), whose `re` has neither.
     code = (
-        "import cfngen._patterns as p, sys;"
-        "p._PY311 = False;"
+        "import sys; sys.path.insert(0, sys.argv[1]); import cfngen._patterns as p;"
+        "assert sys.version_info[:2] == (3, 10);"
         "print(p.search(r'^a++a$', 'aaa'), p.search(r'^(?>a|ab)c$', 'abc'),"
         " p.search(r'^(?>ab|a)c$', 'abc'), p.search(r'^(a)(?>b)\\1$', 'aba'))"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [pyenv_python("3.10"), "-I", "-c", code, str(Path(__file__).parent.parent)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
     )
+    assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["False", "False", "True", "True"]

@@ -8,12 +8,11 @@ import os
 import subprocess
 import sys
 
+import pexpect
 import pytest
 
 from cfngen._progress import current, phase
 from tests._big_schemas import flat
-
-pexpect = pytest.importorskip("pexpect")
 
 
 def env(**extra):

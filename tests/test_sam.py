@@ -6,13 +6,13 @@ import copy
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 import yaml
 
 from cfngen._kinds.resource._sam import render_requirements, render_template
 from cfngen._runtimes import RUNTIMES
+from tests._wheelhouse import pyenv_python, write_wheel
 
 ENTRYPOINT = "acme_test_widget.handlers.resource"
 TEST_ENTRYPOINT = "acme_test_widget.handlers.test_entrypoint"
@@ -73,21 +73,43 @@ def test_src_requirements(has_requirements, expected):
     assert render_requirements(has_requirements) == expected
 
 
-@pytest.mark.skipif(shutil.which("sam") is None, reason="the SAM CLI is not installed")
-def test_sam_build_installs_the_support_library(tmp_path):
-    """`sam build` with the generated template: the artifact holds the package and the lib."""
-    runtime = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    pkg = tmp_path / "src" / "acme_test_widget"
-    pkg.mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    (pkg / "handlers.py").write_text("def resource(event, context):\n    return event\n")
-    (tmp_path / "requirements.txt").write_text("cloudformation-cli-python-lib==2.1.20\n")
-    (tmp_path / "src" / "requirements.txt").write_text(render_requirements(True))
-    (tmp_path / "template.yml").write_text(
-        render_template("Acme::Test::Widget", runtime, ENTRYPOINT, TEST_ENTRYPOINT)
+@pytest.mark.oracle
+def test_sam_builds_and_lints_a_generated_project(made_project, oracle_tool, tmp_path):
+    """The SAM CLI (its own virtualenv: it pins boto3, click and cfn-lint) builds a project
+    `cfngen init` made, offline, with the runtime's own CPython on PATH as `sam build` demands,
+    and `sam validate --lint` accepts its template.yml."""
+    sam = oracle_tool("sam")
+    made = made_project("widget-py313", "-t", "Acme::Svc::Widget", "--runtime", "python3.13")
+    root = tmp_path / "widget"
+    shutil.copytree(made, root)
+    # A local index instead of PyPI: the lib the project's requirements.txt names.
+    write_wheel(
+        tmp_path / "wheels",
+        "cloudformation-cli-python-lib",
+        "2.1.20",
+        {"cloudformation_cli_python_lib/__init__.py": b"PLANTED = True\n"},
     )
-    env = {**os.environ, "SAM_CLI_TELEMETRY": "0"}
-    subprocess.run(["sam", "build"], cwd=tmp_path, env=env, check=True, capture_output=True)
-    built = tmp_path / ".aws-sam" / "build" / "TypeFunction"
-    assert (built / "acme_test_widget" / "handlers.py").is_file()
-    assert (built / "cloudformation_cli_python_lib").is_dir()
+    env = {
+        **os.environ,
+        "PATH": f"{pyenv_python('3.13').parent}{os.pathsep}{os.environ['PATH']}",
+        "HOME": str(tmp_path),
+        "SAM_CLI_TELEMETRY": "0",
+        "PIP_NO_INDEX": "1",
+        "PIP_FIND_LINKS": str(tmp_path / "wheels"),
+    }
+    built = subprocess.run(
+        [sam, "build"], cwd=root, env=env, capture_output=True, text=True, check=False
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    for function in ("TypeFunction", "TestEntrypoint"):
+        artifact = root / ".aws-sam" / "build" / function
+        assert (artifact / "acme_svc_widget" / "handlers.py").is_file()
+        assert (artifact / "acme_svc_widget" / "models.py").is_file()
+        assert (artifact / "cloudformation_cli_python_lib" / "__init__.py").read_bytes() == (
+            b"PLANTED = True\n"
+        )
+    linted = subprocess.run(
+        [sam, "validate", "--lint"], cwd=root, env=env, capture_output=True, text=True, check=False
+    )
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert "is a valid SAM Template" in linted.stdout + linted.stderr

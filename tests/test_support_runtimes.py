@@ -103,6 +103,7 @@ def test_the_support_modules_compile(version):
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.oracle  # the oldest and newest CPython judge against this one
 @pytest.mark.parametrize("version", [PYTHONS[0], PYTHONS[-1]])
 def test_cfngen_aws_behaves_the_same_on_the_oldest_and_newest_python(
     version, venv_cache, project_src

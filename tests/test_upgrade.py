@@ -13,8 +13,10 @@ import yaml
 
 from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._init import _copier, _template_cache
-from tests.test_init_support import commit_all, git, project_files, run_cfngen, use_generate
+from cfngen._init import _template_cache
+from cfngen._init._upgrade import upgrade_project
+from cfngen._render import Rendered
+from tests.test_init_support import commit_all, git, project_files, run_cfngen
 
 LIVE = _template_cache.live_version("resource").tag
 OLD = "0.1.0"
@@ -30,7 +32,6 @@ def home(tmp_path, monkeypatch):
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for name in ("CFNGEN_HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "FORCE_COLOR"):
         monkeypatch.delenv(name, raising=False)
-    use_generate(monkeypatch)
     return home
 
 
@@ -258,10 +259,9 @@ def test_the_example_renders_the_same_from_the_template_cache(home, tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("failure", "code"),
-    [(CfngenError("copier broke", exit_code=ExitCode.FAILED), 1), (KeyboardInterrupt(), 130)],
+    "failure", [CfngenError("copier broke", exit_code=ExitCode.FAILED), KeyboardInterrupt()]
 )
-def test_a_failed_or_interrupted_merge_is_rolled_back(home, tmp_path, monkeypatch, failure, code):
+def test_a_failed_or_interrupted_merge_is_rolled_back(home, tmp_path, failure):
     root = make(tmp_path / "widget")
     before = project_files(root)
 
@@ -271,23 +271,23 @@ def test_a_failed_or_interrupted_merge_is_rolled_back(home, tmp_path, monkeypatc
         (project / "README.md").unlink()
         raise failure
 
-    monkeypatch.setattr(_copier, "update", half_done)
-    assert main(["upgrade", str(root)]) == code
+    with pytest.raises(type(failure)):
+        upgrade_project(root, merge=half_done)
     assert project_files(root) == before
     assert git(root, "status", "--porcelain", "--untracked-files=all") == ""
 
 
-def test_a_failing_generate_after_the_merge_is_reported(home, tmp_path, monkeypatch, capsys):
-    import cfngen._generate
-
+def test_a_failing_generate_after_the_merge_is_reported(home, tmp_path):
     root = make(tmp_path / "widget")
 
-    def broken(*_args, **_kwargs):
+    def broken(_root: Path) -> None:
         raise CfngenError("the schema is invalid", exit_code=ExitCode.FAILED)
 
-    monkeypatch.setattr(cfngen._generate, "generate_project", broken)
-    assert main(["upgrade", str(root)]) == ExitCode.FAILED
-    err = capsys.readouterr().err
+    result = upgrade_project(root, generate=broken)
+    assert result.failed
+    text = Rendered()
+    result.render(text)
+    err = text.text("err")
     assert "the upgrade is done, but cfngen generate failed: the schema is invalid" in err
     assert (root / "pyproject.toml").is_file()
 

@@ -33,7 +33,7 @@ LINE = re.compile(
 )
 
 
-def cfngen(*args, cwd=None, env=None):
+def validate_in_a_subprocess(*args, cwd=None, env=None):
     return subprocess.run(
         [sys.executable, "-m", "cfngen", "validate", *map(str, args)],
         capture_output=True,
@@ -134,18 +134,18 @@ def _examples() -> int:
     return sum(len(kind.example_files) for kind in all_kinds())
 
 
-def test_example_command_says_so_on_stderr_and_exits_0():
-    result = cfngen("--example")
-    assert result.returncode == ExitCode.OK
+def test_example_command_says_so_on_stderr_and_exits_0(cli):
+    result = cli("validate", "--example")
+    assert result.exit_code == ExitCode.OK
     assert result.stdout == ""
     n = _examples()
     assert result.stderr == f"{n} files checked: {n} valid, 0 invalid (0 errors, 0 warnings)\n"
 
 
-def test_text_output_lines_and_summary():
+def test_text_output_lines_and_summary(cli):
     path = INVALID / "handlers.json"
-    result = cfngen(path, "--example")
-    assert result.returncode == ExitCode.FAILED
+    result = cli("validate", path, "--example")
+    assert result.exit_code == ExitCode.FAILED
     lines = result.stdout.splitlines()
     assert lines and all(LINE.match(line) for line in lines), result.stdout
     first = LINE.match(lines[0])
@@ -157,19 +157,19 @@ def test_text_output_lines_and_summary():
 
 
 def test_colour_only_when_asked_or_on_a_terminal():
-    result = cfngen(INVALID / "handlers.json", env={"FORCE_COLOR": "1"})
+    result = validate_in_a_subprocess(INVALID / "handlers.json", env={"FORCE_COLOR": "1"})
     assert "\033[1;31merror\033[0m" in result.stdout
 
 
-def test_warnings_alone_exit_0_and_strict_exits_1():
+def test_warnings_alone_exit_0_and_strict_exits_1(cli):
     path = INVALID / "lint-only.json"
-    assert cfngen(path).returncode == ExitCode.OK
-    assert cfngen(path, "--strict").returncode == ExitCode.FAILED
+    assert cli("validate", path).exit_code == ExitCode.OK
+    assert cli("validate", path, "--strict").exit_code == ExitCode.FAILED
 
 
-def test_json_output_is_exactly_one_document_of_the_promised_shape():
-    result = cfngen(INVALID / "refs.json", EXAMPLE_SCHEMA, "--format", "json")
-    assert result.returncode == ExitCode.FAILED
+def test_json_output_is_exactly_one_document_of_the_promised_shape(cli):
+    result = cli("validate", INVALID / "refs.json", EXAMPLE_SCHEMA, "--format", "json")
+    assert result.exit_code == ExitCode.FAILED
     assert result.stderr == ""
     doc = json.loads(result.stdout)  # raises if anything else is on stdout
     assert list(doc) == ["files"]
@@ -190,24 +190,24 @@ def test_json_output_is_exactly_one_document_of_the_promised_shape():
 
 def test_output_is_the_same_under_another_hash_seed():
     args = (*sorted(INVALID.glob("*.json")), "--format", "json")
-    first = cfngen(*args, env={"PYTHONHASHSEED": "1"})
-    second = cfngen(*args, env={"PYTHONHASHSEED": "2"})
+    first = validate_in_a_subprocess(*args, env={"PYTHONHASHSEED": "1"})
+    second = validate_in_a_subprocess(*args, env={"PYTHONHASHSEED": "2"})
     assert first.stdout == second.stdout
 
 
 @pytest.mark.parametrize("name", ["syntax-error", "nan", "not-utf8", "not-an-object"])
-def test_broken_json_is_an_invalid_schema_not_a_usage_error(name):
-    result = cfngen(INVALID / f"{name}.json")
-    assert result.returncode == ExitCode.FAILED
+def test_broken_json_is_an_invalid_schema_not_a_usage_error(name, cli):
+    result = cli("validate", INVALID / f"{name}.json")
+    assert result.exit_code == ExitCode.FAILED
     assert LINE.match(result.stdout.splitlines()[0])
     assert "Traceback" not in result.stderr
 
 
-def test_duplicate_keys_are_a_warning_the_official_tool_reads_the_last_one():
-    result = cfngen(INVALID / "duplicate-keys.json")
-    assert result.returncode == ExitCode.OK
+def test_duplicate_keys_are_a_warning_the_official_tool_reads_the_last_one(cli):
+    result = cli("validate", INVALID / "duplicate-keys.json")
+    assert result.exit_code == ExitCode.OK
     assert ": warning: /typeName: duplicate key 'typeName'" in result.stdout
-    assert cfngen(INVALID / "duplicate-keys.json", "--strict").returncode == ExitCode.FAILED
+    assert cli("validate", INVALID / "duplicate-keys.json", "--strict").exit_code == ExitCode.FAILED
 
 
 def _project(root: Path, type_name: str = "Acme::Storage::Vault") -> Path:
@@ -217,17 +217,17 @@ def _project(root: Path, type_name: str = "Acme::Storage::Vault") -> Path:
     return root
 
 
-def test_default_is_the_project_in_the_current_folder(tmp_path):
+def test_default_is_the_project_in_the_current_folder(tmp_path, cli):
     project = _project(tmp_path / "vault")
-    result = cfngen(cwd=project)
-    assert result.returncode == ExitCode.OK, result.stdout + result.stderr
+    result = cli("validate", cwd=project)
+    assert result.exit_code == ExitCode.OK, result.stdout + result.stderr
     assert "1 file checked: 1 valid" in result.stderr
 
 
-def test_project_folders_and_files_together(tmp_path):
+def test_project_folders_and_files_together(tmp_path, cli):
     project = _project(tmp_path / "vault")
-    result = cfngen(project, INVALID / "tagging.json", "--format", "json")
-    assert result.returncode == ExitCode.FAILED
+    result = cli("validate", project, INVALID / "tagging.json", "--format", "json")
+    assert result.exit_code == ExitCode.FAILED
     paths = [f["path"] for f in json.loads(result.stdout)["files"]]
     assert paths == [str(project / "acme-storage-vault.json"), str(INVALID / "tagging.json")]
 
@@ -241,20 +241,20 @@ def test_project_folders_and_files_together(tmp_path):
         (["--nope"], "unrecognized arguments"),
     ],
 )
-def test_usage_errors_exit_2_before_any_output(tmp_path, args, fragment):
+def test_usage_errors_exit_2_before_any_output(tmp_path, args, fragment, cli):
     (tmp_path / "ok.json").write_text(EXAMPLE_SCHEMA.read_text())
-    result = cfngen("ok.json", *args, cwd=tmp_path)
-    assert result.returncode == ExitCode.USAGE
+    result = cli("validate", "ok.json", *args, cwd=tmp_path)
+    assert result.exit_code == ExitCode.USAGE
     assert fragment in result.stderr
     assert result.stdout == ""
     assert "Traceback" not in result.stderr
 
 
-def test_project_whose_schema_is_missing_is_a_usage_error(tmp_path):
+def test_project_whose_schema_is_missing_is_a_usage_error(tmp_path, cli):
     project = _project(tmp_path / "vault")
     (project / "acme-storage-vault.json").unlink()
-    result = cfngen(project)
-    assert result.returncode == ExitCode.USAGE
+    result = cli("validate", project)
+    assert result.exit_code == ExitCode.USAGE
     assert "acme-storage-vault.json is missing" in result.stderr
 
 

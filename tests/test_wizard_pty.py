@@ -6,13 +6,13 @@ import json
 import sys
 from pathlib import Path
 
+import pexpect
 import pytest
 import yaml
 
 from cfngen._errors import ExitCode
 from tests.test_init_support import cfngen_argv, cfngen_env, git
 
-pexpect = pytest.importorskip("pexpect")
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 
 DOWN = "\x1b[B"

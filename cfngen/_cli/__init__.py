@@ -31,7 +31,7 @@ from cfngen._cli import (
     validate,
 )
 from cfngen._cli._output import print_error, print_warning, tolerant_streams
-from cfngen._cli._progress import status_line
+from cfngen._cli._status_line import status_line
 from cfngen._errors import CfngenError, ExitCode
 
 __all__ = ["build_parser", "main", "print_error", "print_warning"]

@@ -136,7 +136,7 @@ def pin_template(root: Path, src: str, version: str) -> None:
     tag's (and without git there is no cache at all); with this, the answers file is the one
     copier writes when it renders the tag itself, so `copier update` works the same.
     """
-    from cfngen._fsutil import write_atomic
+    from cfngen._files import write_atomic
 
     path = root / ANSWERS_FILE
     text = path.read_text(encoding="utf-8")

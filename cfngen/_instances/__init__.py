@@ -29,7 +29,8 @@ import json
 from typing import Any
 
 from cfngen._instances import _conformance
-from cfngen._instances._values import MISSING, Builder
+from cfngen._instances._scalars import MISSING
+from cfngen._instances._values import Builder
 from cfngen._schema import pointer_tokens, property_name
 
 __all__ = [

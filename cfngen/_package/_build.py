@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cfngen._errors import CfngenError
-from cfngen._fsutil import write_atomic
+from cfngen._files import write_atomic
 from cfngen._package._handler import HandlerZip, build_handler_zip
 from cfngen._package._layout import FileSet, PackageContext, package_name
 from cfngen._package._limits import LAMBDA_ZIPPED

@@ -143,7 +143,7 @@ def overrides(context: PackageContext) -> Entries:
 
 def target_info(context: PackageContext) -> Entries:
     """target-info.json and one schema per target under target-schemas/, as for a hook."""
-    from cfngen._package._targets import local_target_info
+    from cfngen._package._target_info import local_target_info
 
     info = (context.target_info or local_target_info)(context.project)
     if not info:

@@ -115,25 +115,30 @@ def render_project(
     callback_context: dict[str, Any] | None,
     *,
     models: Callable[[], dict[str, str] | None] | None = None,
+    render_models: Callable[..., dict[str, str]] | None = None,
+    example_inputs: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> dict[str, bytes]:
     """Every derived file, relative path -> bytes, with cfngen's header where it fits.
 
     `models`, when given, returns what render_models(schema, callback_context) would (or None:
     then they are rendered here); it is called after everything else is rendered.
+    `render_models` and `example_inputs` replace cfngen._models.render_models and
+    cfngen._instances.example_inputs (tests pass stand-ins to check the rest on its own).
     """
     from cfngen._generate._ownership import with_header
-    from cfngen._models import render_models
+    from cfngen._models import render_models as real_render_models
 
+    render = render_models or real_render_models
     python = project_python(project)
     texts: dict[str, str] = {}
     if models is None:
         with phase("generating models.py"):
-            rendered = render_models(schema, callback_context, python=python)
+            rendered = render(schema, callback_context, python=python)
         texts.update(_render_models(project, rendered))
-        texts.update(_render_the_rest(project, schema))
+        texts.update(_render_the_rest(project, schema, example_inputs))
     else:
         try:
-            texts.update(_render_the_rest(project, schema))
+            texts.update(_render_the_rest(project, schema, example_inputs))
         except Exception as error:
             the_rest_error: Exception | None = error
         else:
@@ -141,9 +146,7 @@ def render_project(
         # Errors in the order the sequential path meets them: the models' first.
         with phase("generating models.py"):
             got = models()
-            rendered = (
-                got if got is not None else render_models(schema, callback_context, python=python)
-            )
+            rendered = got if got is not None else render(schema, callback_context, python=python)
         texts.update(_render_models(project, rendered))
         if the_rest_error is not None:
             raise the_rest_error
@@ -164,8 +167,12 @@ def _render_models(project: Project, models: dict[str, str]) -> dict[str, str]:
     return texts
 
 
-def _render_the_rest(project: Project, schema: dict[str, Any]) -> dict[str, str]:
-    from cfngen._instances import example_inputs
+def _render_the_rest(
+    project: Project,
+    schema: dict[str, Any],
+    example_inputs: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> dict[str, str]:
+    from cfngen._instances import example_inputs as real_example_inputs
     from cfngen._kinds.resource._docs import render_docs
     from cfngen._kinds.resource._role import render_role
     from cfngen._kinds.resource._sam import render_requirements, render_template
@@ -183,7 +190,7 @@ def _render_the_rest(project: Project, schema: dict[str, Any]) -> dict[str, str]
         for name, text in render_docs(schema, project.type_name).items():
             texts[f"docs/{name}"] = text
     with phase("making example inputs"):
-        inputs = example_inputs(schema)
+        inputs = (example_inputs or real_example_inputs)(schema)
     for kind in EXAMPLE_INPUTS:
         texts[f"example_inputs/inputs_1_{kind}.json"] = (
             json.dumps(inputs[kind], indent=4, ensure_ascii=False) + "\n"

@@ -1,0 +1,253 @@
+"""The one set of test tools: a CLI runner, a golden-tree comparator, projects made once per
+session, and oracle tools that must be there.
+
+- `cli(*args, cwd=...)` runs the cfngen command line in this process and returns exit code,
+  stdout and stderr (`CliResult`).
+- `golden(folder, actual)` compares {relative path: bytes} with a folder under snapshots/: the
+  file set first, then a unified diff per file; with CFNGEN_UPDATE_SNAPSHOTS=1 it rewrites the
+  folder instead. Every snapshot test carries the `snapshot` marker, so one command refreshes
+  them all: REFRESH below (then review the change with `git diff snapshots/`).
+- `made_project(name, *init_args)` is the project `cfngen init --no-input --no-git` makes, made
+  once for the whole session and shared by every xdist worker: copy it before changing it.
+- `oracle_tool(name)` is the path of an external tool an oracle test compares with; a missing
+  one fails the test with how to install it (never a skip: CI must not pass without the oracle).
+
+Markers (pyproject.toml): `corpus` (the 1898 real schemas), `oracle` (the official toolchain
+and other tools as judges), `snapshot` (golden files). The inner loop is
+`python -m pytest -m "not corpus and not oracle" -n 2`; CI runs everything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import fcntl
+import io
+import os
+import shutil
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SNAPSHOTS = REPO / "snapshots"
+UPDATE_ENV = "CFNGEN_UPDATE_SNAPSHOTS"
+#: The one command that refreshes every snapshot (init, generate, validate, ...).
+REFRESH = f"{UPDATE_ENV}=1 python -m pytest -m snapshot"
+
+
+# --------------------------------------------------------------------------- golden trees
+
+
+def updating_snapshots() -> bool:
+    return os.environ.get(UPDATE_ENV) == "1"
+
+
+def tree_files(root: Path) -> dict[str, bytes]:
+    """Every file under `root` by relative POSIX path (no .git/, no __pycache__/)."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not {".git", "__pycache__"} & set(p.relative_to(root).parts)
+    }
+
+
+def _diff(expected: bytes, actual: bytes, name: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            expected.decode("utf-8", "replace").splitlines(keepends=True),
+            actual.decode("utf-8", "replace").splitlines(keepends=True),
+            f"snapshots/{name} (expected)",
+            f"{name} (actual)",
+        )
+    )
+
+
+def compare_tree(
+    folder: str | Path,
+    actual: Mapping[str, bytes],
+    *,
+    only: Callable[[str], bool] | None = None,
+) -> None:
+    """Assert that `actual` equals the golden folder (relative to snapshots/): the file set
+    first, then each file with a unified diff. `only` limits both sides to the paths it
+    accepts. With CFNGEN_UPDATE_SNAPSHOTS=1 the folder is rewritten (stale files removed)."""
+    expected_dir = SNAPSHOTS / folder
+    keep = only or (lambda _relpath: True)
+    actual = {rel: data for rel, data in actual.items() if keep(rel)}
+    if updating_snapshots():
+        stale = tree_files(expected_dir) if expected_dir.is_dir() else {}
+        for rel in stale:
+            if keep(rel) and rel not in actual:
+                (expected_dir / rel).unlink()
+        for rel, data in actual.items():
+            (expected_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            (expected_dir / rel).write_bytes(data)
+    if not expected_dir.is_dir():
+        pytest.fail(f"snapshots/{folder} does not exist; create it with:\n  {REFRESH}")
+    expected = {rel: data for rel, data in tree_files(expected_dir).items() if keep(rel)}
+    missing = sorted(set(expected) - set(actual))
+    extra = sorted(set(actual) - set(expected))
+    if missing or extra:
+        pytest.fail(
+            f"snapshots/{folder}: the file set differs: missing {missing}, unexpected {extra}\n"
+            f"if the change is intended, refresh with:\n  {REFRESH}"
+        )
+    diffs = [
+        _diff(expected[rel], actual[rel], f"{folder}/{rel}")
+        for rel in sorted(expected)
+        if expected[rel] != actual[rel]
+    ]
+    if diffs:
+        pytest.fail(
+            "".join(diffs) + f"\nif the change is intended, refresh with:\n  {REFRESH}",
+            pytrace=False,
+        )
+
+
+@pytest.fixture
+def golden() -> Callable[..., None]:
+    """compare_tree(folder, actual, only=None): see the module docstring."""
+    return compare_tree
+
+
+# --------------------------------------------------------------------------- the CLI
+
+
+@dataclass(frozen=True)
+class CliResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+@contextlib.contextmanager
+def _chdir(path: Path) -> Iterator[None]:
+    # contextlib.chdir is Python 3.11+; cfngen supports 3.10.
+    before = Path.cwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
+    """Run `cfngen ARGS...` in this process (in `cwd` when given), capturing its output."""
+    from cfngen._cli import main
+
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    def run(*args: str | os.PathLike[str], cwd: Path | None = None) -> CliResult:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.ExitStack() as stack:
+            if cwd is not None:
+                stack.enter_context(_chdir(cwd))
+            stack.enter_context(contextlib.redirect_stdout(out))
+            stack.enter_context(contextlib.redirect_stderr(err))
+            try:
+                code = main([os.fspath(arg) for arg in args])
+            except SystemExit as exc:  # argparse: --help, --version and usage errors
+                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+        return CliResult(code, out.getvalue(), err.getvalue())
+
+    return run
+
+
+# --------------------------------------------------------------------------- shared projects
+
+
+def shared_tmp(factory: pytest.TempPathFactory) -> Path:
+    """The session's temporary folder that every xdist worker shares."""
+    base = factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with path.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def made_once(
+    factory: pytest.TempPathFactory, name: str, *init_args: str, git: bool = False
+) -> Path:
+    """The project `cfngen init --no-input [--no-git] *init_args NAME` makes, made once per
+    test session for all xdist workers: copy it before changing it. `name` must identify the
+    arguments (the first caller's arguments win)."""
+    from tests.test_init_support import run_cfngen
+
+    base = shared_tmp(factory) / f"made-{name}"
+    root = base / name
+    base.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(base.parent / f"made-{name}.lock"):
+        if not (base / ".done").is_file():
+            shutil.rmtree(base, ignore_errors=True)
+            base.mkdir()
+            no_git = () if git else ("--no-git",)
+            result = run_cfngen(
+                "init", "--no-input", *no_git, *init_args, name, cwd=base, home=base
+            )
+            assert result.returncode == 0, result.stdout + result.stderr
+            (base / ".done").write_text("")
+    return root
+
+
+@pytest.fixture(scope="session")
+def made_project(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """made_once(name, *init_args) for this session."""
+
+    def make(name: str, *init_args: str, git: bool = False) -> Path:
+        return made_once(tmp_path_factory, name, *init_args, git=git)
+
+    return make
+
+
+# --------------------------------------------------------------------------- oracle tools
+
+#: How to get each external tool the oracle tests run (.ci/run does all of this).
+INSTALL = {
+    "java": "install a JDK 11 or newer (apt-get install default-jdk-headless)",
+    "sam": "python -m venv .venv-sam && .venv-sam/bin/pip install aws-sam-cli "
+    "(.ci/run does it; or set CFNGEN_SAM to a sam executable)",
+    "cfn": 'pip install -e ".[dev]" (cloudformation-cli is a dev dependency)',
+    "cfn-lint": 'pip install -e ".[dev]"',
+}
+
+
+def find_tool(name: str) -> str | None:
+    override = os.environ.get(f"CFNGEN_{name.upper().replace('-', '_')}")
+    if override:
+        return override if Path(override).is_file() else None
+    beside = Path(sys.executable).parent / name  # the dev extra's console scripts
+    if beside.is_file():
+        return str(beside)
+    if name == "sam" and (REPO / ".venv-sam" / "bin" / "sam").is_file():
+        return str(REPO / ".venv-sam" / "bin" / "sam")
+    return shutil.which(name)
+
+
+@pytest.fixture(scope="session")
+def oracle_tool() -> Callable[[str], str]:
+    """The path of an oracle tool; a missing one is a failure (with how to install it)."""
+
+    def require(name: str) -> str:
+        path = find_tool(name)
+        if path is None:
+            pytest.fail(
+                f"the oracle tool `{name}` is missing: {INSTALL.get(name, 'install it')}. "
+                'Without it, run the inner loop: python -m pytest -m "not corpus and not oracle"',
+                pytrace=False,
+            )
+        return path
+
+    return require
