@@ -23,9 +23,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from cfngen._contract import ContractProtocol
     from cfngen._kinds import Derived, InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
@@ -106,7 +107,7 @@ class CustomResourceKind:
     # ------------------------------------------------------------------ invoke, test, init
 
     @functools.cached_property
-    def contract(self) -> Any:
+    def contract(self) -> ContractProtocol | None:
         from cfngen._kinds.custom_resource._run import CONTRACT
 
         return CONTRACT

@@ -50,7 +50,7 @@ class Slot:
 
 
 @functools.cache
-def _certificate() -> tuple[str, str]:
+def certificate() -> tuple[str, str]:
     """(certificate file, key file) of a self-signed certificate for 127.0.0.1 and localhost."""
     import ipaddress
 
@@ -132,7 +132,7 @@ class Receiver:
 
         self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        cert_file, key_file = _certificate()
+        cert_file, key_file = certificate()
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(cert_file, key_file)
         self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
