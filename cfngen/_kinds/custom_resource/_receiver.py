@@ -137,7 +137,10 @@ class Receiver:
         context.load_cert_chain(cert_file, key_file)
         self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
         self.cert_file = cert_file
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # One receiver per unit of work: a short poll, so that closing it costs no half second.
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     def __enter__(self) -> Receiver:
         self._thread.start()

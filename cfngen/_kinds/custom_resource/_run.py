@@ -525,6 +525,10 @@ def _invoke(
         )
         for note in notes:
             listener.warn(note)
+        if cloud.runner is not None and listener.on_import_output is not None:
+            imported = runner.entrypoint.import_output
+            if imported:
+                listener.on_import_output(imported)
 
         def send() -> Exchange:
             with cloud.receiving():
