@@ -1,4 +1,4 @@
-"""The custom resource's function as SAM finds it, and one Lambda invocation of it in-process.
+"""The custom resource's function as SAM finds it, and how Lambda calls it.
 
 The template is read with cfn-lint's decoder (YAML short forms become the long-form intrinsics);
 the custom resource is the `Custom::*` / `AWS::CloudFormation::CustomResource` (`--resource`
@@ -7,9 +7,13 @@ when there are several); its function is the `AWS::Serverless::Function` or
 an ARN ending in the FunctionName), with SAM's `Globals.Function`. Inline code (`ZipFile`,
 `InlineCode`) runs as `index.py` beside AWS's `cfnresponse` module, as on Lambda.
 
-Each invocation is a cold start: the function's own modules are imported afresh (Lambda
-containers share no memory, so nothing a handler caches survives to the next request), in a
-thread that is abandoned at the deadline, as Lambda ends the invocation.
+The function is imported once first (`Function.prepare`, bounded as Lambda's init phase is;
+a missing requirement is installed for the run), then run by cfngen/_contract's runner
+(_run.py). Each invocation is a cold start: the function's own modules are imported afresh
+(`Function.forget`; Lambda containers share no memory, so nothing a handler caches survives to
+the next request) and called as Lambda calls it (`as_lambda_runs`: SNS-wrapped when the
+ServiceToken names a topic, a context with the function's names and the runner's remaining
+time).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -205,14 +210,27 @@ class Function:
         return []
 
     def _quiet_load(self) -> None:
-        try:
-            with (
-                contextlib.redirect_stdout(io.StringIO()),
-                contextlib.redirect_stderr(io.StringIO()),
-            ):
+        """Import the handler, its output dropped, bounded as Lambda's init phase is."""
+        failed: list[BaseException] = []
+
+        def load() -> None:
+            try:
                 self.load()
-        finally:
-            self.forget()
+            except BaseException as exc:
+                failed.append(exc)
+
+        with (
+            contextlib.redirect_stdout(io.StringIO()),
+            contextlib.redirect_stderr(io.StringIO()),
+        ):
+            loading = threading.Thread(target=load, daemon=True, name="cfngen-cr-init")
+            loading.start()
+            loading.join(INIT_SECONDS)
+        if loading.is_alive():
+            raise HandlerError(f"importing {self.module} took over {INIT_SECONDS:g} s")
+        self.forget()
+        if failed:
+            raise failed[0]
 
 
 def install_requirements(requirements: Path) -> str:
@@ -248,6 +266,10 @@ def install_requirements(requirements: Path) -> str:
     shutil.rmtree(target, ignore_errors=True)
     building.rename(target)
     return str(target)
+
+
+#: Lambda's init phase (importing the handler) has its own limit, outside the function's Timeout.
+INIT_SECONDS = 10.0
 
 
 class HandlerError(Exception):
