@@ -11,7 +11,8 @@ the engines (cfngen/_kinds/_kind.py says when each is asked):
 - generate: the protocol helper `cfngen_custom_resource.py` beside each handler that imports
   it (_derived.py);
 - invoke and test: the request/response protocol and the lifecycle tests (_protocol.py,
-  _tests.py), run against the function the template names, in-process, offline (_run.py);
+  _tests.py), run against the function the template names by cfngen/_contract's runner,
+  offline (_run.py);
 - init: its questions (_answers.py) and the copier template in templates/custom_resource/;
 - build and submit: none; the user's SAM/CloudFormation stack deploys it.
 

@@ -21,7 +21,7 @@ import contextlib
 import json
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -179,7 +179,6 @@ class Cloud:
         self.stack_id = stack_id(region)
         #: The receiver of the unit of work running (`receiving`).
         self.receiver: Receiver | None = None
-        self.on_invocation: Callable[[Invocation], None] | None = None
 
     @property
     def hung(self) -> Mapping[str, str]:
@@ -252,9 +251,7 @@ class Cloud:
         event = {**event, "ResponseURL": receiver.url(slot)}
         request = Request(self, event, slot)
         with receiver.trusted():
-            outcome = self.runner.carry(
-                request, handler=request.label, max_delay=0.0, on_invocation=self.on_invocation
-            )
+            outcome = self.runner.carry(request, handler=request.label, max_delay=0.0)
         invocation = outcome.last
         if request.ended is None:  # ran into its deadline: what came before it counts
             cutoff = time.monotonic()
