@@ -53,3 +53,37 @@ def test_a_request_file_and_a_broken_rule_is_shown(root, tmp_path, capsys):
 def test_an_unknown_request_type_is_a_usage_error(root, capsys):
     assert main(["invoke", "Read", "--project", str(root)]) == 2
     assert "Create, Update or Delete" in capsys.readouterr().err
+
+
+def test_the_context_has_the_functions_timeout_left(root, capsys):
+    (root / "src" / "app.py").write_text(
+        RAW.replace(
+            'data = {"Greeting": "Hello, " + properties["Name"]}',
+            'data = {"Left": str(context.get_remaining_time_in_millis()), '
+            '"Name": context.function_name}',
+        )
+    )
+    assert main(["invoke", "Create", "--project", str(root)]) == 0
+    out = capsys.readouterr().out
+    left = int(out.split('"Left": "')[1].split('"')[0])
+    assert 2_000 < left <= 3_000  # the template's Timeout: 3
+    assert '"Name": "cfngen-test-Fn"' in out
+
+
+def test_a_handler_that_ends_its_process_exits_1_naming_the_call(root, capsys):
+    (root / "src" / "app.py").write_text(
+        "import os\n\ndef handler(event, context):\n    os._exit(3)\n"
+    )
+    assert main(["invoke", "Create", "--project", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert "Create did not finish" in err and "exited with status 3 during Create #1" in err
+
+
+def test_a_handler_that_hangs_exits_1_at_its_timeout(tmp_path, capsys):
+    root = project(
+        tmp_path / "p", "def handler(event, context):\n    while True:\n        pass\n", timeout=1
+    )
+    assert main(["invoke", "Create", "--project", str(root)]) == 1
+    captured = capsys.readouterr()
+    assert "still running after 1 s" in captured.out
+    assert "one-response: no response before the deadline" in captured.out

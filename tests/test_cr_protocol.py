@@ -428,3 +428,33 @@ def test_a_service_token_naming_an_sns_topic_reaches_its_subscriber_wrapped(tmp_
     (root / "src" / "app.py").write_text("from raw import handler\n")
     outcome, message = outcomes(root, "cr_create")["cr_create"]
     assert outcome == "failed" and "KeyError" in message
+
+
+def test_a_handler_that_ends_its_process_fails_its_one_test_naming_the_call(tmp_path):
+    """os._exit in the function ends the runner's worker process, not cfngen: the test that
+    sent the request fails, naming it, and the next test runs in a new worker."""
+    code = RAW.replace(
+        '    kind = event["RequestType"]\n',
+        '    kind = event["RequestType"]\n'
+        '    if kind == "Update":\n'
+        "        import os\n"
+        "        os._exit(3)\n",
+        1,
+    )
+    got = outcomes(project(tmp_path, code), "cr_update_unchanged_keeps_id or cr_delete_twice")
+    outcome, message = got["cr_update_unchanged_keeps_id"]
+    assert outcome == "failed"
+    assert "exited with status 3 during Update #1" in message, message
+    assert got["cr_delete_twice"] == ("passed", "")
+
+
+def test_a_handler_spinning_past_its_timeout_is_stopped_and_fails_its_test(tmp_path):
+    code = RAW.replace(
+        '    kind = event["RequestType"]\n',
+        '    kind = event["RequestType"]\n    while kind == "Create":\n        pass\n',
+        1,
+    )
+    got = outcomes(project(tmp_path, code, timeout=1), "cr_create or cr_delete_unknown_id")
+    outcome, message = got["cr_create"]
+    assert outcome == "failed" and "still running at its deadline" in message, message
+    assert got["cr_delete_unknown_id"] == ("passed", "")

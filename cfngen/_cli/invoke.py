@@ -72,15 +72,13 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from cfngen._contract import invoke
     from cfngen._contract._call import Invocation
-    from cfngen._contract._report import render_invocation, render_wait
+    from cfngen._contract._report import render_wait
 
     out = sys.stdout
     paint_out = painter(out)
 
     def show(invocation: Invocation) -> None:
-        # A custom resource's one exchange renders itself (it is not a progress event).
-        render = getattr(invocation, "render", None)
-        out.write(render(paint_out) if render else render_invocation(invocation, paint_out))
+        out.write(invocation.render(paint_out))
         out.flush()
 
     def wait(seconds: float, asked: float, simulated: bool) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from cfngen._contract._capture import Sink, abandon, set_sink
 from cfngen._contract._entrypoint import Entrypoint, HandlerCrash
+from cfngen._render import Paint, plain
 
 
 @dataclass
@@ -48,6 +49,13 @@ class Invocation:
             return None
         status = self.response.get(self.status_key)
         return status if isinstance(status, str) else None
+
+    def render(self, paint: Paint = plain) -> str:
+        """The call as `cfngen invoke` prints it (a protocol whose calls show more, as a
+        custom resource's made-up request and every response it PUT, overrides this)."""
+        from cfngen._contract._report import render_invocation
+
+        return render_invocation(self, paint)
 
 
 class HandlerTimeout(BaseException):

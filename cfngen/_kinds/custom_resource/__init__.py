@@ -11,7 +11,8 @@ the engines (cfngen/_kinds/_kind.py says when each is asked):
 - generate: the protocol helper `cfngen_custom_resource.py` beside each handler that imports
   it (_derived.py);
 - invoke and test: the request/response protocol and the lifecycle tests (_protocol.py,
-  _tests.py), run against the function the template names, in-process, offline (_run.py);
+  _tests.py), run against the function the template names by cfngen/_contract's runner,
+  offline (_run.py);
 - init: its questions (_answers.py) and the copier template in templates/custom_resource/;
 - build and submit: none; the user's SAM/CloudFormation stack deploys it.
 
@@ -23,9 +24,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from cfngen._contract import ContractProtocol
     from cfngen._kinds import Derived, InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
@@ -106,7 +108,7 @@ class CustomResourceKind:
     # ------------------------------------------------------------------ invoke, test, init
 
     @functools.cached_property
-    def contract(self) -> Any:
+    def contract(self) -> ContractProtocol | None:
         from cfngen._kinds.custom_resource._run import CONTRACT
 
         return CONTRACT

@@ -1,4 +1,4 @@
-"""The custom resource's function as SAM finds it, and one Lambda invocation of it in-process.
+"""The custom resource's function as SAM finds it, and how Lambda calls it.
 
 The template is read with cfn-lint's decoder (YAML short forms become the long-form intrinsics);
 the custom resource is the `Custom::*` / `AWS::CloudFormation::CustomResource` (`--resource`
@@ -7,9 +7,13 @@ when there are several); its function is the `AWS::Serverless::Function` or
 an ARN ending in the FunctionName), with SAM's `Globals.Function`. Inline code (`ZipFile`,
 `InlineCode`) runs as `index.py` beside AWS's `cfnresponse` module, as on Lambda.
 
-Each invocation is a cold start: the function's own modules are imported afresh (Lambda
-containers share no memory, so nothing a handler caches survives to the next request), in a
-thread that is abandoned at the deadline, as Lambda ends the invocation.
+The function is imported once first (`Function.prepare`, bounded as Lambda's init phase is;
+a missing requirement is installed for the run), then run by cfngen/_contract's runner
+(_run.py). Each invocation is a cold start: the function's own modules are imported afresh
+(`Function.forget`; Lambda containers share no memory, so nothing a handler caches survives to
+the next request) and called as Lambda calls it (`as_lambda_runs`: SNS-wrapped when the
+ServiceToken names a topic, a context with the function's names and the runner's remaining
+time).
 """
 
 from __future__ import annotations
@@ -110,6 +114,8 @@ class Function:
     installed: tuple[str, ...] = ()
     #: The SNS topic (logical id) the ServiceToken names: requests arrive wrapped in it.
     sns_topic: str | None = None
+    #: Why the handler cannot be imported (set by `prepare`): every request fails with it.
+    init_error: str | None = None
 
     def load(self) -> Callable[[Any, Any], Any]:
         """The handler, imported afresh (a cold start): its own modules are dropped first."""
@@ -141,19 +147,51 @@ class Function:
             raise HandlerError(f"{self.module} has no function {self.attribute}")
         return handler  # type: ignore[no-any-return]
 
+    @property
+    def source(self) -> str:
+        """`module.attribute`, as the runner imports it."""
+        return f"{self.module}.{self.attribute}"
+
+    def folders(self) -> tuple[str, ...]:
+        """The function's code folder and its layers' folders, resolved."""
+        return (str(self.code_dir.resolve()), *(str(layer.resolve()) for layer in self.layers))
+
+    def forget(self) -> None:
+        """Drop the modules imported from the function's folders: the next import is a
+        cold start."""
+        for folder in self.folders():
+            _forget(folder)
+
+    @contextlib.contextmanager
+    def on_path(self) -> Iterator[None]:
+        """While inside, the function's layers come after its code on sys.path (Lambda's
+        order; the runner puts the code folder first) and the requirements installed for the
+        run last: cfngen's own packages (boto3, moto's patched botocore) must win."""
+        layers = [str(layer.resolve()) for layer in self.layers]
+        added = [p for p in self.installed if p not in sys.path]
+        sys.path[:0] = layers
+        sys.path.extend(added)
+        importlib.invalidate_caches()
+        try:
+            yield
+        finally:
+            for folder in (*layers, *added):
+                with contextlib.suppress(ValueError):
+                    sys.path.remove(folder)
+
     def prepare(self) -> list[str]:
         """Import the handler once before the tests; when a module is missing and the code
         folder has a requirements.txt, install it (as `sam build` would package it) into
-        cfngen's cache and use it for the run. Returns what the user should know."""
+        cfngen's cache and use it for the run. Returns what the user should know; when the
+        handler still cannot be imported, `init_error` says why (every request reports it,
+        as Lambda's init phase failing does)."""
+        self.init_error = None
         try:
-            with (
-                contextlib.redirect_stdout(io.StringIO()),
-                contextlib.redirect_stderr(io.StringIO()),
-            ):
-                self.load()
+            self._quiet_load()
         except HandlerError as exc:
+            self.init_error = f"{type(exc).__name__}: {exc}"
             if not isinstance(exc.__cause__, ModuleNotFoundError):
-                return []  # every request reports it
+                return []
             requirements = self.code_dir / "requirements.txt"
             if not requirements.is_file() or not any(
                 line.strip() and not line.strip().startswith("#")
@@ -162,8 +200,37 @@ class Function:
                 return []
             target = install_requirements(requirements)
             self.installed = (target,)
+            try:
+                self._quiet_load()
+            except HandlerError as again:
+                self.init_error = f"{type(again).__name__}: {again}"
+            else:
+                self.init_error = None
             return [f"{exc.__cause__}: installed {requirements} for the run ({target})"]
         return []
+
+    def _quiet_load(self) -> None:
+        """Import the handler, its output dropped, bounded as Lambda's init phase is."""
+        failed: list[BaseException] = []
+
+        def load() -> None:
+            try:
+                self.load()
+            except BaseException as exc:
+                failed.append(exc)
+
+        with (
+            contextlib.redirect_stdout(io.StringIO()),
+            contextlib.redirect_stderr(io.StringIO()),
+        ):
+            loading = threading.Thread(target=load, daemon=True, name="cfngen-cr-init")
+            loading.start()
+            loading.join(INIT_SECONDS)
+        if loading.is_alive():
+            raise HandlerError(f"importing {self.module} took over {INIT_SECONDS:g} s")
+        self.forget()
+        if failed:
+            raise failed[0]
 
 
 def install_requirements(requirements: Path) -> str:
@@ -199,6 +266,10 @@ def install_requirements(requirements: Path) -> str:
     shutil.rmtree(target, ignore_errors=True)
     building.rename(target)
     return str(target)
+
+
+#: Lambda's init phase (importing the handler) has its own limit, outside the function's Timeout.
+INIT_SECONDS = 10.0
 
 
 class HandlerError(Exception):
@@ -566,11 +637,12 @@ class _Resolver:
 # --------------------------------------------------------------------------- one invocation
 
 
-class FakeContext:
-    """The Lambda context object, with a deadline that the runner enforces."""
+class FunctionContext:
+    """The Lambda context object the function gets: its names as Lambda gives them, and the
+    remaining time of the runner's context (the call's limit, on the runner's clock)."""
 
-    def __init__(self, function: Function, seconds: float, region: str) -> None:
-        self._deadline = time.monotonic() + seconds
+    def __init__(self, function: Function, region: str, runner_context: Any) -> None:
+        self._runner_context = runner_context
         self.function_name = f"{STACK_NAME}-{function.logical_id}"
         self.function_version = "$LATEST"
         self.invoked_function_arn = (
@@ -584,75 +656,10 @@ class FakeContext:
         self.client_context = None
 
     def get_remaining_time_in_millis(self) -> int:
-        return max(int((self._deadline - time.monotonic()) * 1000), 0)
+        return int(self._runner_context.get_remaining_time_in_millis())
 
 
-@dataclass
-class Invocation:
-    """How one invocation ended."""
-
-    context: FakeContext
-    returned: bool
-    error: str | None
-    deadline_at: float
-    ended_at: float
-    output: str
-
-
-class _Router(io.TextIOBase):
-    """stdout/stderr while handlers run: the thread that runs the tests writes through; any
-    other thread (the handler's, its timers') writes into the running invocation's buffer, and
-    into nothing once its invocation is over (a handler abandoned at its deadline must not
-    write into the report)."""
-
-    def __init__(self, real: Any, owner: int) -> None:
-        self.real = real
-        self.owner = owner
-        self.buffer: io.StringIO | None = None
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        if threading.get_ident() == self.owner:
-            return int(self.real.write(text))
-        buffer = self.buffer
-        return buffer.write(text) if buffer is not None else len(text)
-
-    def flush(self) -> None:
-        with contextlib.suppress(Exception):
-            self.real.flush()
-
-
-_ROUTERS: list[_Router] = []
-#: Handler threads still running past their deadline: Lambda would have frozen them.
-_ABANDONED: list[threading.Thread] = []
-
-
-@contextlib.contextmanager
-def routed_output() -> Iterator[None]:
-    """Route the output of handler threads to their invocation (see _Router) while inside."""
-    owner = threading.get_ident()
-    out, err = _Router(sys.stdout, owner), _Router(sys.stderr, owner)
-    saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    _ROUTERS[:] = [out, err]
-    try:
-        yield
-    finally:
-        _ABANDONED[:] = [t for t in _ABANDONED if t.is_alive()]
-        if not _ABANDONED:
-            sys.stdout, sys.stderr = saved
-        # else the routers stay: what an abandoned handler prints later goes nowhere.
-        _ROUTERS.clear()
-
-
-def _route_to(buffer: io.StringIO | None) -> None:
-    for router in _ROUTERS:
-        router.buffer = buffer
-
-
-def _delivered(function: Function, event: Mapping[str, Any], region: str) -> Any:
+def delivered(function: Function, event: Mapping[str, Any], region: str) -> Any:
     """The event as the function receives it: a copy, inside an SNS notification when the
     ServiceToken names a topic."""
     payload = json.loads(json.dumps(event))
@@ -679,57 +686,15 @@ def _delivered(function: Function, event: Mapping[str, Any], region: str) -> Any
     }
 
 
-#: Lambda's init phase (importing the handler) has its own limit, outside the function's Timeout.
-INIT_SECONDS = 10.0
+def as_lambda_runs(
+    function: Function, handler: Callable[[Any, Any], Any], region: str
+) -> Callable[[dict[str, Any], Any], Any]:
+    """`handler` called as Lambda calls the function: the event as delivered (SNS-wrapped
+    when so), a context with the function's names and the runner's remaining time."""
 
+    def run(event: dict[str, Any], context: Any) -> Any:
+        return handler(
+            delivered(function, event, region), FunctionContext(function, region, context)
+        )
 
-def invoke(
-    function: Function,
-    event: Mapping[str, Any],
-    *,
-    seconds: float,
-    region: str,
-) -> Invocation:
-    """A cold start (import, bounded apart as Lambda's init phase), then the handler on
-    `event` until it returns or its `seconds` are up."""
-    output = io.StringIO()
-    outcome: dict[str, Any] = {}
-    loaded: dict[str, Any] = {}
-
-    def init() -> None:
-        try:
-            loaded["handler"] = function.load()
-        except BaseException as exc:  # reported as Lambda reports it
-            loaded["error"] = f"{type(exc).__name__}: {exc}"
-
-    _route_to(output)
-    starting = threading.Thread(target=init, daemon=True, name="cfngen-cr-init")
-    starting.start()
-    starting.join(INIT_SECONDS)
-    context = FakeContext(function, seconds, region)
-    deadline = time.monotonic() + seconds
-
-    def run() -> None:
-        try:
-            if "handler" not in loaded:
-                raise HandlerError(loaded.get("error", f"init took over {INIT_SECONDS:g} s"))
-            loaded["handler"](_delivered(function, event, region), context)
-        except BaseException as exc:  # reported as Lambda reports it
-            outcome["error"] = f"{type(exc).__name__}: {exc}"
-        outcome["ended"] = time.monotonic()
-
-    thread = threading.Thread(target=run, daemon=True, name=f"cfngen-cr-{context.aws_request_id}")
-    thread.start()
-    thread.join(seconds)
-    returned = not thread.is_alive()
-    _route_to(None)
-    if not returned:
-        _ABANDONED.append(thread)
-    return Invocation(
-        context,
-        returned,
-        outcome.get("error"),
-        deadline,
-        outcome.get("ended", deadline) if returned else deadline,
-        output.getvalue(),
-    )
+    return run

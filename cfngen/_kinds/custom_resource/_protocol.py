@@ -17,20 +17,29 @@ Rules (the names appear in every message, so a failure says which one broke):
 
 from __future__ import annotations
 
+import contextlib
 import json
+import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cfngen._kinds.custom_resource._lambda import Function, Invocation, invoke, stack_id
-from cfngen._kinds.custom_resource._receiver import Receiver
+from cfngen._contract._call import Invocation
+from cfngen._kinds.custom_resource._lambda import Function, as_lambda_runs, stack_id
+from cfngen._kinds.custom_resource._receiver import Receiver, Slot
+
+if TYPE_CHECKING:
+    from cfngen._contract._runner import Runner
 
 MAX_RESPONSE_BYTES = 4096
 MAX_PHYSICAL_ID_BYTES = 1024
 #: After the handler returns, a response still in flight is waited for this long.
 GRACE_SECONDS = 0.2
 REQUEST_TYPES = ("Create", "Update", "Delete")
+#: The response field holding the status.
+STATUS_KEY = "Status"
+STATUSES = frozenset({"SUCCESS", "FAILED"})
 
 
 @dataclass
@@ -38,7 +47,9 @@ class Exchange:
     """One request and everything that came back for it."""
 
     event: dict[str, Any]
-    invocation: Invocation
+    #: The call as the runner saw it (its `response`: the first body received); None when
+    #: the function could not be called at all (`init_error`).
+    invocation: Invocation | None
     #: Parsed bodies of the PUTs received before the deadline, in order.
     bodies: list[Any]
     raw: list[bytes]
@@ -47,6 +58,28 @@ class Exchange:
     late: int = 0
     refused: int = 0
     problems: list[str] = field(default_factory=list)
+    #: Why the function could not be imported (Lambda's init phase failed).
+    init_error: str | None = None
+
+    @property
+    def returned(self) -> bool:
+        """Whether the invocation ended before its deadline."""
+        return self.invocation is None or not (
+            self.invocation.timed_out or self.invocation.not_called
+        )
+
+    @property
+    def error(self) -> str | None:
+        """What the handler raised (or why it could not start)."""
+        if self.init_error is not None:
+            return self.init_error
+        crash = None if self.invocation is None else self.invocation.crash
+        return None if crash is None else crash.headline
+
+    @property
+    def output(self) -> str:
+        lines = [] if self.invocation is None else self.invocation.output
+        return "".join(line + "\n" for line in lines)
 
     @property
     def response(self) -> dict[str, Any] | None:
@@ -55,7 +88,7 @@ class Exchange:
 
     @property
     def status(self) -> str | None:
-        return None if self.response is None else self.response.get("Status")
+        return None if self.response is None else self.response.get(STATUS_KEY)
 
     @property
     def physical_id(self) -> Any:
@@ -83,17 +116,50 @@ class Exchange:
         return f"{kind}: " + "; then ".join(shown)
 
     def log_tail(self, lines: int = 12) -> str:
-        tail = self.invocation.output.strip().splitlines()[-lines:]
+        tail = self.output.strip().splitlines()[-lines:]
         return "\n".join("  | " + line for line in tail)
 
 
+class Request:
+    """One request on its way to the function: the runner's `Exchange` (one call, never
+    re-invoked; the answer is the body PUT to the request's ResponseURL)."""
+
+    waits = False
+    timeout_minutes: float | None = None
+
+    def __init__(self, cloud: Cloud, event: dict[str, Any], slot: Slot) -> None:
+        self.cloud = cloud
+        self.slot = slot
+        self.request = event
+        self.label: str = event["RequestType"]
+        self.limit: float = cloud.seconds
+        #: time.monotonic() when the function returned (None: it did not).
+        self.ended: float | None = None
+
+    def event(self, number: int, callback_context: Mapping[str, Any] | None) -> dict[str, Any]:
+        self.cloud.cold_start()
+        return self.request
+
+    def answer(self, invocation: Invocation, returned: Any) -> dict[str, Any] | None:
+        self.ended = time.monotonic()
+        if not self.slot.puts:
+            time.sleep(GRACE_SECONDS)  # a response still on its way
+        first = next((p for p in self.slot.puts if p.status == 200), None)
+        body = None if first is None else _parse(first.body)
+        return body if isinstance(body, dict) else None
+
+    def advance(self, response: Mapping[str, Any]) -> None:
+        pass
+
+
 class Cloud:
-    """A local CloudFormation for one custom resource: sends requests to the handler in this
-    process, with a ResponseURL on the local receiver, and checks every response."""
+    """A local CloudFormation for one custom resource: sends requests to the function through
+    the runner (a call under its limit, its output captured, in the runner's worker process),
+    with a ResponseURL on the local receiver, and checks every response."""
 
     def __init__(
         self,
-        receiver: Receiver,
+        runner: Runner | None,
         function: Function,
         *,
         logical_id: str,
@@ -102,7 +168,8 @@ class Cloud:
         seconds: float,
         service_timeout: int | None,
     ) -> None:
-        self.receiver = receiver
+        #: None when the function cannot be imported (`function.init_error`): nothing runs.
+        self.runner = runner
         self.function = function
         self.logical_id = logical_id
         self.resource_type = resource_type
@@ -110,9 +177,35 @@ class Cloud:
         self.seconds = seconds
         self.service_timeout = service_timeout
         self.stack_id = stack_id(region)
-        #: Request types whose invocation ran into its deadline: not sent again (a handler
-        #: that hangs would otherwise cost its whole Timeout in every test).
-        self.hung: dict[str, str] = {}
+        #: The receiver of the unit of work running (`receiving`).
+        self.receiver: Receiver | None = None
+
+    @property
+    def hung(self) -> Mapping[str, str]:
+        """Request types whose invocation ran into its deadline, and why: not sent again (a
+        handler that hangs would otherwise cost its whole Timeout in every test)."""
+        return {} if self.runner is None else self.runner.entrypoint.hung
+
+    @contextlib.contextmanager
+    def receiving(self) -> Iterator[Receiver]:
+        """A receiver for the unit of work running: opened inside the unit, in the worker
+        process whose handlers PUT to it (a server thread of cfngen's own process would not
+        see them)."""
+        with Receiver() as receiver:
+            self.receiver = receiver
+            try:
+                yield receiver
+            finally:
+                self.receiver = None
+
+    def cold_start(self) -> None:
+        """The function's modules imported afresh (Lambda containers share no memory), called
+        as Lambda calls it."""
+        assert self.runner is not None
+        entrypoint = self.runner.entrypoint
+        self.function.forget()
+        entrypoint.reload()
+        entrypoint.function = as_lambda_runs(self.function, entrypoint.function, self.region)
 
     def request(
         self,
@@ -144,15 +237,27 @@ class Cloud:
 
     def send(self, event: dict[str, Any], *, expired: bool = False) -> Exchange:
         """Deliver `event` once (with a fresh URL) and check what came back."""
-        import time
-
-        slot = self.receiver.slot(expired=expired)
-        event = {**event, "ResponseURL": self.receiver.url(slot)}
-        with self.receiver.trusted():
-            invocation = invoke(self.function, event, seconds=self.seconds, region=self.region)
-            if invocation.returned and not slot.puts:
-                time.sleep(GRACE_SECONDS)  # a response still on its way
-        cutoff = min(invocation.ended_at + GRACE_SECONDS, invocation.deadline_at)
+        if self.runner is None:
+            exchange = Exchange(
+                event, None, [], [], [], init_error=self.function.init_error or "not imported"
+            )
+            if not expired:
+                exchange.problems = check(exchange)
+            return exchange
+        receiver = self.receiver
+        if receiver is None:
+            raise RuntimeError("no receiver: send inside `with cloud.receiving():`")
+        slot = receiver.slot(expired=expired)
+        event = {**event, "ResponseURL": receiver.url(slot)}
+        request = Request(self, event, slot)
+        with receiver.trusted():
+            outcome = self.runner.carry(request, handler=request.label, max_delay=0.0)
+        invocation = outcome.last
+        if request.ended is None:  # ran into its deadline: what came before it counts
+            cutoff = time.monotonic()
+        else:
+            deadline = request.ended - invocation.seconds + request.limit
+            cutoff = min(request.ended + GRACE_SECONDS, deadline)
         in_time = [p for p in slot.puts if p.at <= cutoff and p.status == 200]
         exchange = Exchange(
             event,
@@ -165,8 +270,6 @@ class Cloud:
         )
         if not expired:
             exchange.problems = check(exchange)
-        if not invocation.returned:
-            self.hung.setdefault(event["RequestType"], exchange.describe())
         return exchange
 
 
@@ -185,14 +288,13 @@ class _Unreadable:
 def check(exchange: Exchange) -> list[str]:
     """Every rule the response to this request breaks, each message naming its rule."""
     event = exchange.event
-    invocation = exchange.invocation
     kind = event["RequestType"]
     count = len(exchange.bodies)
     if count == 0:
-        if not invocation.returned:
+        if not exchange.returned:
             why = "the invocation was still running at its deadline"
-        elif invocation.error:
-            why = f"the handler raised {invocation.error} and did not answer"
+        elif exchange.error:
+            why = f"the handler raised {exchange.error} and did not answer"
         else:
             why = "the handler returned without answering"
         late = f" ({exchange.late} PUT after the deadline)" if exchange.late else ""

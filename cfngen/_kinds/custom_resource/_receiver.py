@@ -50,7 +50,7 @@ class Slot:
 
 
 @functools.cache
-def _certificate() -> tuple[str, str]:
+def certificate() -> tuple[str, str]:
     """(certificate file, key file) of a self-signed certificate for 127.0.0.1 and localhost."""
     import ipaddress
 
@@ -132,12 +132,15 @@ class Receiver:
 
         self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        cert_file, key_file = _certificate()
+        cert_file, key_file = certificate()
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(cert_file, key_file)
         self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
         self.cert_file = cert_file
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # One receiver per unit of work: a short poll, so that closing it costs no half second.
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     def __enter__(self) -> Receiver:
         self._thread.start()

@@ -1,31 +1,44 @@
-"""`cfngen test` and `cfngen invoke` for a custom resource: the function found as SAM finds it,
-run in this process (moto answers its AWS calls, fake credentials), its ResponseURL a local
-HTTPS receiver."""
+"""`cfngen test` and `cfngen invoke` for a custom resource (its `ContractProtocol`): the
+function found as SAM finds it and run by cfngen/_contract's runner (`runner.open(Source(...))`:
+moto answers its AWS calls, fake credentials; each call under the function's Timeout, its
+output captured, in the runner's worker process), its ResponseURL a local HTTPS receiver opened
+inside each unit of work."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cfngen._contract._results import SuiteResult
-from cfngen._errors import CfngenError
+from cfngen._contract._call import Invocation
+from cfngen._contract._entrypoint import Source
+from cfngen._contract._isolate import ChildExit
+from cfngen._contract._loop import Outcome
+from cfngen._contract._protocol import Listener, Settings
+from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
+from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.custom_resource import INPUTS_FILE, PROPERTIES_SCHEMA
-from cfngen._kinds.custom_resource._lambda import Resource, find_resource, routed_output
-from cfngen._kinds.custom_resource._protocol import REQUEST_TYPES, Cloud, Exchange
-from cfngen._kinds.custom_resource._receiver import Receiver
+from cfngen._kinds.custom_resource._lambda import Resource, find_resource
+from cfngen._kinds.custom_resource._protocol import (
+    REQUEST_TYPES,
+    STATUS_KEY,
+    STATUSES,
+    Cloud,
+    Exchange,
+)
+from cfngen._kinds.custom_resource._receiver import certificate
 from cfngen._kinds.custom_resource._tests import TESTS, Case, Failed, Inputs, Skipped
 from cfngen._project import Project
 from cfngen._render import Paint, plain
 
 if TYPE_CHECKING:
-    from cfngen._contract._protocol import Listener
     from cfngen._contract._runner import Runner
 
 #: Seconds an invocation may run when the function's Timeout is longer (--enforce-timeout).
@@ -41,7 +54,10 @@ _ENV = {
 
 @contextlib.contextmanager
 def _offline(region: str) -> Iterator[None]:
-    """Fake credentials, the region, and moto answering every AWS call."""
+    """Fake credentials, the region, and moto answering every AWS call (the first import of
+    the handler, before the runner opens)."""
+    import os
+
     from moto import mock_aws
 
     values = {**_ENV, "AWS_DEFAULT_REGION": region, "AWS_REGION": region}
@@ -59,41 +75,49 @@ def _offline(region: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def local_cloud(
-    project: Project,
+def opened(
+    runner: Runner,
     *,
-    region: str | None,
-    enforce_timeout: float | None,
     template: Path | None,
     resource: str | None,
     handler: str | None,
 ) -> Iterator[tuple[Cloud, Resource, list[str]]]:
-    region = region or "us-east-1"
+    """The function found and the runner opened on it (`Cloud.runner` None when the function
+    cannot be imported: every request then fails as Lambda's init phase does)."""
+    settings = runner.settings
+    region = settings.region or "us-east-1"
     found = find_resource(
-        project.root, template=template, resource=resource, handler=handler, region=region
+        runner.project.root, template=template, resource=resource, handler=handler, region=region
     )
+    function = found.function
     notes = list(found.warnings)
-    seconds = found.function.timeout
-    limit = enforce_timeout or DEFAULT_LIMIT
+    seconds = function.timeout
+    limit = settings.enforce_timeout or DEFAULT_LIMIT
     if seconds > limit:
         notes.append(
-            f"{found.function.logical_id}'s Timeout is {seconds:g} s: each invocation is given "
+            f"{function.logical_id}'s Timeout is {seconds:g} s: each invocation is given "
             f"{limit:g} s here (--enforce-timeout)"
         )
         seconds = limit
-    with _offline(region), Receiver() as receiver, routed_output():
-        _warm_up(found.function.code_dir)
-        notes.extend(found.function.prepare())
-        cloud = Cloud(
-            receiver,
-            found.function,
-            logical_id=found.logical_id,
-            resource_type=found.type,
-            region=region,
-            seconds=seconds,
-            service_timeout=found.service_timeout,
-        )
-        yield cloud, found, notes
+    with _offline(region):
+        notes.extend(function.prepare())
+    cloud = functools.partial(
+        Cloud,
+        function=function,
+        logical_id=found.logical_id,
+        resource_type=found.type,
+        region=region,
+        seconds=seconds,
+        service_timeout=found.service_timeout,
+    )
+    if function.init_error is not None:
+        yield cloud(None), found, notes
+        return
+    with function.on_path(), runner.open(Source(function.code_dir, function.source)):
+        # Before the worker forks: loaded once, not inside any deadline.
+        _warm_up(function.code_dir)
+        certificate()
+        yield cloud(runner), found, notes
 
 
 _WARM: set[str] = set()
@@ -267,13 +291,74 @@ def _coerce(value: Any, kind: Any) -> Any:
 # --------------------------------------------------------------------------- test
 
 
-@dataclass
-class CrSuiteResult(SuiteResult):
-    """A SuiteResult that fails when no test ran: every test skipped proves nothing."""
+def _run_tests(
+    runner: Runner,
+    listener: Listener,
+    *,
+    template: Path | None = None,
+    resource: str | None = None,
+    handler: str | None = None,
+) -> SuiteResult:
+    from cfngen._contract._select import compile_expression
 
-    @property
-    def ok(self) -> bool:
-        return self.count("failed") == 0 and self.count("passed") > 0
+    started = time.perf_counter()
+    keyword = runner.settings.keyword
+    select = compile_expression(keyword or "")
+    plan = [(name, test) for name, test in TESTS if select(name)]
+    if not plan:
+        raise CfngenError(
+            f"-k {keyword!r} selects none of the tests",
+            "test names are: " + ", ".join(name for name, _ in TESTS),
+        )
+    # Every test skipped proves nothing: the run fails.
+    result = SuiteResult(needs_a_test=True)
+    with opened(runner, template=template, resource=resource, handler=handler) as (
+        cloud,
+        found,
+        notes,
+    ):
+        inputs = load_inputs(runner.project.root, found)
+        result.notes.extend(notes + inputs.notes)
+
+        def unit(name: str, test: Callable[[Case], None]) -> TestResult:
+            began = time.perf_counter()
+            with cloud.receiving() if cloud.runner is not None else contextlib.nullcontext():
+                try:
+                    test(Case(cloud, inputs))
+                except Failed as failure:
+                    outcome = TestResult(name, "failed", str(failure), 0.0)
+                except Skipped as skipped:
+                    outcome = TestResult(name, "skipped", str(skipped), 0.0)
+                else:
+                    outcome = TestResult(name, "passed", None, 0.0)
+            outcome.seconds = time.perf_counter() - began
+            return outcome
+
+        def done(index: int, found: TestResult | ChildExit) -> None:
+            if isinstance(found, ChildExit):
+                found = TestResult(
+                    plan[index][0],
+                    "failed",
+                    f"one-response: the function's process ended ({found.how}) before it "
+                    "answered: a handler answers through its ResponseURL and returns; never "
+                    "os._exit or sys.exit",
+                    0.0,
+                )
+            result.tests.append(found)
+            if listener.on_result is not None:
+                listener.on_result(found)
+
+        units = [functools.partial(unit, name, test) for name, test in plan]
+        if cloud.runner is None:  # nothing is called: no worker needed
+            for index, work in enumerate(units):
+                done(index, work())
+        else:
+            # Each test in a fresh container: moto emptied, the function imported again.
+            runner.each(units, done, fresh=True)
+    result.seconds = time.perf_counter() - started
+    if not result.ran:
+        result.notes.append("no test ran: every test was skipped (the reasons are above)")
+    return result
 
 
 def run_tests(
@@ -285,89 +370,74 @@ def run_tests(
     template: Path | None = None,
     resource: str | None = None,
     handler: str | None = None,
-    on_result: Callable[[Any], None] | None = None,
-) -> CrSuiteResult:
-    from cfngen._contract._results import TestResult
-    from cfngen._contract._select import compile_expression
+    on_result: Callable[[TestResult], None] | None = None,
+) -> SuiteResult:
+    """`cfngen test` on a loaded project (what `run_contract_tests` does with a folder)."""
+    from cfngen._contract._runner import Runner
 
-    started = time.perf_counter()
-    select = compile_expression(keyword or "")
-    plan = [(name, test) for name, test in TESTS if select(name)]
-    if not plan:
-        raise CfngenError(
-            f"-k {keyword!r} selects none of the tests",
-            "test names are: " + ", ".join(name for name, _ in TESTS),
-        )
-    result = CrSuiteResult()
-    with local_cloud(
-        project,
-        region=region,
-        enforce_timeout=enforce_timeout,
+    settings = Settings(region=region, enforce_timeout=enforce_timeout, keyword=keyword)
+    return CONTRACT.run_tests(
+        Runner(project, CONTRACT, settings),
+        Listener(on_result=on_result),
         template=template,
         resource=resource,
         handler=handler,
-    ) as (cloud, found, notes):
-        inputs = load_inputs(project.root, found)
-        result.notes.extend(notes + inputs.notes)
-        for name, test in plan:
-            began = time.perf_counter()
-            case = Case(cloud, inputs)
-            try:
-                test(case)
-            except Failed as failure:
-                outcome = TestResult(name, "failed", str(failure), 0.0)
-            except Skipped as skipped:
-                outcome = TestResult(name, "skipped", str(skipped), 0.0)
-            else:
-                outcome = TestResult(name, "passed", None, 0.0)
-            outcome.seconds = time.perf_counter() - began
-            result.tests.append(outcome)
-            if on_result is not None:
-                on_result(outcome)
-    result.seconds = time.perf_counter() - started
-    if not result.count("passed") and not result.count("failed"):
-        result.notes.append("no test ran: every test was skipped (the reasons are above)")
-    return result
+    )
 
 
 # --------------------------------------------------------------------------- invoke
 
 
 @dataclass
-class CrInvocation:
-    """`cfngen invoke` for a custom resource: the one exchange, rendered."""
+class CrInvocation(Invocation):
+    """A custom resource's one call, as `cfngen invoke` shows it: the request cfngen made up,
+    every response the receiver got, the protocol's rules it broke."""
 
-    exchange: Exchange
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def succeeded(self) -> bool:
-        return self.exchange.status == "SUCCESS" and not self.exchange.problems
-
-    @property
-    def verdict(self) -> str:
-        if self.exchange.problems:
-            return f"{len(self.exchange.problems)} protocol rule(s) broken"
-        return f"{self.exchange.event['RequestType']} answered {self.exchange.status}"
+    exchange: Exchange | None = None
 
     def render(self, paint: Paint = plain) -> str:
+        exchange = self.exchange
+        if exchange is None:
+            return super().render(paint)
         lines = [paint("request:", "bold")]
-        shown = {k: v for k, v in self.exchange.event.items() if k != "ResponseURL"}
+        shown = {k: v for k, v in exchange.event.items() if k != "ResponseURL"}
         lines += ["  " + line for line in json.dumps(shown, indent=2).splitlines()]
-        if self.exchange.invocation.output.strip():
+        if exchange.output.strip():
             lines.append(paint("handler output:", "bold"))
-            lines += [
-                "  | " + line for line in self.exchange.invocation.output.rstrip().splitlines()
-            ]
+            lines += ["  | " + line for line in exchange.output.rstrip().splitlines()]
+        if self.crash is not None:
+            lines.append(paint(f"handler raised {self.crash.headline}", "error"))
+            lines.extend(self.crash.frames)
+        elif exchange.init_error is not None:
+            lines.append(paint(f"the function cannot start: {exchange.init_error}", "error"))
+        if self.timed_out:
+            lines.append(paint(f"still running after {self.limit:g} s (its Timeout)", "error"))
         lines.append(paint("response CloudFormation receives:", "bold"))
-        if not self.exchange.bodies:
+        if not exchange.bodies:
             lines.append("  (none)")
-        for body in self.exchange.bodies:
+        for body in exchange.bodies:
             text = json.dumps(body, indent=2) if isinstance(body, dict) else repr(body)
             lines += ["  " + line for line in text.splitlines()]
-        for problem in self.exchange.problems:
+        for problem in exchange.problems:
             lines.append(paint("protocol: " + problem, "error"))
         return "\n".join(lines) + "\n"
+
+
+def as_invocation(exchange: Exchange) -> CrInvocation:
+    """The exchange as the runner's Invocation of its one call (made up when none was made)."""
+    call = exchange.invocation
+    if call is None:
+        call = Invocation(exchange.event["RequestType"], 1, exchange.event, None, 0.0, 0.0)
+    values = {f.name: getattr(call, f.name) for f in dataclasses.fields(Invocation)}
+    values["response"] = exchange.response
+    values["status_key"] = STATUS_KEY
+    return CrInvocation(**values, exchange=exchange)
+
+
+def verdict(exchange: Exchange) -> str:
+    if exchange.problems:
+        return f"{len(exchange.problems)} protocol rule(s) broken"
+    return f"{exchange.event['RequestType']} answered {exchange.status}"
 
 
 def pairs(items: list[str] | None, flag: str) -> dict[str, str]:
@@ -387,42 +457,49 @@ def request_type(action: str) -> str:
     raise CfngenError(f"unknown request type {action!r}", "use Create, Update or Delete")
 
 
-def invoke(
-    project: Project,
+def _invoke(
+    runner: Runner,
     action: str,
     request_file: Path | None,
+    listener: Listener,
     *,
-    region: str | None = None,
-    enforce_timeout: float | None = None,
     template: Path | None = None,
     resource: str | None = None,
     handler: str | None = None,
     property: list[str] | None = None,  # the flag's name, --property
     old_property: list[str] | None = None,
     physical_id: str | None = None,
-    on_warning: Callable[[str], None] | None = None,
-) -> CrInvocation:
+) -> InvokeResult:
     from cfngen import _schema
 
+    if runner.settings.profile is not None:
+        raise CfngenError(
+            "--profile does not apply to a custom resource",
+            "cfngen runs custom resources offline only; leave it out",
+        )
+    # One request, answered once: no re-invocation, so max_reinvoke, max_invocations and
+    # max_delay have nothing to count.
     kind = request_type(action)
-    with local_cloud(
-        project,
-        region=region,
-        enforce_timeout=enforce_timeout,
-        template=template,
-        resource=resource,
-        handler=handler,
-    ) as (cloud, found, notes):
+    file_event: dict[str, Any] = {}
+    if request_file is not None:
+        file_event = _schema.load_object(
+            request_file,
+            "write a custom resource request (RequestType, ResourceProperties, ...) or "
+            "the properties alone",
+        )
+        if "ResourceProperties" not in file_event and "RequestType" not in file_event:
+            file_event = {"ResourceProperties": file_event}
+    if kind != "Update" and old_property:
+        raise CfngenError("--old-property is only for Update", "leave it out")
+    given_id = physical_id or file_event.get("PhysicalResourceId")
+    if kind != "Create" and not given_id:
+        raise CfngenError(f"a {kind} needs the resource's physical id", "pass --physical-id ID")
+    with opened(runner, template=template, resource=resource, handler=handler) as (
+        cloud,
+        found,
+        notes,
+    ):
         token = {"ServiceToken": found.properties["ServiceToken"]}
-        file_event: dict[str, Any] = {}
-        if request_file is not None:
-            file_event = _schema.load_object(
-                request_file,
-                "write a custom resource request (RequestType, ResourceProperties, ...) or "
-                "the properties alone",
-            )
-            if "ResourceProperties" not in file_event and "RequestType" not in file_event:
-                file_event = {"ResourceProperties": file_event}
         props = {
             **_strings(file_event.get("ResourceProperties", found.properties)),
             **pairs(property, "--property"),
@@ -435,37 +512,56 @@ def invoke(
                 **pairs(old_property, "--old-property"),
                 **token,
             }
-        elif old_property:
-            raise CfngenError("--old-property is only for Update", "leave it out")
-        given_id = physical_id or file_event.get("PhysicalResourceId")
-        if kind != "Create" and not given_id:
-            raise CfngenError(f"a {kind} needs the resource's physical id", "pass --physical-id ID")
         if kind == "Create" and given_id:
             notes.append("a Create carries no PhysicalResourceId: --physical-id is ignored")
             given_id = None
+        given_request_id = file_event.get("RequestId")
         event = cloud.request(
             kind,
             props,
             old_properties=old,
             physical_id=str(given_id) if given_id else None,
-            request_id=file_event.get("RequestId")
-            if isinstance(file_event.get("RequestId"), str)
-            else None,
+            request_id=given_request_id if isinstance(given_request_id, str) else None,
         )
         for note in notes:
-            if on_warning is not None:
-                on_warning(note)
-        exchange = cloud.send(event)
-    return CrInvocation(exchange, notes)
+            listener.warn(note)
+        if cloud.runner is not None and listener.on_import_output is not None:
+            imported = runner.entrypoint.import_output
+            if imported:
+                listener.on_import_output(imported)
+
+        def send() -> Exchange:
+            with cloud.receiving():
+                return cloud.send(event)
+
+        if cloud.runner is None:
+            exchange = cloud.send(event)
+        else:
+            try:
+                exchange = runner.isolated(send)
+            except ChildExit as exc:
+                raise CfngenError(
+                    f"{kind} did not finish: {exc.how}",
+                    "a custom resource's function answers through its ResponseURL and "
+                    "returns: never call os._exit or sys.exit",
+                    exit_code=ExitCode.FAILED,
+                ) from None
+    invocation = as_invocation(exchange)
+    if listener.on_invocation is not None:
+        listener.on_invocation(invocation)
+    succeeded = exchange.status == "SUCCESS" and not exchange.problems
+    return InvokeResult(Outcome(kind, [invocation]), verdict(exchange), succeeded, notes)
 
 
 class CustomResourceContract:
-    """What cfngen/_contract asks of a kind: `invoke` and `run_tests`."""
+    """The custom resource protocol (a `ContractProtocol`): a plain `handler(event, context)`
+    found in the template, answering through the body it PUTs to its ResponseURL."""
 
+    label = "custom resource function"
     #: `cfngen invoke Create` needs no request file: the template has the properties.
     request_optional = True
-    #: Options beyond the engine's own that these functions take.
-    options = (
+    #: Options beyond the runner's own that these functions take.
+    options: tuple[str, ...] = (
         "template",
         "resource",
         "handler",
@@ -473,6 +569,15 @@ class CustomResourceContract:
         "old_property",
         "physical_id",
     )
+    status_key = STATUS_KEY
+    in_progress: str | None = None
+    statuses = STATUSES
+    #: No error codes: a FAILED response says why in its Reason.
+    error_codes: frozenset[str] = frozenset()
+    session_module: str | None = None
+
+    def adapt(self, entrypoint: Any) -> None:
+        pass
 
     def invoke(
         self,
@@ -481,43 +586,16 @@ class CustomResourceContract:
         request_file: Path | None,
         listener: Listener,
         **options: Any,
-    ) -> CrInvocation:
-        settings = runner.settings
-        if settings.profile is not None:
-            raise CfngenError(
-                "--profile does not apply to a custom resource",
-                "cfngen runs custom resources offline only; leave it out",
-            )
-        # One request, answered once: no re-invocation, so max_reinvoke, max_invocations and
-        # max_delay have nothing to count.
-        result = invoke(
-            runner.project,
-            action,
-            request_file,
-            region=settings.region,
-            enforce_timeout=settings.enforce_timeout,
-            on_warning=listener.on_warning,
-            **options,
-        )
-        if listener.on_invocation is not None:
-            listener.on_invocation(result)  # type: ignore[arg-type]
-        return result
+    ) -> InvokeResult:
+        return _invoke(runner, action, request_file, listener, **options)
 
-    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> CrSuiteResult:
+    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:
         for key in ("property", "old_property", "physical_id"):
             if options.pop(key, None):
                 raise CfngenError(
                     f"--{key.replace('_', '-')} is for `cfngen invoke`", "leave it out"
                 )
-        settings = runner.settings
-        return run_tests(
-            runner.project,
-            keyword=settings.keyword,
-            enforce_timeout=settings.enforce_timeout,
-            region=settings.region,
-            on_result=listener.on_result,
-            **options,
-        )
+        return _run_tests(runner, listener, **options)
 
 
 CONTRACT = CustomResourceContract()

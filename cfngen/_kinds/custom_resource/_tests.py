@@ -94,7 +94,7 @@ def _explain(exchange: Exchange, problems: list[str]) -> str:
     lines = [exchange.event["RequestType"] + " broke the protocol:"]
     lines += [f"- {problem}" for problem in problems]
     lines.append(f"response: {exchange.describe()}")
-    if exchange.invocation.output.strip():
+    if exchange.output.strip():
         lines.append("handler output (last lines):")
         lines.append(exchange.log_tail())
     return "\n".join(lines)
@@ -103,7 +103,7 @@ def _explain(exchange: Exchange, problems: list[str]) -> str:
 def expect_success(exchange: Exchange, what: str) -> None:
     if exchange.status != "SUCCESS":
         message = f"{what} answered {exchange.status}: {exchange.reason or '(no Reason)'}"
-        if exchange.invocation.output.strip():
+        if exchange.output.strip():
             message += "\nhandler output (last lines):\n" + exchange.log_tail()
         raise Failed(message)
 
@@ -240,7 +240,7 @@ def cr_expired_url(case: Case) -> None:
         )
     exchange = case.cloud.send(case.cloud.request("Create", case.inputs.create), expired=True)
     case.seen.append(exchange)
-    if not exchange.invocation.returned:
+    if not exchange.returned:
         raise Failed(
             "one-response: with an expired ResponseURL (403) the invocation was still running "
             f"at its deadline after {exchange.refused} attempts: a 403 cannot succeed later, "
