@@ -536,11 +536,63 @@ def test_tests_for_handlers_the_schema_does_not_declare_are_skipped(tmp_path):
     }
 
 
-def test_inputs_with_cloudformation_exports_are_refused(tmp_path):
+def _with_exports(root: Path) -> None:
+    """Inputs naming CloudFormation exports, as `cfn test` resolves them with ListExports:
+    inside a string, as a whole value (unquoted), and with a quote in the value given."""
+    inputs = root / "inputs"
+    (inputs / "inputs_1_create.json").write_text(
+        '{"Name": "{{ItemName}}", "Kind": {{ItemKind}}, "Size": 3, "Secret": "{{Secret}}"}'
+    )
+    (inputs / "inputs_1_update.json").write_text(
+        '{"Name": "{{ItemName}}", "Kind": {{ItemKind}}, "Size": {{NewSize}}}'
+    )
+
+
+def test_exports_in_inputs_take_the_values_given(tmp_path):
     root = project(tmp_path, "store")
-    (root / "inputs" / "inputs_1_create.json").write_text('{"Name": "{{SomeExport}}"}')
-    with pytest.raises(CfngenError, match=r"uses the CloudFormation export \{\{SomeExport\}\}"):
-        run_contract_tests(root)
+    _with_exports(root)
+    exports = {"ItemName": "from-export", "ItemKind": "large", "NewSize": 7, "Secret": 'a"b'}
+    result = run_contract_tests(root, exports=exports)
+    assert failed(result) == set(), [(t.name, t.message) for t in result.tests]
+    assert not [note for note in result.notes if "export" in note]
+
+
+def test_exports_without_values_get_valid_stand_ins_with_a_warning(tmp_path):
+    root = project(tmp_path, "store")
+    _with_exports(root)
+    result = run_contract_tests(root, exports={"ItemName": "given-name"})
+    # Stand-ins valid for each property (Kind is an enum, Size an integer 1-100), so the
+    # handler is judged, not the placeholders.
+    assert failed(result) == set(), [(t.name, t.message) for t in result.tests]
+    warned = "\n".join(note for note in result.notes if "CloudFormation export" in note)
+    for name in ("ItemKind", "NewSize", "Secret"):
+        assert "{{" + name + "}}" in warned
+    assert "{{ItemName}}" not in warned
+    assert "--export" in warned
+
+
+def test_cli_takes_export_and_an_exports_file(tmp_path):
+    root = project(tmp_path, "store")
+    _with_exports(root)
+    (tmp_path / "exports.json").write_text('{"ItemName": "from-file", "ItemKind": "small"}')
+    result = run_cli(
+        "test",
+        "--exports",
+        str(tmp_path / "exports.json"),
+        "--export",
+        "NewSize=9",
+        "--export",
+        "Secret=x",
+        "-k",
+        "create_read",
+        cwd=root,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "CloudFormation export" not in result.stdout + result.stderr
+    bad = run_cli("test", "--exports", str(tmp_path / "missing.json"), cwd=root)
+    assert bad.returncode == 2
+    assert "missing.json" in bad.stderr
+    assert "Traceback" not in bad.stderr
 
 
 def test_generated_inputs_are_used_without_an_inputs_folder(tmp_path):

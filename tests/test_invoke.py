@@ -316,3 +316,15 @@ def test_a_handler_module_that_does_not_import_says_where(tmp_path):
     assert "importing example_test_store.handlers failed: SyntaxError" in result.stderr
     assert "handlers.py:" in result.stderr and "def broken(:" in result.stderr
     assert "importlib" not in result.stderr
+
+
+def test_exports_in_a_request_take_given_values_or_valid_stand_ins(tmp_path):
+    root = project(tmp_path, "store")
+    request = '{"desiredResourceState": {"Name": "{{ItemName}}", "Kind": {{ItemKind}}}}'
+    result = invoke(root, "CREATE", request, "--export", "ItemName=from-export")
+    assert result.returncode == 0, result.stdout + result.stderr
+    model = events(result.stdout)[-1]["resourceModel"]
+    assert model["Name"] == "from-export"
+    assert model["Kind"] in ("small", "large")  # a value the schema's enum allows
+    assert "{{ItemKind}} is a CloudFormation export" in result.stderr
+    assert "{{ItemName}}" not in result.stderr

@@ -51,6 +51,7 @@ def add_format(
 def add_kind_options(p: argparse.ArgumentParser) -> None:
     """Options only some kinds' contracts take (`cfngen._contract` refuses them elsewhere)."""
     hook = p.add_argument_group("hooks")
+    exports = p.add_argument_group("CloudFormation exports (that inputs name as {{NAME}})")
     hook.add_argument(
         "--typeconfig",
         type=Path,
@@ -59,7 +60,7 @@ def add_kind_options(p: argparse.ArgumentParser) -> None:
         help="the hook's type configuration: the SetTypeConfiguration JSON "
         "(CloudFormationConfiguration.HookConfiguration.Properties) or the properties alone",
     )
-    hook.add_argument(
+    exports.add_argument(
         "--export",
         dest="exports",
         action="append",
@@ -68,12 +69,28 @@ def add_kind_options(p: argparse.ArgumentParser) -> None:
         help="the value of a CloudFormation export that inputs name as {{NAME}} (repeatable; "
         "default: a stand-in, as exports cannot be looked up offline)",
     )
+    exports.add_argument(
+        "--exports",
+        dest="exports_file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a JSON object mapping export names to values (--export wins over it)",
+    )
 
 
 def kind_options(args: argparse.Namespace) -> dict[str, object]:
     from cfngen._errors import CfngenError
 
-    exports: dict[str, str] = {}
+    exports: dict[str, object] = {}
+    if args.exports_file is not None:
+        from cfngen import _schema
+
+        exports.update(
+            _schema.load_object(
+                args.exports_file, 'an exports file maps names to values: {"KeyArn": "arn:..."}'
+            )
+        )
     for item in args.exports:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():

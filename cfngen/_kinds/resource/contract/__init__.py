@@ -8,9 +8,9 @@ and the contract's rules about models (_rules.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cfngen._contract._handlers import Invocation
@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 
 class ResourceContract:
+    #: Options of `cfngen invoke` and `cfngen test` this kind takes (see cfngen._contract).
+    options = ("exports",)
+
     def invoke(
         self,
         project: Project,
@@ -34,6 +37,7 @@ class ResourceContract:
         on_wait: Callable[[float, float], None] | None = None,
         on_warning: Callable[[str], None] | None = None,
         on_import_output: Callable[[list[str]], None] | None = None,
+        exports: Mapping[str, Any] | None = None,
     ) -> InvokeResult:
         from cfngen._kinds.resource.contract._invoke import invoke
 
@@ -50,6 +54,7 @@ class ResourceContract:
             on_wait=on_wait,
             on_warning=on_warning,
             on_import_output=on_import_output,
+            exports=exports,
         )
 
     def run_tests(
@@ -61,6 +66,7 @@ class ResourceContract:
         max_reinvoke: int,
         region: str | None,
         on_result: Callable[[TestResult], None] | None = None,
+        exports: Mapping[str, Any] | None = None,
     ) -> SuiteResult:
         from cfngen._kinds.resource.contract._suite import run_tests
 
@@ -71,6 +77,7 @@ class ResourceContract:
             max_reinvoke=max_reinvoke,
             region=region,
             on_result=on_result,
+            exports=exports,
         )
 
 

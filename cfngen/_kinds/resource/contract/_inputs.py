@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,12 +18,12 @@ from typing import Any
 from cfngen import _schema
 from cfngen._errors import CfngenError
 from cfngen._kinds.resource._view import ResourceSchema
+from cfngen._kinds.resource.contract import _exports
 from cfngen._kinds.resource.contract._rules import identifiers_of, pointer, set_value
 
 INPUTS_DIR = "inputs"
 OVERRIDES_FILE = "overrides.json"
 _FILE = re.compile(r"^inputs_(\d+)_(.+)\.json$")
-_EXPORT = re.compile(r"{{([-A-Za-z0-9:\s]+?)}}")
 
 
 @dataclass
@@ -52,19 +53,23 @@ class InputSet:
         return f"{INPUTS_DIR}/{path.name}" if path else "the input generated from the schema"
 
 
-def load_input_sets(root: Path, info: ResourceSchema) -> tuple[list[InputSet], list[str]]:
-    """The input sets to run the suite with, and warnings about files that were ignored."""
+def load_input_sets(
+    root: Path, info: ResourceSchema, exports: Mapping[str, Any] | None = None
+) -> tuple[list[InputSet], list[str]]:
+    """The input sets to run the suite with, and warnings about files that were ignored and
+    about `{{Export}}` placeholders no value was given for (`exports`: name -> value)."""
     warnings: list[str] = []
-    sets = _from_files(root / INPUTS_DIR)
+    placeholders = _exports.Exports(exports or {})
+    sets = _from_files(root / INPUTS_DIR, info, placeholders)
     if sets:
         if (root / OVERRIDES_FILE).is_file():
             warnings.append(f"{OVERRIDES_FILE} is ignored: it applies to generated inputs only")
-        return sets, warnings
-    overrides = _overrides(root / OVERRIDES_FILE, warnings)
-    return [_generated(info, overrides)], warnings
+        return sets, warnings + placeholders.notes()
+    overrides = _overrides(root / OVERRIDES_FILE, warnings, placeholders, info)
+    return [_generated(info, overrides)], warnings + placeholders.notes()
 
 
-def _from_files(folder: Path) -> list[InputSet]:
+def _from_files(folder: Path, info: ResourceSchema, exports: _exports.Exports) -> list[InputSet]:
     if not folder.is_dir():
         return []
     by_number: dict[int, dict[str, Path]] = {}
@@ -85,7 +90,9 @@ def _from_files(folder: Path) -> list[InputSet]:
                 f"{folder}: input set {number} has no inputs_{number}_create.json ({found})",
                 "every input set starts with a create input",
             )
-        loaded = {kind: _read_object(path) for kind, path in files.items()}
+        loaded = {
+            kind: _exports.load(path, "fix the file", exports, info) for kind, path in files.items()
+        }
         sets.append(
             InputSet(
                 create=loaded["create"],
@@ -109,21 +116,19 @@ def _kind(rest: str) -> str | None:
     return None
 
 
-def _read_object(path: Path) -> dict[str, Any]:
-    text = _schema.read_text(path)
-    export = _EXPORT.search(text)
-    if export:
-        raise CfngenError(
-            f"{path}: uses the CloudFormation export {{{{{export.group(1).strip()}}}}}",
-            "cfngen test runs offline and cannot look exports up: write the value itself",
-        )
-    return _schema.load_object(path, "fix the file", text=text)
+def _override_path(at: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The model path of a value in overrides.json: {"CREATE": {"/Tags/0/Key": ...}}."""
+    if len(at) < 2 or not at[1].startswith("/"):
+        return None
+    return (*_schema.pointer_tokens(at[1]), *at[2:])
 
 
-def _overrides(path: Path, warnings: list[str]) -> dict[str, dict[tuple[str, ...], Any]]:
+def _overrides(
+    path: Path, warnings: list[str], exports: _exports.Exports, info: ResourceSchema
+) -> dict[str, dict[tuple[str, ...], Any]]:
     if not path.is_file():
         return {}
-    data = _read_object(path)
+    data = _exports.load(path, "fix the file", exports, info, _override_path)
     if (
         not data
         or set(data) - {"CREATE", "UPDATE"}

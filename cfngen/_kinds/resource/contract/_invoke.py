@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from cfngen._contract._handlers import Handlers, Invocation, Limits
 from cfngen._contract._results import InvokeResult
@@ -29,13 +30,14 @@ def invoke(
     on_wait: Callable[[float, float], None] | None = None,
     on_warning: Callable[[str], None] | None = None,
     on_import_output: Callable[[list[str]], None] | None = None,
+    exports: Mapping[str, Any] | None = None,
 ) -> InvokeResult:
     """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS."""
     action = action.upper()
     if action not in ACTIONS:
         raise CfngenError(f"unknown action {action!r}", f"use one of {', '.join(ACTIONS)}")
     info = read_schema(project)
-    request, warnings = load_request(request_file)
+    request, warnings = load_request(request_file, info, exports)
     if info.handler_names and action.lower() not in info.handler_names:
         warnings.append(
             f"the schema declares no {action.lower()} handler: CloudFormation would never call it"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -945,15 +945,17 @@ def run_tests(
     max_reinvoke: int,
     region: str | None = None,
     on_result: Callable[[TestResult], None] | None = None,
+    exports: Mapping[str, Any] | None = None,
 ) -> SuiteResult:
-    """Run the contract tests on a resource type project.
+    """Run the contract tests on a resource type project (`exports`: the values of the
+    CloudFormation exports inputs name as `{{Name}}`).
 
     Raises CfngenError when they cannot run at all (no handlers, bad inputs).
     """
     started = time.perf_counter()
     info = read_schema(project)
     select = compile_expression(keyword or "")
-    input_sets, notes = load_input_sets(project.root, info)
+    input_sets, notes = load_input_sets(project.root, info, exports)
     conformance = Conformance(info.schema)
     result = SuiteResult(notes=notes)
 
