@@ -77,8 +77,21 @@ SCHEMA = {
         "Tags": {"type": "array", "insertionOrder": False, "items": {"$ref": "#/definitions/Tag"}},
         "Steps": {"type": "array", "items": {"type": "string"}},
         "Config": {"$ref": "#/definitions/Config"},
+        "Rules": {
+            "type": "array",
+            "insertionOrder": False,
+            "items": {"$ref": "#/definitions/Rule"},
+        },
     },
     "definitions": {
+        "Rule": {
+            "type": "object",
+            "properties": {
+                "Name": {"type": "string"},
+                "Arn": {"type": "string"},
+                "Ports": {"type": "array", "insertionOrder": False, "items": {"type": "integer"}},
+            },
+        },
         "Tag": {"type": "object", "properties": {"Key": {"type": "string"}}},
         "Config": {
             "type": "object",
@@ -112,6 +125,39 @@ INFO = ResourceSchema(SCHEMA)
             [("/Steps/0", "a", "b"), ("/Steps/1", "b", "a")],
         ),
         ({"Steps": ["a"]}, {"Steps": ["a", "b"]}, [("/Steps", ["a"], ["a", "b"])]),
+        # Nested insertionOrder: false arrays are unordered at every level, and their items
+        # may hold more (readOnly values); a difference names the item, not the whole array.
+        (
+            {"Rules": [{"Name": "a", "Ports": [1, 2]}, {"Name": "b", "Ports": [3, 4]}]},
+            {
+                "Rules": [
+                    {"Name": "b", "Ports": [4, 3], "Arn": "arn:b"},
+                    {"Name": "a", "Ports": [2, 1], "Arn": "arn:a"},
+                ]
+            },
+            [],
+        ),
+        (
+            {"Rules": [{"Name": "a", "Ports": [1, 2]}, {"Name": "b", "Ports": [3, 4]}]},
+            {"Rules": [{"Name": "b", "Ports": [4, 3]}, {"Name": "a", "Ports": [2, 9]}]},
+            [("/Rules/0/Ports/0", 1, 9)],
+        ),
+        (
+            {"Rules": [{"Name": "a", "Ports": [1]}, {"Name": "b", "Ports": [3]}]},
+            {"Rules": [{"Name": "b", "Ports": [3]}]},
+            [("/Rules/0", {"Name": "a", "Ports": [1]}, MISSING)],
+        ),
+        (
+            {"Rules": [{"Name": "b", "Ports": [3]}]},
+            {"Rules": [{"Name": "b", "Ports": [3]}, {"Name": "c", "Ports": []}]},
+            [("/Rules/1", MISSING, {"Name": "c", "Ports": []})],
+        ),
+        # A greedy pairing would give the loose item ("a" alone) the only full match.
+        (
+            {"Rules": [{"Name": "a"}, {"Name": "a", "Ports": [1]}]},
+            {"Rules": [{"Name": "a", "Ports": [1]}, {"Name": "a", "Ports": [2]}]},
+            [],
+        ),
         # 1 and True are different JSON values.
         ({"Name": 1}, {"Name": True}, [("/Name", 1, True)]),
     ],

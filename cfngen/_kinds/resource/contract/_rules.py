@@ -155,7 +155,7 @@ def differences(
 
     As `cfn test`: readOnly and writeOnly properties of the input are not compared; the output
     may hold more (readOnly values, defaults); arrays declared `insertionOrder: false` are
-    compared as multisets.
+    compared as multisets, at every level.
     """
     wanted = pruned(expected, info.read_only + info.write_only)
     got = actual if isinstance(actual, dict) else {}
@@ -175,18 +175,60 @@ def _compare(
             _compare(info, value, got.get(key, MISSING), (*path, key), out)
         return
     if isinstance(wanted, list):
-        if not isinstance(got, list) or len(got) != len(wanted):
+        if not isinstance(got, list):
             out.append((pointer(path), wanted, got))
             return
         if _insertion_order(info, path) is False:
-            if sorted(map(_canonical, wanted)) != sorted(map(_canonical, got)):
-                out.append((pointer(path), wanted, got))
+            _compare_unordered(info, wanted, got, path, out)
+            return
+        if len(got) != len(wanted):
+            out.append((pointer(path), wanted, got))
             return
         for index, (a, b) in enumerate(zip(wanted, got, strict=True)):
             _compare(info, a, b, (*path, str(index)), out)
         return
     if _canonical(wanted) != _canonical(got):
         out.append((pointer(path), wanted, got))
+
+
+def _compare_unordered(
+    info: ResourceSchema, wanted: list[Any], got: list[Any], path: Path, out: list[Any]
+) -> None:
+    """An `insertionOrder: false` array: each wanted item must match its own returned item by
+    the same rules as the whole model (so arrays nested in the items are unordered too where
+    the schema says so, and items may hold more, e.g. readOnly values). A difference names the
+    item: its closest unmatched counterpart's differences, or the item as missing."""
+
+    def rows(i: int, j: int) -> list[tuple[str, Any, Any]]:
+        found: list[tuple[str, Any, Any]] = []
+        _compare(info, wanted[i], got[j], (*path, str(i)), found)
+        return found
+
+    matches = [[not rows(i, j) for j in range(len(got))] for i in range(len(wanted))]
+    owner: dict[int, int] = {}  # got index -> wanted index
+
+    def assign(i: int, seen: set[int]) -> bool:
+        # Kuhn's augmenting path: a greedy match could pair an item with the one that a
+        # later, stricter item needs.
+        for j, ok in enumerate(matches[i]):
+            if ok and j not in seen:
+                seen.add(j)
+                if j not in owner or assign(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    unmatched = [i for i in range(len(wanted)) if not assign(i, set())]
+    free = [j for j in range(len(got)) if j not in owner]
+    for i in unmatched:
+        if not free:
+            out.append((pointer((*path, str(i))), wanted[i], MISSING))
+            continue
+        j = min(free, key=lambda j: len(rows(i, j)))
+        free.remove(j)
+        out.extend(rows(i, j))
+    for j in free:
+        out.append((pointer((*path, str(j))), MISSING, got[j]))
 
 
 def _canonical(value: Any) -> str:
