@@ -361,6 +361,33 @@ def test_the_example_under_moto_catches_a_delete_that_deletes_nothing(example, t
     }
 
 
+@pytest.mark.parametrize(
+    ("planted", "test", "headline"),
+    [
+        # Tags never applied on create: the inputs hold tags, but the resource has none.
+        (
+            ('Call("tag", tag),', 'Call("tag", lambda: None),'),
+            "contract_create_taggable",
+            "the model CREATE returned does not hold the tags it was given",
+        ),
+        # Tags added by an update never applied: the update succeeds, the tag is missing.
+        (
+            ("        if changed:\n", "        if False:\n"),
+            "contract_update_tag_updatable",
+            "the model UPDATE returned does not hold the tags it was given",
+        ),
+    ],
+)
+def test_tagging_tests_call_the_handlers(example, tmp_path, planted, test, headline):
+    root = project(tmp_path, example, planted)
+    result = run_contract_tests(root, keyword=test)
+    text = message(result, test)
+    assert outcomes(result) == {test: "failed"}, text
+    assert headline in text
+    assert "rule: " in text and "tags" in text
+    assert "/Tags/" in text  # the row names the tag, not the whole map
+
+
 # --------------------------------------------------------------------------- stubs
 
 

@@ -148,6 +148,18 @@ def identifiers_of(info: ResourceSchema, model: dict[str, Any]) -> dict[str, Any
     return {key: value for key, value in model.items() if key in keys}
 
 
+def tags_of(info: ResourceSchema, model: Any) -> dict[str, Any] | None:
+    """The tags of a model as CloudFormation sends them in desiredResourceTags: a map, from a
+    list of {Key, Value} or a map at the tagProperty; None when there are none."""
+    tags = model.get(info.tag_property) if isinstance(model, dict) else None
+    if isinstance(tags, dict):
+        return {str(key): value for key, value in tags.items()}
+    if isinstance(tags, list):
+        pairs = [t for t in tags if isinstance(t, dict) and isinstance(t.get("Key"), str)]
+        return {t["Key"]: t.get("Value") for t in pairs} or None
+    return None
+
+
 def differences(
     info: ResourceSchema, expected: dict[str, Any], actual: Any
 ) -> list[tuple[str, Any, Any]]:

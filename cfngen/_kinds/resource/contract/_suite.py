@@ -88,6 +88,14 @@ R_INVALID = (
 R_SYNC = "read and list must answer at once: never IN_PROGRESS"
 R_KEEP_ID = "update must keep the primaryIdentifier"
 R_RECREATE = "after a delete, create with the same identifier must succeed again"
+R_TAGS = (
+    "a taggable resource must apply the tags of its create input: the models create and read "
+    "return hold them"
+)
+R_TAG_UPDATE = (
+    "tags are updatable: update must apply the update input's tags (added, changed and removed "
+    "ones) and return SUCCESS; the models update and read return hold them"
+)
 R_PAGES = "list must end its pages: a nextToken must never repeat"
 R_TIME = "create, update and delete must return within 60 s, read and list within 30 s"
 R_ENDLESS = "IN_PROGRESS must end: a handler must reach SUCCESS or FAILED"
@@ -202,15 +210,20 @@ class _Case:
         next_token: str | None = None,
         *,
         rejecting: bool = False,
+        tags: bool = False,
     ) -> Outcome:
         """One handler call with every per-response rule checked. `rejecting`: the input is
-        invalid on purpose, so accepting it is the failure to report, not what it returned."""
+        invalid on purpose, so accepting it is the failure to report, not what it returned.
+        `tags`: send the models' tags as desiredResourceTags/previousResourceTags too, as
+        CloudFormation does for a taggable resource."""
         outcome = self.run.handlers.run(
             action,
             Request(
                 desired=copy.deepcopy(desired),
                 previous=copy.deepcopy(previous),
                 next_token=next_token,
+                desired_tags=_rules.tags_of(self.info, desired) if tags else None,
+                previous_tags=_rules.tags_of(self.info, previous) if tags else None,
             ),
             limits=self.run.limits,
             max_reinvoke=self.run.max_reinvoke,
@@ -444,8 +457,9 @@ class _Case:
         previous: dict[str, Any] | None = None,
         *,
         rule: str | None = None,
+        tags: bool = False,
     ) -> Outcome:
-        outcome = self.call(action, desired, previous)
+        outcome = self.call(action, desired, previous, tags=tags)
         if outcome.status != "SUCCESS":
             raise _Failed(
                 _explain(
@@ -635,6 +649,11 @@ def _create_taggable(case: _Case) -> None:
             f"{case.inputs.source('create')} has no {case.info.tag_property}: the resource is "
             "taggable, so the create input must hold tags for the tests to cover them"
         )
+    request = case.create_input
+    outcome = case.succeed("CREATE", request, tags=True)
+    created = outcome.response["resourceModel"]
+    _tags_applied(case, "CREATE", request, outcome, R_TAGS)
+    _tags_read_back(case, created, request, R_TAGS)
 
 
 def _create_invalid(case: _Case) -> None:
@@ -700,6 +719,62 @@ def _update_tag_updatable(case: _Case) -> None:
         raise _Failed(
             f"{case.inputs.source('update')} has no {case.info.tag_property}: tags are "
             "updatable, so the update input must hold tags for the tests to cover them"
+        )
+    created = case.succeed("CREATE", case.create_input, tags=True).response["resourceModel"]
+    request = case.update_input(created)
+    outcome = case.succeed("UPDATE", request, created, rule=R_TAG_UPDATE, tags=True)
+    updated = outcome.response["resourceModel"]
+    _tags_applied(case, "UPDATE", request, outcome, R_TAG_UPDATE)
+    _tags_read_back(case, updated, request, R_TAG_UPDATE)
+
+
+def _tags_applied(
+    case: _Case, action: str, request: dict[str, Any], outcome: Outcome, rule: str
+) -> None:
+    """The model `action` returned holds the request's tags (unless they are writeOnly)."""
+    rows = _tag_rows(case, request, outcome.response["resourceModel"])
+    if rows:
+        raise _Failed(
+            _explain(
+                f"the model {action} returned does not hold the tags it was given",
+                rule,
+                sent=request,
+                outcome=outcome,
+                table=rows,
+            )
+        )
+
+
+def _tag_rows(case: _Case, request: dict[str, Any], model: Any) -> list[tuple[str, Any, Any]]:
+    """Where the tags of `model` are not the request's: a tag map must not keep extra keys
+    either (a tag the update removed)."""
+    tag = case.info.tag_property
+    rows = _rules.differences(case.info, {tag: request[tag]}, model)
+    wanted, got = request[tag], model.get(tag) if isinstance(model, dict) else None
+    if not rows and isinstance(wanted, dict) and isinstance(got, dict):
+        rows = [
+            (pointer((tag, key)), _rules.MISSING, value)
+            for key, value in got.items()
+            if key not in wanted and (tag,) not in case.info.write_only
+        ]
+    return rows
+
+
+def _tags_read_back(case: _Case, model: dict[str, Any], request: dict[str, Any], rule: str) -> None:
+    """READ (when declared and implemented) returns the request's tags: they were applied."""
+    if "read" not in case.info.handler_names or "READ" in case.run.handlers.stubs:
+        return
+    outcome = case.succeed("READ", model)
+    rows = _tag_rows(case, request, outcome.response["resourceModel"])
+    if rows:
+        raise _Failed(
+            _explain(
+                "READ after the tags were applied returned other tags",
+                rule,
+                sent=request,
+                outcome=outcome,
+                table=rows,
+            )
         )
 
 
@@ -913,7 +988,7 @@ TESTS: tuple[_Test, ...] = (
     _Test("contract_update_read", ("create", "update", "read"), _update_read),
     _Test("contract_update_list", ("create", "update", "list"), _update_list),
     _Test("contract_update_without_create", ("update",), _update_without_create),
-    _Test("contract_update_tag_updatable", ("update",), _update_tag_updatable),
+    _Test("contract_update_tag_updatable", ("create", "update"), _update_tag_updatable),
     _Test("contract_update_not_updatable", ("create", "update"), _update_not_updatable),
     _Test("contract_delete_create", ("create", "delete"), _delete_create),
     _Test("contract_delete_read", ("create", "delete", "read"), _delete_read),
