@@ -404,29 +404,30 @@ def test_a_project_from_init_fails_every_test_as_not_implemented_without_calling
     assert "Traceback" not in result.stdout + result.stderr
     assert not called.exists()
     assert "0 passed, 16 failed, 0 skipped" in result.stdout
-    report = json.loads(run_cli("test", "--format", "json", cwd=root).stdout)
+    as_json = run_cli("test", "--format", "json", cwd=root)
+    report = json.loads(as_json.stdout)
     assert set(report) == {"tests", "passed", "failed", "skipped"}
     assert (report["passed"], report["failed"], report["skipped"]) == (0, 16, 0)
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
     for test in report["tests"]:
         assert set(test) == {"name", "outcome", "message", "seconds"}
         assert test["outcome"] == "failed"
+        # One line each: where the stubs are and what to do is said once, in the summary.
         assert "not implemented" in test["message"]
-        assert f"{WIDGET_HANDLERS}:" in test["message"]
-        assert "then delete" in test["message"]
+        assert "\n" not in test["message"]
     messages = {t["name"]: t["message"] for t in report["tests"]}
-    first = messages["contract_create_create"].splitlines()
-    assert first[0] == (
+    assert messages["contract_create_create"] == (
         "create_handler is not implemented (the stub `cfngen init` wrote): not called"
+    )
+    assert messages["contract_delete_list"].startswith(
+        "create_handler, delete_handler, list_handler are not implemented"
     )
     lines = (root / WIDGET_HANDLERS).read_text().splitlines()
     line = next(n for n, text in enumerate(lines, 1) if text.strip().startswith("# STUB:"))
-    assert first[1] == f"  {WIDGET_HANDLERS}:{line} in create_handler: {MARKER.strip()}"
-    assert (
-        messages["contract_delete_list"]
-        .splitlines()[0]
-        .startswith("create_handler, delete_handler, list_handler are not implemented")
-    )
+    where = f"  {WIDGET_HANDLERS}:{line} in create_handler: {MARKER.strip()}"
+    for output in (result.stdout + result.stderr, as_json.stderr):
+        assert output.count(where) == 1, output
+        assert output.count("then delete its STUB line") == 1
 
 
 def test_a_stub_whose_marker_is_deleted_is_tested_for_real(stubs, tmp_path):
@@ -741,3 +742,25 @@ def test_a_broken_entrypoint_is_a_usage_error_before_anything_is_imported(tmp_pa
     result = run_cli("test", cwd=root)
     assert result.returncode == ExitCode.USAGE, result.stdout + result.stderr
     assert "does not exist" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_models_older_than_the_schema_are_warned_about(stubs, tmp_path):
+    root = project(tmp_path, "store")
+    schema, models = root / "example-test-store.json", root / "src/example_test_store/models.py"
+    os.utime(models, (1_000_000, 1_000_000))
+    result = run_contract_tests(root, keyword="create_read")
+    assert result.notes[0].startswith(
+        "src/example_test_store/models.py is older than example-test-store.json"
+    )
+    assert "run `cfngen generate`" in result.notes[0]
+    os.utime(schema, (1_000_000, 1_000_000))
+    os.utime(models, (2_000_000, 2_000_000))
+    assert not any("older than" in n for n in run_contract_tests(root, keyword="create_read").notes)
+    # A checkout that only changed the times: the manifest says generate ran on this schema.
+    made = project(tmp_path / "made", stubs)
+    (models,) = made.glob("src/*/models.py")
+    os.utime(models, (1_000_000, 1_000_000))
+    assert not any("older than" in n for n in run_contract_tests(made, keyword="create_read").notes)
+    schema = made / "acme-svc-widget.json"
+    schema.write_text(schema.read_text().replace('"description": "', '"description": "Edited. ', 1))
+    assert any("older than" in n for n in run_contract_tests(made, keyword="create_read").notes)

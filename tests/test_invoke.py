@@ -328,3 +328,18 @@ def test_exports_in_a_request_take_given_values_or_valid_stand_ins(tmp_path):
     assert model["Kind"] in ("small", "large")  # a value the schema's enum allows
     assert "{{ItemKind}} is a CloudFormation export" in result.stderr
     assert "{{ItemName}}" not in result.stderr
+
+
+def test_invoke_says_that_state_does_not_persist_between_runs(tmp_path):
+    root = project(tmp_path, "store")
+    created = invoke(root, "CREATE", {"desiredResourceState": {"Name": "fresh", "Kind": "small"}})
+    assert created.returncode == 0, created.stdout + created.stderr
+    assert "state does not persist between runs" in created.stderr
+    # The store keeps items in memory: a later run cannot find the one created above.
+    read = invoke(root, "READ", {"desiredResourceState": {"Name": "fresh"}})
+    assert read.returncode == 1
+    assert "a CREATE of an earlier run is gone" in read.stderr
+    # A run that finds what it looks for says nothing about it.
+    seeded = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-1"}})
+    assert seeded.returncode == 0
+    assert "persist" not in seeded.stderr

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from cfngen._contract._handlers import Handlers, Invocation, Limits
+from cfngen._contract._handlers import Handlers, Invocation, Limits, Outcome
 from cfngen._contract._results import InvokeResult
 from cfngen._contract._sandbox import Sandbox
 from cfngen._errors import CfngenError
@@ -67,4 +67,27 @@ def invoke(
             on_invocation=on_invocation,
             on_wait=on_wait,
         )
+    state = _state_note(action, outcome) if profile is None else None
+    if state is not None:
+        warnings.append(state)
+        if on_warning is not None:
+            on_warning(state)
     return InvokeResult(outcome, warnings)
+
+
+def _state_note(action: str, outcome: Outcome) -> str | None:
+    """Against moto, each `cfngen invoke` starts from an empty account: say so where it shows
+    (a resource just created, or one that a later run cannot find)."""
+    why = (
+        "each `cfngen invoke` runs in a fresh offline (moto) AWS account that is discarded when "
+        "it ends, so state does not persist between runs"
+    )
+    then = (
+        "`cfngen test` runs create, read, update and delete in one account; --profile uses real AWS"
+    )
+    if action == "CREATE" and outcome.status == "SUCCESS":
+        return f"the resource exists only during this run: {why} ({then})"
+    models = outcome.response.get("resourceModels") if outcome.status == "SUCCESS" else None
+    if outcome.error_code == "NotFound" or (action == "LIST" and models == []):
+        return f"nothing found: {why}, and a CREATE of an earlier run is gone ({then})"
+    return None

@@ -21,6 +21,7 @@ from cfngen._contract._results import Status, SuiteResult, TestResult
 from cfngen._contract._sandbox import Sandbox
 from cfngen._contract._select import compile_expression
 from cfngen._errors import CfngenError
+from cfngen._generate import models_older_than_schema
 from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._inputs import (
@@ -1031,6 +1032,9 @@ def run_tests(
     info = read_schema(project)
     select = compile_expression(keyword or "")
     input_sets, notes = load_input_sets(project.root, info, exports)
+    stale = models_older_than_schema(project)
+    if stale is not None:
+        notes.insert(0, stale)
     conformance = Conformance(info.schema)
     result = SuiteResult(notes=notes)
 
@@ -1095,28 +1099,27 @@ def _run_one(run: _Run, sandbox: Sandbox, test: _Test, inputs: InputSet, name: s
 
 
 def _not_implemented(stubs: list[Stub]) -> str:
+    """One line per test: where the stubs are and what to do is said once, in the summary."""
     names = ", ".join(stub.function for stub in stubs)
     if len(stubs) == 1:
-        head = f"{names} is not implemented (the stub `cfngen init` wrote): not called"
-        todo = f"implement {names} (replace its TODOs with calls to your service), then delete "
-        todo += "that line"
-    else:
-        head = f"{names} are not implemented (the stubs `cfngen init` wrote): not called"
-        todo = "implement them (replace their TODOs with calls to your service), then delete "
-        todo += "those lines"
-    lines = [head]
-    lines.extend(f"  {stub.where} in {stub.function}: {stub.line}" for stub in stubs)
-    lines.append(f"  to do: {todo}; `cfngen test` calls a handler once its STUB line is gone")
-    return "\n".join(lines)
+        return f"{names} is not implemented (the stub `cfngen init` wrote): not called"
+    return f"{names} are not implemented (the stubs `cfngen init` wrote): not called"
 
 
 def _stub_note(stubs: dict[str, Stub]) -> str:
-    names = ", ".join(stub.function for stub in stubs.values())
+    """The summary of the stubs, shown once for the whole run."""
     verb, them = ("carries", "it") if len(stubs) == 1 else ("carry", "them")
-    return (
+    names = ", ".join(stub.function for stub in stubs.values())
+    lines = [
         f"not implemented yet: {names} still {verb} the STUB line of `cfngen init`; the tests "
-        f"that need {them} failed without calling {them}"
+        f"that need {them} failed without calling {them}:"
+    ]
+    lines.extend(f"  {stub.where} in {stub.function}: {stub.line}" for stub in stubs.values())
+    lines.append(
+        "  to do: implement each (replace its TODOs with calls to your service), then delete "
+        "its STUB line; `cfngen test` calls a handler once its STUB line is gone"
     )
+    return "\n".join(lines)
 
 
 def _note_bad_inputs(run: _Run, inputs: InputSet, notes: list[str]) -> None:
