@@ -35,7 +35,9 @@ REFRESH = "CFNGEN_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_generate_snapsh
 def renderer_output(relpath: str) -> bool:
     """Files the model and example-input renderers produce (not cfngen's orchestration)."""
     name = relpath.rsplit("/", 1)[-1]
-    return name in ("models.py", "cfngen_runtime.py") or relpath.startswith("example_inputs/")
+    return name in ("models.py", "cfngen_runtime.py") or relpath.startswith(
+        ("example_inputs/", "inputs/")
+    )
 
 
 def build(case: str, root: Path) -> Path:

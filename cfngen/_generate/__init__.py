@@ -193,7 +193,7 @@ def generate_project(
     derived = kind.derive(project, inputs)
     from cfngen._generate._plan import make_plan
 
-    plan = make_plan(root, derived.files, manifest, edits=edits)
+    plan = make_plan(root, derived.files, manifest, edits=edits, until_edited=derived.until_edited)
     plan.manifest.fingerprint = fingerprint
     result = GenerateResult(report=derived.report)
     result.warnings += notes

@@ -42,9 +42,21 @@ class Plan:
     manifest: Manifest = field(default_factory=Manifest)
 
 
-def make_plan(root: Path, rendered: dict[str, bytes], old: Manifest, *, edits: str) -> Plan:
+def make_plan(
+    root: Path,
+    rendered: dict[str, bytes],
+    old: Manifest,
+    *,
+    edits: str,
+    until_edited: frozenset[str] = frozenset(),
+) -> Plan:
+    """`until_edited`: paths whose first edit makes them the user's (Derived.until_edited)."""
     plan = Plan(manifest=Manifest(fingerprint=old.fingerprint))
     for relpath, data in rendered.items():
+        if relpath in until_edited and _taken_over(root, relpath, old):
+            plan.skipped[relpath] = "you edited it, so it is yours for good"
+            plan.manifest.user_files.append(relpath)
+            continue
         _place(root, relpath, data, old=old, edits=edits, plan=plan)
     for relpath in sorted(old.files):
         if relpath in rendered or inspect(root / relpath).kind != "file":
@@ -57,6 +69,18 @@ def make_plan(root: Path, rendered: dict[str, bytes], old: Manifest, *, edits: s
         else:
             plan.kept_stale.append(relpath)
     return plan
+
+
+def _taken_over(root: Path, relpath: str, old: Manifest) -> bool:
+    """A file cfngen wrote that the user has edited since, or one already recorded as theirs."""
+    if inspect(root / relpath).kind != "file":
+        return False
+    if relpath in old.user_files and relpath not in old.files:
+        return True
+    if relpath not in old.files:
+        return False
+    current = read_optional(root / relpath)
+    return current is not None and sha256(current) != old.files[relpath]
 
 
 def _place(root: Path, relpath: str, data: bytes, *, old: Manifest, edits: str, plan: Plan) -> None:
