@@ -764,3 +764,64 @@ def test_models_older_than_the_schema_are_warned_about(stubs, tmp_path):
     schema = made / "acme-svc-widget.json"
     schema.write_text(schema.read_text().replace('"description": "', '"description": "Edited. ', 1))
     assert any("older than" in n for n in run_contract_tests(made, keyword="create_read").notes)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        (
+            "inputs_1_create.json",
+            '{"Name": "Not Valid!", "Kind": "small"}',
+            "inputs/inputs_1_create.json does not match the schema: /Name:",
+        ),
+        (
+            "inputs_1_update.json",
+            '{"Name": "first-item", "Kind": "large", "Size": 5}',
+            'inputs/inputs_1_update.json changes the createOnly property /Kind ("small" in '
+            'inputs/inputs_1_create.json, "large" here)',
+        ),
+    ],
+)
+def test_a_user_input_that_breaks_the_schema_is_exit_2_before_any_handler_runs(
+    tmp_path, name, text, expected
+):
+    """Issue 8.11: the input is wrong, not the handler: one message, no test blamed."""
+    called = tmp_path / "a-handler-was-called"
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "    model = request.desiredResourceState  # READ\n",
+            f"    open({str(called)!r}, 'w').close()\n    model = request.desiredResourceState\n",
+        ),
+    )
+    (root / "inputs" / name).write_text(text)
+    result = run_cli("test", cwd=root)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert expected in result.stderr
+    assert "the input is wrong, not the handler" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "FAILED" not in result.stdout and not called.exists()
+
+
+def test_derived_inputs_follow_a_schema_edit_made_without_generate(stubs, tmp_path):
+    """inputs/ that generate wrote and nobody edited are the schema's: after the schema
+    changes (no generate yet), the tests use what the schema makes now, with a warning."""
+    root = project(tmp_path, stubs)
+    schema_path = root / "acme-svc-widget.json"
+    schema = json.loads(schema_path.read_text())
+    schema["properties"]["Name"]["pattern"] = "^zz[a-z]{3,10}$"
+    schema_path.write_text(json.dumps(schema, indent=4))
+    from cfngen._instances import example_inputs
+    from cfngen._kinds.resource._view import ResourceSchema
+    from cfngen._kinds.resource.contract._inputs import load_input_sets
+
+    (inputs,), notes = load_input_sets(root, ResourceSchema(schema, base_dir=root))
+    assert inputs.create == example_inputs(schema)["create"]
+    assert inputs.create["Name"].startswith("zz")
+    assert any("inputs/inputs_1_create.json is out of date" in note for note in notes)
+    # An input the user edited is theirs: used as written, and checked.
+    (root / "inputs" / "inputs_1_create.json").write_text('{"Name": "zzabc"}')
+    (inputs,), notes = load_input_sets(root, ResourceSchema(schema, base_dir=root))
+    assert inputs.create == {"Name": "zzabc"} and inputs.user_owned("create")
+    assert not inputs.user_owned("update")

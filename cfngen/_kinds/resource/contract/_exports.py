@@ -25,7 +25,9 @@ from cfngen._kinds.resource._view import ResourceSchema
 _EXPORT = re.compile(r"{{([-A-Za-z0-9:\s]+?)}}")
 # Private-use characters: they survive JSON parsing inside a string and appear in no real input.
 _OPEN, _CLOSE = "\ue000", "\ue001"
-_MARK = re.compile(f"{_OPEN}([^{_CLOSE}]*){_CLOSE}")
+#: Opens the marker of a placeholder that stood outside a JSON string (a whole value).
+_BARE = "\ue002"
+_MARK = re.compile(f"[{_OPEN}{_BARE}]([^{_CLOSE}]*){_CLOSE}")
 
 #: The model path (as ResourceSchema.subschema takes it) of a path in the document, if any.
 ModelPath = Callable[[tuple[str, ...]], "tuple[str, ...] | None"]
@@ -89,8 +91,8 @@ def _marked(text: str) -> str:
             elif char == '"':
                 in_string = not in_string
         out.append(text[position : match.start()])
-        marker = f"{_OPEN}{match.group(1).strip()}{_CLOSE}"
-        out.append(marker if in_string else f'"{marker}"')
+        name = match.group(1).strip()
+        out.append(f"{_OPEN}{name}{_CLOSE}" if in_string else f'"{_BARE}{name}{_CLOSE}"')
         position = match.end()
     out.append(text[position:])
     return "".join(out)
@@ -111,11 +113,18 @@ def _replace(
             _replace(item, (*path, str(index)), where, exports, schema_at)
             for index, item in enumerate(value)
         ]
-    if not isinstance(value, str) or _OPEN not in value:
+    if not isinstance(value, str) or (_OPEN not in value and _BARE not in value):
         return value
     whole = _MARK.fullmatch(value)
     if whole:
-        return _value(whole.group(1), path, where, exports, schema_at)
+        found = _value(whole.group(1), path, where, exports, schema_at)
+        if value.startswith(_BARE) and isinstance(found, str):
+            # `cfn test` pastes the export's text into the file: unquoted, `9` is a number.
+            try:
+                return json.loads(found)
+            except ValueError:
+                return found
+        return found
 
     def inline(match: re.Match[str]) -> str:
         found = _value(match.group(1), None, where, exports, None)

@@ -9,6 +9,7 @@ Unlike `cfn test`, `inputs_1_` never matches `inputs_10_create.json`.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from cfngen import _schema
 from cfngen._errors import CfngenError
 from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._kinds.resource.contract import _exports
-from cfngen._kinds.resource.contract._rules import identifiers_of, pointer, set_value
+from cfngen._kinds.resource.contract._rules import MISSING, get, identifiers_of, pointer, set_value
 
 INPUTS_DIR = "inputs"
 OVERRIDES_FILE = "overrides.json"
@@ -34,6 +35,12 @@ class InputSet:
     #: "inputs_2" when read from files, None when generated.
     label: str | None = None
     files: dict[str, Path] = field(default_factory=dict)
+    #: The kinds whose file `cfngen generate` wrote and nobody edited since (derived from the
+    #: schema: the tests use them as the schema makes them now, and never blame the user).
+    derived: set[str] = field(default_factory=set)
+
+    def user_owned(self, kind: str) -> bool:
+        return kind in self.files and kind not in self.derived
 
     @property
     def generated(self) -> bool:
@@ -61,6 +68,7 @@ def load_input_sets(
     warnings: list[str] = []
     placeholders = _exports.Exports(exports or {})
     sets = _from_files(root / INPUTS_DIR, info, placeholders)
+    _refresh_derived(root, info, sets, warnings)
     if sets:
         if (root / OVERRIDES_FILE).is_file():
             warnings.append(f"{OVERRIDES_FILE} is ignored: it applies to generated inputs only")
@@ -104,6 +112,85 @@ def _from_files(folder: Path, info: ResourceSchema, exports: _exports.Exports) -
         )
         number += 1
     return sets
+
+
+def _refresh_derived(
+    root: Path, info: ResourceSchema, sets: list[InputSet], warnings: list[str]
+) -> None:
+    """Inputs `cfngen generate` wrote and nobody edited (by the manifest's hash) are a function
+    of the schema: after a schema edit without a generate, use them as the schema makes them
+    now, rather than blame the handler for a stale input."""
+    from cfngen._files import read_optional
+    from cfngen._generate._ownership import MANIFEST_PATH, load_manifest, sha256
+
+    if not sets or not (root / MANIFEST_PATH).is_file():
+        return
+    manifest = load_manifest(root, lambda path: path.startswith(f"{INPUTS_DIR}/"))
+    fresh: dict[str, Any] | None = None
+    for input_set in sets:
+        for kind, path in input_set.files.items():
+            recorded = manifest.files.get(f"{INPUTS_DIR}/{path.name}")
+            data = read_optional(path)
+            if recorded is None or data is None or sha256(data) != recorded:
+                continue
+            input_set.derived.add(kind)
+            if fresh is None:
+                from cfngen._instances import example_inputs
+
+                try:
+                    fresh = example_inputs(info.schema)
+                except Exception:  # the file is what generate made of the schema then
+                    return
+            if fresh.get(kind) is not None and fresh[kind] != getattr(input_set, kind):
+                setattr(input_set, kind, copy.deepcopy(fresh[kind]))
+                warnings.append(
+                    f"{INPUTS_DIR}/{path.name} is out of date (the schema changed since `cfngen "
+                    "generate` wrote it): the tests use the input the schema makes now; run "
+                    "`cfngen generate`"
+                )
+
+
+def check_user_inputs(info: ResourceSchema, inputs: InputSet) -> None:
+    """A create or update input the user wrote that breaks the schema, or an update input that
+    changes a createOnly property: a usage error before any handler runs (the input is wrong,
+    not the handler)."""
+    from cfngen._instances import input_errors, model_errors
+
+    for kind in ("create", "update"):
+        model = getattr(inputs, kind)
+        if model is None or not inputs.user_owned(kind):
+            continue
+        errors = (
+            input_errors(info.schema, model)
+            if kind == "create"
+            else model_errors(info.schema, model, partial=True)
+        )
+        if errors:
+            listed = "; ".join(f"{where or '/'}: {why}" for where, why in errors[:3])
+            more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+            raise CfngenError(
+                f"{inputs.source(kind)} does not match the schema: {listed}{more}",
+                _FIX_INPUT,
+            )
+    if inputs.update is None or not inputs.user_owned("update"):
+        return
+    for path in info.create_only:
+        if "*" in path:
+            continue
+        before, after = get(inputs.create, path), get(inputs.update, path)
+        if before is not MISSING and after is not MISSING and before != after:
+            raise CfngenError(
+                f"{inputs.source('update')} changes the createOnly property {pointer(path)} "
+                f"({json.dumps(before)} in {inputs.source('create')}, {json.dumps(after)} "
+                "here); CloudFormation replaces a resource rather than update such a property",
+                "give it the create input's value in the update input; " + _FIX_INPUT,
+            )
+
+
+_FIX_INPUT = (
+    "the input is wrong, not the handler: fix the file, or delete it and run `cfngen generate`, "
+    "which writes one from the schema"
+)
 
 
 def _kind(rest: str) -> str | None:

@@ -27,6 +27,7 @@ from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._inputs import (
     InputProblem,
     InputSet,
+    check_user_inputs,
     load_input_sets,
     update_request,
 )
@@ -1049,6 +1050,8 @@ def run_tests(
     info = read_schema(project)
     select = compile_expression(keyword or "")
     input_sets, notes = load_input_sets(project.root, info, exports)
+    for inputs in input_sets:
+        check_user_inputs(info, inputs)
     stale = models_older_than_schema(project)
     if stale is not None:
         notes.insert(0, stale)
