@@ -47,7 +47,19 @@ def test_k_expressions(expression, selected):
 
 
 @pytest.mark.parametrize(
-    "expression", ["and", "read and", "(read", "read)", "read or or list", "not"]
+    "expression",
+    [
+        "and",
+        "read and",
+        "(read",
+        "read)",
+        "read or or list",
+        "not",
+        # Absurdly deep or long: a usage error, not a RecursionError.
+        "(" * 5000 + "read" + ")" * 5000,
+        "not " * 5000 + "read",
+        " and ".join(["read"] * 3000),
+    ],
 )
 def test_malformed_k_expressions_are_usage_errors(expression):
     with pytest.raises(CfngenError, match="-k"):

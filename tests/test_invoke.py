@@ -249,6 +249,11 @@ def test_an_official_cfn_init_project_can_be_invoked(tmp_path):
         ("[]", "expected a JSON object"),
         ('{"desiredResourceState": 5}', "desiredResourceState must be a JSON object or null"),
         ('{"nextToken": 5}', "nextToken must be a string"),
+        # Within the JSON reader's limit, but deep enough to exhaust the stack when copied.
+        (
+            '{"desiredResourceState": {"Name": ' + "[" * 900 + "]" * 900 + "}}",
+            "nested deeper than 200 levels at /desiredResourceState/Name/0/0",
+        ),
     ],
 )
 def test_a_bad_request_file_is_a_usage_error(tmp_path, request_text, expected):

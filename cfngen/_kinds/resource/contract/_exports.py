@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen import _schema
+from cfngen._errors import CfngenError
 from cfngen._kinds.resource._view import ResourceSchema
 
 _EXPORT = re.compile(r"{{([-A-Za-z0-9:\s]+?)}}")
@@ -63,8 +64,8 @@ def load(
     `info` and `model_path` say which property a placeholder stands for."""
     text = _schema.read_text(path)
     if not _EXPORT.search(text):
-        return _schema.load_object(path, hint, text=text)
-    data = _schema.load_object(path, hint, text=_marked(text))
+        return _nested_within_reason(path, _schema.load_object(path, hint, text=text))
+    data = _nested_within_reason(path, _schema.load_object(path, hint, text=_marked(text)))
 
     def schema_at(at: tuple[str, ...]) -> Callable[[Any], Any] | None:
         where = model_path(at)
@@ -75,6 +76,18 @@ def load(
 
     out: dict[str, Any] = _replace(data, (), path.name, exports, schema_at)
     return out
+
+
+def _nested_within_reason(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """Requests and inputs are copied and compared recursively on their way to the handler:
+    nesting past the JSON reader's limit for documents is refused here, with where."""
+    deep = _schema.nesting_too_deep(data)
+    if deep is not None:
+        raise CfngenError(
+            f"{path}: nested deeper than {_schema.MAX_NESTING} levels at {deep}",
+            "no CloudFormation model nests that deeply: fix the file",
+        )
+    return data
 
 
 def _marked(text: str) -> str:
