@@ -825,3 +825,19 @@ def test_derived_inputs_follow_a_schema_edit_made_without_generate(stubs, tmp_pa
     (inputs,), notes = load_input_sets(root, ResourceSchema(schema, base_dir=root))
     assert inputs.create == {"Name": "zzabc"} and inputs.user_owned("create")
     assert not inputs.user_owned("update")
+
+
+def test_a_schema_with_errors_is_named_before_any_handler_runs(tmp_path):
+    """The tests trust the schema's shape: one with errors is exit 2, not a crash inside."""
+    root = project(tmp_path, "store")
+    schema_path = root / "example-test-store.json"
+    schema = json.loads(schema_path.read_text())
+    schema["properties"] = []
+    schema_path.write_text(json.dumps(schema))
+    for command in (["test"], ["invoke", "READ", str(root / "inputs" / "inputs_1_create.json")]):
+        result = run_cli(*command, cwd=root)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert "example-test-store.json is not a valid resource schema (/properties:" in (
+            result.stderr
+        )
+        assert "cfngen validate" in result.stderr and "Traceback" not in result.stderr

@@ -249,6 +249,7 @@ def test_an_official_cfn_init_project_can_be_invoked(tmp_path):
         ("[]", "expected a JSON object"),
         ('{"desiredResourceState": 5}', "desiredResourceState must be a JSON object or null"),
         ('{"nextToken": 5}', "nextToken must be a string"),
+        ('{"desiredResourceState": {"Name": ' + "9" * 5000 + "}}", "a number is too long"),
         # Within the JSON reader's limit, but deep enough to exhaust the stack when copied.
         (
             '{"desiredResourceState": {"Name": ' + "[" * 900 + "]" * 900 + "}}",

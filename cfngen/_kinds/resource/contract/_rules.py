@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from cfngen import _schema
+from cfngen._errors import CfngenError
 from cfngen._kinds.resource._view import PropertyPath, ResourceSchema
 from cfngen._project import Project
 from cfngen._schema import join_pointer
@@ -28,9 +28,22 @@ MISSING: Any = _Missing()
 
 
 def read_schema(project: Project) -> ResourceSchema:
-    """The project's resource schema, as the contract tests and `cfngen invoke` read it."""
-    schema = _schema.load_object(project.schema_path, "run `cfngen validate`")
-    return ResourceSchema(schema, base_dir=project.root)
+    """The project's resource schema, as the contract tests and `cfngen invoke` read it:
+    validated first, as every rule below trusts its shape (a schema with errors is a usage
+    error that names the first one)."""
+    from cfngen._validate import validate_file
+
+    report = validate_file(project.schema_path, kind=project.kind)
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    if errors or report.schema is None:
+        first = errors[0] if errors else None
+        where = f" ({first.pointer or '/'}: {first.message})" if first else ""
+        raise CfngenError(
+            f"{project.schema_path.name} is not a valid resource schema{where}; the handlers "
+            "cannot be run against it",
+            "run `cfngen validate` and fix what it lists, then `cfngen generate`",
+        )
+    return ResourceSchema(report.schema, base_dir=project.root)
 
 
 def pointer(path: Path) -> str:
