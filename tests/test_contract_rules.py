@@ -136,7 +136,12 @@ INFO = ResourceSchema(SCHEMA)
             {"Steps": ["b", "a"]},
             [("/Steps/0", "a", "b"), ("/Steps/1", "b", "a")],
         ),
-        ({"Steps": ["a"]}, {"Steps": ["a", "b"]}, [("/Steps", ["a"], ["a", "b"])]),
+        ({"Steps": ["a"]}, {"Steps": ["a", "b"]}, [("/Steps/1", MISSING, "b")]),
+        (
+            {"Steps": ["a", "b"]},
+            {"Steps": ["b"]},
+            [("/Steps/0", "a", "b"), ("/Steps/1", "b", MISSING)],
+        ),
         # Nested insertionOrder: false arrays are unordered at every level, and their items
         # may hold more (readOnly values); a difference names the item, not the whole array.
         (

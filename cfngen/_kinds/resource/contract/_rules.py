@@ -206,11 +206,13 @@ def _compare(
         if _insertion_order(info, path) is False:
             _compare_unordered(info, wanted, got, path, out)
             return
-        if len(got) != len(wanted):
-            out.append((pointer(path), wanted, got))
-            return
-        for index, (a, b) in enumerate(zip(wanted, got, strict=True)):
+        for index, (a, b) in enumerate(zip(wanted, got, strict=False)):
             _compare(info, a, b, (*path, str(index)), out)
+        # Items one side has beyond the other's end, each named by its index.
+        for index in range(len(got), len(wanted)):
+            out.append((pointer((*path, str(index))), wanted[index], MISSING))
+        for index in range(len(wanted), len(got)):
+            out.append((pointer((*path, str(index))), MISSING, got[index]))
         return
     if _canonical(wanted) != _canonical(got):
         out.append((pointer(path), wanted, got))
