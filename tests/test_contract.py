@@ -841,3 +841,13 @@ def test_a_schema_with_errors_is_named_before_any_handler_runs(tmp_path):
             result.stderr
         )
         assert "cfngen validate" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_export_named_in_several_inputs_gets_one_stand_in_and_one_warning(tmp_path):
+    root = project(tmp_path, "store")
+    _with_exports(root)
+    result = run_contract_tests(root, keyword="update_read")  # no createOnly change: runs
+    assert failed(result) == set(), [(t.name, t.message) for t in result.tests]
+    warned = [note for note in result.notes if "{{ItemName}}" in note]
+    assert len(warned) == 1
+    assert "(inputs/inputs_1_create.json, inputs/inputs_1_update.json)" in warned[0]

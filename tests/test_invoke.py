@@ -332,7 +332,7 @@ def test_exports_in_a_request_take_given_values_or_valid_stand_ins(tmp_path):
     model = events(result.stdout)[-1]["resourceModel"]
     assert model["Name"] == "from-export"
     assert model["Kind"] in ("small", "large")  # a value the schema's enum allows
-    assert "{{ItemKind}} is a CloudFormation export" in result.stderr
+    assert "{{ItemKind}} (request.json) is a CloudFormation export" in result.stderr
     assert "{{ItemName}}" not in result.stderr
 
 

@@ -41,15 +41,18 @@ class Exports:
     """The values given by the user, and what each placeholder met so far became."""
 
     given: Mapping[str, Any] = field(default_factory=dict)
-    #: (file name, export name) -> the value used, for the placeholders no value was given for.
-    stand_ins: dict[tuple[str, str], Any] = field(default_factory=dict)
+    #: Export name -> the value used for it (the same in every file, where it is valid there),
+    #: for the placeholders no value was given for.
+    stand_ins: dict[str, Any] = field(default_factory=dict)
+    #: Export name -> the files that name it without a value given.
+    files: dict[str, list[str]] = field(default_factory=dict)
 
     def notes(self) -> list[str]:
         return [
-            f"{where}: {{{{{name}}}}} is a CloudFormation export, which cfngen cannot look up "
-            f"offline; used {json.dumps(value, ensure_ascii=False)} instead (give the real value "
-            f"with --export {name}=VALUE or --exports FILE)"
-            for (where, name), value in sorted(self.stand_ins.items())
+            f"{{{{{name}}}}} ({', '.join(self.files[name])}) is a CloudFormation export, which "
+            f"cfngen cannot look up offline; used {json.dumps(value, ensure_ascii=False)} "
+            f"instead (give the real value with --export {name}=VALUE or --exports FILE)"
+            for name, value in sorted(self.stand_ins.items())
         ]
 
 
@@ -57,8 +60,10 @@ def load(
     path: Path,
     hint: str,
     exports: Exports,
+    *,
     info: ResourceSchema | None = None,
     model_path: ModelPath = lambda path: path,
+    display: str | None = None,
 ) -> dict[str, Any]:
     """The JSON object in `path` with every `{{Name}}` replaced (see the module docstring);
     `info` and `model_path` say which property a placeholder stands for."""
@@ -74,7 +79,7 @@ def load(
             return None
         return lambda fallback: _valid_value(info.schema, node, fallback)
 
-    out: dict[str, Any] = _replace(data, (), path.name, exports, schema_at)
+    out: dict[str, Any] = _replace(data, (), display or path.name, exports, schema_at)
     return out
 
 
@@ -155,11 +160,15 @@ def _value(
 ) -> Any:
     if name in exports.given:
         return exports.given[name]
-    value: Any = f"cfngen-export-{name}"
+    # The value used before for this name, where it is valid here too: a placeholder in the
+    # create and the update input must not differ (a createOnly property would change).
+    value: Any = exports.stand_ins.get(name, f"cfngen-export-{name}")
     make = schema_at(path) if schema_at is not None and path is not None else None
     if make is not None:
         value = make(value)
-    exports.stand_ins.setdefault((where, name), value)
+    exports.stand_ins.setdefault(name, value)
+    if where not in exports.files.setdefault(name, []):
+        exports.files[name].append(where)
     return value
 
 

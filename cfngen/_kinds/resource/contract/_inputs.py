@@ -99,7 +99,10 @@ def _from_files(folder: Path, info: ResourceSchema, exports: _exports.Exports) -
                 "every input set starts with a create input",
             )
         loaded = {
-            kind: _exports.load(path, "fix the file", exports, info) for kind, path in files.items()
+            kind: _exports.load(
+                path, "fix the file", exports, info=info, display=f"{INPUTS_DIR}/{path.name}"
+            )
+            for kind, path in files.items()
         }
         sets.append(
             InputSet(
@@ -215,7 +218,7 @@ def _overrides(
 ) -> dict[str, dict[tuple[str, ...], Any]]:
     if not path.is_file():
         return {}
-    data = _exports.load(path, "fix the file", exports, info, _override_path)
+    data = _exports.load(path, "fix the file", exports, info=info, model_path=_override_path)
     if (
         not data
         or set(data) - {"CREATE", "UPDATE"}

@@ -46,7 +46,11 @@ def load_request(
     `{{Export}}` placeholders no value was given for (`exports`: name -> value)."""
     placeholders = _exports.Exports(exports or {})
     data = _exports.load(
-        path, f"a request file looks like {EXAMPLE}", placeholders, info, _model_path
+        path,
+        f"a request file looks like {EXAMPLE}",
+        placeholders,
+        info=info,
+        model_path=_model_path,
     )
     request = Request()
     warnings: list[str] = []
