@@ -157,10 +157,14 @@ def models_older_than_schema(project: Project) -> str | None:
     if not older:
         return None
     kind = project.kind
-    manifest = _ownership.load_manifest(project.root, lambda path: kind.may_derive(project, path))
-    if manifest.fingerprint and manifest.fingerprint == _ownership.fingerprint(
-        kind.generate_inputs(project)
-    ):
+    try:
+        manifest = _ownership.load_manifest(
+            project.root, lambda path: kind.may_derive(project, path)
+        )
+        current = _ownership.fingerprint(kind.generate_inputs(project))
+    except CfngenError:  # generate itself will say what is wrong; the times are enough here
+        current, manifest = "", _ownership.Manifest()
+    if manifest.fingerprint and manifest.fingerprint == current:
         return None
     where = models.relative_to(project.root).as_posix()
     return (
