@@ -295,6 +295,23 @@ def test_inputs_the_project_already_had_stay_the_users(fakes, project):
     assert "inputs/inputs_1_update.json" in paths(result.written)
 
 
+def test_inputs_template_0_1_0_rendered_and_nobody_touched_are_derived_now(fakes, project):
+    """Projects from template 0.1.0 got inputs/ from copier; untouched, they are generate's."""
+    (project / "inputs").mkdir()
+    untouched = (
+        b'{\n    "Name": "cfngen-contract-test",\n'
+        b'    "Description": "Created by the contract tests"\n}\n'
+    )
+    edited = b'{\n    "Name": "cfngen-contract-test",\n    "Description": "Ours"\n}\n'
+    (project / "inputs/inputs_1_create.json").write_bytes(untouched)
+    (project / "inputs/inputs_1_update.json").write_bytes(edited)
+    result = generate_project(project)
+    assert "inputs/inputs_1_create.json" in paths(result.written)
+    assert (project / "inputs/inputs_1_create.json").read_bytes() != untouched
+    assert "inputs/inputs_1_update.json" in paths(result.skipped)
+    assert (project / "inputs/inputs_1_update.json").read_bytes() == edited
+
+
 def test_the_two_edit_flags_exclude_each_other(project):
     with pytest.raises(SystemExit) as info:
         main(["generate", "--discard-edits", "--keep-edits", str(project)])

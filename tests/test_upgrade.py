@@ -434,6 +434,7 @@ def test_upgrade_keeps_the_inputs_the_user_edited_and_derives_the_others(home, t
     out = capsys.readouterr().out
     assert create.read_text() == ours
     assert "kept inputs/inputs_1_create.json" in out
+    assert "kept inputs/inputs_1_update.json" not in out  # generate's, not the user's
     update = root / "inputs" / "inputs_1_update.json"
     assert update.read_bytes() == (root / "example_inputs" / "inputs_1_update.json").read_bytes()
     manifest = yaml.safe_load((root / ".cfngen" / "generated.json").read_text())

@@ -303,12 +303,22 @@ def _keep_edited_derived(root: Path, edited: set[str]) -> list[str]:
         shown = subprocess.run(
             ["git", "show", f"HEAD:./{rel}"], cwd=root, capture_output=True, check=False
         )
-        if shown.returncode != 0:
+        if shown.returncode != 0 or not _users(root, rel, shown.stdout):
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, shown.stdout)
         kept.append(rel)
     return kept
+
+
+def _users(root: Path, rel: str, data: bytes) -> bool:
+    """Whether `data` at `rel` is the user's work, not what cfngen generated or an earlier
+    template rendered there (generate writes those anew)."""
+    from cfngen._generate._ownership import load_manifest, sha256
+    from cfngen._generate._plan import released_renderings
+
+    recorded = load_manifest(root, lambda path: True).files.get(rel)
+    return sha256(data) != recorded and data not in released_renderings(rel)
 
 
 def _changed_files(root: Path) -> list[str]:
