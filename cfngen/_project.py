@@ -197,10 +197,6 @@ def _from_config(root: Path, config_path: Path) -> Project:
             f'{config_path}: has no "typeName"',
             f'add "typeName": "Org::Service::Resource" to {CONFIG_FILE}',
         )
-    try:
-        TypeName(raw_name)
-    except CfngenError as exc:
-        raise CfngenError(f"{config_path}: {exc.message}", exc.hint) from None
     artifact_type = config.get("artifact_type", OFFICIAL_DEFAULT_ARTIFACT_TYPE)
     kind = by_artifact_type(artifact_type) if isinstance(artifact_type, str) else None
     if kind is None:
@@ -209,6 +205,12 @@ def _from_config(root: Path, config_path: Path) -> Project:
             f"{config_path}: unknown artifact_type {artifact_type!r}",
             f"use one of {', '.join(known)}",
         )
+    # A kind whose type names differ (a module's end in ::MODULE) checks its own.
+    check_type_name = getattr(kind, "check_type_name", TypeName)
+    try:
+        check_type_name(raw_name)
+    except CfngenError as exc:
+        raise CfngenError(f"{config_path}: {exc.message}", exc.hint) from None
     for key in ("entrypoint", "testEntrypoint"):
         value = config.get(key)
         if value is not None and not (isinstance(value, str) and _DOTTED.match(value)):

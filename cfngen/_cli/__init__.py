@@ -22,6 +22,7 @@ from cfngen._cli import (
     generate,
     init,
     invoke,
+    module,
     runtime,
     submit,
     template,
@@ -38,7 +39,19 @@ __all__ = ["build_parser", "main", "print_error", "print_warning"]
 Runner = Callable[[argparse.Namespace], int]
 
 #: The commands, in the order `cfngen --help` lists them.
-COMMANDS = (validate, generate, invoke, test, init, upgrade, template, runtime, build, submit)
+COMMANDS = (
+    validate,
+    generate,
+    invoke,
+    test,
+    init,
+    upgrade,
+    template,
+    runtime,
+    build,
+    submit,
+    module,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

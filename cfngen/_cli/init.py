@@ -136,8 +136,11 @@ def run(args: argparse.Namespace) -> int:
     data = _answers.parse_data(args.data, ["artifact_type", *(q.key for q in questions)])
     kind = _chosen_kind(args.artifact_type, data)
     flags = {q.key: getattr(args, f"answer_{q.key}") for q in questions if q.flags}
-    # Every answer given is checked before anything is asked.
-    given = _answers.collect(questions, flags, data)
+    # Every answer given is checked before anything is asked, by the chosen kind's question
+    # when it has one (a module's type name ends in ::MODULE).
+    checks = {q.key: q for q in questions}
+    checks.update({q.key: q for q in (_spec(kind).questions if kind is not None else ())})
+    given = _answers.collect(list(checks.values()), flags, data)
     if args.no_input:
         kind = kind or _kinds()[0]
         spec = _spec(kind)

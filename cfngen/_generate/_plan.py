@@ -17,6 +17,7 @@ from cfngen._generate._ownership import (
     Manifest,
     has_header,
     is_official_output,
+    is_official_rewrite,
     is_official_sam,
     sha256,
 )
@@ -153,7 +154,8 @@ def _place(root: Path, relpath: str, data: bytes, *, old: Manifest, edits: str, 
         plan.unchanged.append(relpath)
         record[relpath] = sha256(data)
     elif relpath in old.files:
-        if sha256(current) == old.files[relpath]:
+        if sha256(current) == old.files[relpath] or is_official_rewrite(relpath, current):
+            # The official tool's own rewrite (a module's schema.json) is not a hand edit.
             plan.writes[relpath] = data
             record[relpath] = sha256(data)
         elif edits == "discard":

@@ -1,0 +1,128 @@
+"""The module kind: CloudFormation modules, a template fragment that users include as
+`Org::Service::Name::MODULE`.
+
+What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
+
+- validate: the fragment in `fragments/` (exactly one), read with cfn-lint's decoder with
+  positions; what the registry and the user guide forbid (_checks.py); then cfn-lint (_lint.py);
+- generate: `schema.json` as the registry shows it, with each parameter's type, default and
+  allowed values and the outputs, and `docs/README.md` (_schema.py); never a side effect of
+  validate;
+- test: the module rendered into a consumer template as CloudFormation expands it, then linted
+  (_render.py, _run.py); `cfngen module render` prints the same template;
+- init: its questions (_answers.py) and the copier template in templates/module/;
+- build/submit: the official file set, `.rpdk-config`, `schema.json`, `fragments/<file>`.
+
+Nothing heavy is imported here: the registry imports every kind.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cfngen._kinds import Derived, InitSpec
+    from cfngen._package import FileSet
+    from cfngen._project import Project
+    from cfngen._validate import FileReport
+
+#: cfngen's example fragment (`cfngen validate --example` checks it as a module's).
+EXAMPLE_FRAGMENT = Path(__file__).with_name("example-fragment.yaml")
+
+
+class ModuleKind:
+    name = "module"
+    label = "module"
+    order = 2
+    artifact_types = ("MODULE",)
+    aliases: tuple[str, ...] = ("modules", "fragment")
+    example_files = (EXAMPLE_FRAGMENT,)
+
+    def check_type_name(self, value: str) -> str:
+        """`.rpdk-config`'s typeName for this kind (the project loader asks)."""
+        from cfngen._kinds.module._fragment import check_module_type_name
+
+        return check_module_type_name(value)
+
+    # ------------------------------------------------------------------ validate
+
+    def checked_files(self, project: Project) -> list[Path]:
+        from cfngen._errors import CfngenError, ExitCode
+        from cfngen._kinds.module._fragment import FRAGMENT_DIR, fragment_files
+
+        found = fragment_files(project.root)
+        if not found:
+            raise CfngenError(
+                f"{project.root}: {FRAGMENT_DIR}/ holds no fragment file",
+                f"put the module's template in {FRAGMENT_DIR}/ as one .yaml or .json file",
+                exit_code=ExitCode.FAILED,
+            )
+        return found
+
+    def claims(self, path: Path) -> bool:
+        """A file outside a project folder is a fragment when it sits in `fragments/`, or is a
+        CloudFormation template (a Resources section, no typeName) that declares no custom
+        resource (those are the custom-resource kind's)."""
+        from cfngen._kinds.module._validate import looks_like_fragment
+
+        return looks_like_fragment(path)
+
+    def check_file(self, path: Path, *, strict: bool, display: str | None = None) -> FileReport:
+        from cfngen._kinds.module._validate import check_file
+
+        return check_file(path, strict=strict, display=display)
+
+    def check_text(
+        self, text: str, *, path: Path | None, strict: bool, display: str | None = None
+    ) -> FileReport:
+        from cfngen._kinds.module._validate import check_text
+
+        return check_text(text, path=path, strict=strict, display=display)
+
+    # ------------------------------------------------------------------ generate
+
+    def may_derive(self, project: Project, relpath: str) -> bool:
+        from cfngen._kinds.module._schema import may_derive
+
+        return may_derive(relpath)
+
+    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
+        from cfngen._kinds.module._schema import read_inputs
+
+        return read_inputs(project)
+
+    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
+        from cfngen._kinds.module._schema import derive
+
+        return derive(project, inputs)
+
+    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+        return []
+
+    # ------------------------------------------------------------------ invoke, test, init
+
+    @functools.cached_property
+    def contract(self) -> Any:
+        from cfngen._kinds.module._run import CONTRACT
+
+        return CONTRACT
+
+    @functools.cached_property
+    def init(self) -> InitSpec | None:
+        from cfngen._kinds.module._answers import INIT
+
+        return INIT
+
+    # ------------------------------------------------------------------ build, submit
+
+    @functools.cached_property
+    def packaging(self) -> FileSet | None:
+        from cfngen._kinds.module._package import PACKAGING
+
+        return PACKAGING
+
+
+KIND = ModuleKind()

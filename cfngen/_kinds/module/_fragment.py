@@ -1,0 +1,142 @@
+"""A module's fragment: finding it, reading it with positions, and the module type name.
+
+The fragment is read with cfn-lint's template decoder (the one the official tool lints with):
+JSON or YAML with short-form tags (`!Ref x` arrives as `{"Ref": "x"}`), every mapping, list and
+string carrying the line and column it starts at. Everything else here works on those nodes, or
+on `plain(...)` copies of them.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cfngen._errors import CfngenError, ExitCode
+
+FRAGMENT_DIR = "fragments"
+#: The official tool's `ALLOWED_EXTENSIONS` (compared in lower case, as it does).
+EXTENSIONS = (".json", ".yaml", ".yml", ".template")
+SCHEMA_FILE = "schema.json"
+MODULE_SUFFIX = "::MODULE"
+_PART = r"[A-Za-z0-9]{2,64}"
+#: The official meta-schema's pattern, exactly.
+MODULE_TYPE_NAME = re.compile(rf"^{_PART}::{_PART}::{_PART}::MODULE$")
+#: A type name of any kind: three parts, or a module's four.
+ANY_TYPE_NAME = re.compile(rf"^{_PART}::{_PART}::{_PART}(::MODULE)?$")
+
+
+def module_type_name_problem(value: object) -> str | None:
+    """Why `value` is not a module type name (Organization::Service::Name::MODULE), or None."""
+    if not isinstance(value, str) or not value:
+        return "it is empty"
+    if not value.endswith(MODULE_SUFFIX):
+        return "a module's type name ends in ::MODULE"
+    if not MODULE_TYPE_NAME.match(value):
+        return "use Organization::Service::Name::MODULE, each part 2-64 letters or digits"
+    return None
+
+
+def check_module_type_name(value: str) -> str:
+    problem = module_type_name_problem(value)
+    if problem is not None:
+        raise CfngenError(
+            f"invalid module type name {value!r}: {problem}",
+            "e.g. Acme::Storage::Bucket::MODULE",
+        )
+    return value
+
+
+def fragment_files(root: Path) -> list[Path]:
+    """Every file under `root`/fragments the official tool counts as a fragment (it walks
+    sub-folders too), sorted."""
+    folder = root / FRAGMENT_DIR
+    found: list[Path] = []
+    for base, _dirs, files in os.walk(folder):
+        for name in files:
+            if os.path.splitext(name)[1].lower() in EXTENSIONS:
+                found.append(Path(base) / name)
+    return sorted(found)
+
+
+def the_fragment(root: Path) -> Path:
+    """The module's one fragment file; a CfngenError (exit 1) when there is none or several."""
+    found = fragment_files(root)
+    if len(found) == 1:
+        return found[0]
+    shown = ", ".join(p.relative_to(root).as_posix() for p in found)
+    if not found:
+        raise CfngenError(
+            f"{root}: {FRAGMENT_DIR}/ holds no fragment file",
+            f"put the module's template in {FRAGMENT_DIR}/ as one {'/'.join(EXTENSIONS)} file",
+            exit_code=ExitCode.FAILED,
+        )
+    raise CfngenError(
+        f"{root}: a module is exactly one fragment file, but {FRAGMENT_DIR}/ holds "
+        f"{len(found)}: {shown}",
+        "merge them into one template, or move the others out of fragments/",
+        exit_code=ExitCode.FAILED,
+    )
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+@dataclass
+class Decoded:
+    #: The template as cfn-lint's nodes (None when it could not be read).
+    template: Any
+    #: Syntax errors: (line, column, message), 1-based.
+    errors: list[tuple[int, int, str]]
+
+
+def decode(text: str) -> Decoded:
+    from cfnlint.decode import decode_str  # type: ignore[import-untyped]
+
+    template, matches = decode_str(text)
+    errors = [
+        (max(m.linenumber, 1), max(m.columnnumber, 1), str(m.message).strip()) for m in matches
+    ]
+    if template is None and not errors:
+        errors.append((1, 1, "the file holds no template"))
+    return Decoded(template=template if not errors else None, errors=errors)
+
+
+def position(node: Any) -> tuple[int, int] | None:
+    """1-based (line, column) where a decoded node starts, when it knows."""
+    mark = getattr(node, "start_mark", None)
+    if mark is None:
+        return None
+    return mark.line + 1, mark.column + 1
+
+
+def key_of(mapping: Any, name: str) -> Any:
+    """The key object of `mapping` equal to `name` (it carries the key's position)."""
+    for key in mapping:
+        if key == name:
+            return key
+    return name
+
+
+def plain(value: Any) -> Any:
+    """A decoded node as plain dicts, lists, str, int, float, bool and None (what JSON holds;
+    anything else YAML makes, such as a date, as CloudFormation's string)."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        # YAML reads `2010-09-09` as a date; CloudFormation reads it as the string.
+        return value.isoformat()
+    return str(value)

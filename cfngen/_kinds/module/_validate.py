@@ -1,0 +1,113 @@
+"""`cfngen validate` for a module: its fragment, every finding at the YAML/JSON node that has
+it. Syntax first (cfn-lint's decoder), then the module rules (_checks), then cfn-lint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cfngen._diagnostics import Diagnostic
+from cfngen._kinds.module import _fragment
+from cfngen._validate import FileReport, read_source
+
+
+def project_root(path: Path | None) -> Path | None:
+    """The module project a fragment file belongs to (its `fragments/` folder's parent)."""
+    if path is None:
+        return None
+    for parent in path.absolute().parents:
+        if parent.name == _fragment.FRAGMENT_DIR:
+            return parent.parent
+    return path.absolute().parent
+
+
+def looks_like_fragment(path: Path) -> bool:
+    from cfngen._project import _load_template, custom_resources
+
+    if path.suffix.lower() not in _fragment.EXTENSIONS:
+        return False
+    if path.absolute().parent.name == _fragment.FRAGMENT_DIR:
+        return True
+    try:
+        if path.stat().st_size > 2 * 1024 * 1024:
+            return False
+        text = path.read_text(encoding="utf-8")
+        document = _load_template(text, json=path.suffix.lower() == ".json")
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return (
+        isinstance(document, dict)
+        and "Resources" in document
+        and "typeName" not in document
+        and not custom_resources(path)
+    )
+
+
+def own_type(root: Path | None) -> str | None:
+    from cfngen._kinds.module._local import _type_name
+
+    return _type_name(root) if root is not None else None
+
+
+def check_file(path: Path, *, strict: bool, display: str | None = None) -> FileReport:
+    text = read_source(path)
+    if isinstance(text, Diagnostic):
+        return FileReport(path=display or str(path), diagnostics=[text], strict=strict)
+    report = check_text(text, path=path, strict=strict, display=display)
+    root = project_root(path)
+    if root is not None and path.absolute().parent.name == _fragment.FRAGMENT_DIR:
+        found = _fragment.fragment_files(root)
+        if len(found) > 1:
+            others = ", ".join(p.name for p in found if p.name != path.name)
+            report.diagnostics.insert(
+                0,
+                Diagnostic(
+                    "error",
+                    "",
+                    f"a module is exactly one fragment file; {_fragment.FRAGMENT_DIR}/ also "
+                    f"holds {others}",
+                    "merge them into one template, or move the others out of fragments/",
+                    1,
+                    1,
+                ),
+            )
+    return report
+
+
+def check_text(
+    text: str, *, path: Path | None, strict: bool, display: str | None = None
+) -> FileReport:
+    from cfngen._kinds.module import _cache
+
+    report = FileReport(path=display or (str(path) if path else "<fragment>"), strict=strict)
+    root = project_root(path)
+    module_type = own_type(root)
+    cache_key = _cache.key(text, root=root, own_type=module_type)
+    cached = _cache.load(cache_key)
+    if cached is not None:
+        report.diagnostics, report.schema = cached
+        return report
+    report.diagnostics, report.schema = _check(text, root=root, own_type=module_type)
+    _cache.store(cache_key, report.diagnostics, report.schema)
+    return report
+
+
+def _check(text: str, *, root: Path | None, own_type: str | None) -> tuple[list[Diagnostic], Any]:
+    from cfngen._kinds.module._checks import check
+    from cfngen._kinds.module._lint import lint
+
+    decoded = _fragment.decode(text)
+    if decoded.template is None:
+        errors = [
+            Diagnostic("error", "", f"cannot read the template: {message}", None, line, column)
+            for line, column, message in decoded.errors
+        ]
+        return errors, None
+    findings = check(decoded.template, text, root=root, own_type=own_type)
+    if isinstance(decoded.template, dict):
+        findings += lint(decoded.template)
+    return sorted(_dedupe(findings), key=Diagnostic.sort_key), _fragment.plain(decoded.template)
+
+
+def _dedupe(items: list[Diagnostic]) -> list[Diagnostic]:
+    return list(dict.fromkeys(items))
