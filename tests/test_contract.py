@@ -418,6 +418,33 @@ def test_the_example_under_moto_catches_a_delete_that_deletes_nothing(example, t
     }
 
 
+@pytest.mark.parametrize(
+    ("planted", "test", "headline"),
+    [
+        # Tags never applied on create: the inputs hold tags, but the resource has none.
+        (
+            ('Call("tag", tag),', 'Call("tag", lambda: None),'),
+            "contract_create_taggable",
+            "the model CREATE returned does not hold the tags it was given",
+        ),
+        # Tags added by an update never applied: the update succeeds, the tag is missing.
+        (
+            ("        if changed:\n", "        if False:\n"),
+            "contract_update_tag_updatable",
+            "the model UPDATE returned does not hold the tags it was given",
+        ),
+    ],
+)
+def test_tagging_tests_call_the_handlers(example, tmp_path, planted, test, headline):
+    root = project(tmp_path, example, planted)
+    result = run_contract_tests(root, keyword=test)
+    text = message(result, test)
+    assert outcomes(result) == {test: "failed"}, text
+    assert headline in text
+    assert "rule: " in text and "tags" in text
+    assert "/Tags/" in text  # the row names the tag, not the whole map
+
+
 # --------------------------------------------------------------------------- stubs
 
 
@@ -434,29 +461,30 @@ def test_a_project_from_init_fails_every_test_as_not_implemented_without_calling
     assert "Traceback" not in result.stdout + result.stderr
     assert not called.exists()
     assert "0 passed, 17 failed, 0 skipped" in result.stdout
-    report = json.loads(run_cli("test", "--format", "json", cwd=root).stdout)
+    as_json = run_cli("test", "--format", "json", cwd=root)
+    report = json.loads(as_json.stdout)
     assert set(report) == {"tests", "passed", "failed", "skipped"}
     assert (report["passed"], report["failed"], report["skipped"]) == (0, 17, 0)
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
     for test in report["tests"]:
         assert set(test) == {"name", "outcome", "message", "seconds"}
         assert test["outcome"] == "failed"
+        # One line each: where the stubs are and what to do is said once, in the summary.
         assert "not implemented" in test["message"]
-        assert f"{WIDGET_HANDLERS}:" in test["message"]
-        assert "then delete" in test["message"]
+        assert "\n" not in test["message"]
     messages = {t["name"]: t["message"] for t in report["tests"]}
-    first = messages["contract_create_create"].splitlines()
-    assert first[0] == (
+    assert messages["contract_create_create"] == (
         "create_handler is not implemented (the stub `cfngen init` wrote): not called"
+    )
+    assert messages["contract_delete_list"].startswith(
+        "create_handler, delete_handler, list_handler are not implemented"
     )
     lines = (root / WIDGET_HANDLERS).read_text().splitlines()
     line = next(n for n, text in enumerate(lines, 1) if text.strip().startswith("# STUB:"))
-    assert first[1] == f"  {WIDGET_HANDLERS}:{line} in create_handler: {MARKER.strip()}"
-    assert (
-        messages["contract_delete_list"]
-        .splitlines()[0]
-        .startswith("create_handler, delete_handler, list_handler are not implemented")
-    )
+    where = f"  {WIDGET_HANDLERS}:{line} in create_handler: {MARKER.strip()}"
+    for output in (result.stdout + result.stderr, as_json.stderr):
+        assert output.count(where) == 1, output
+        assert output.count("then delete its STUB line") == 1
 
 
 def test_a_stub_whose_marker_is_deleted_is_tested_for_real(stubs, tmp_path):
@@ -593,11 +621,63 @@ def test_tests_for_handlers_the_schema_does_not_declare_are_skipped(tmp_path):
     }
 
 
-def test_inputs_with_cloudformation_exports_are_refused(tmp_path):
+def _with_exports(root: Path) -> None:
+    """Inputs naming CloudFormation exports, as `cfn test` resolves them with ListExports:
+    inside a string, as a whole value (unquoted), and with a quote in the value given."""
+    inputs = root / "inputs"
+    (inputs / "inputs_1_create.json").write_text(
+        '{"Name": "{{ItemName}}", "Kind": {{ItemKind}}, "Size": 3, "Secret": "{{Secret}}"}'
+    )
+    (inputs / "inputs_1_update.json").write_text(
+        '{"Name": "{{ItemName}}", "Kind": {{ItemKind}}, "Size": {{NewSize}}}'
+    )
+
+
+def test_exports_in_inputs_take_the_values_given(tmp_path):
     root = project(tmp_path, "store")
-    (root / "inputs" / "inputs_1_create.json").write_text('{"Name": "{{SomeExport}}"}')
-    with pytest.raises(CfngenError, match=r"uses the CloudFormation export \{\{SomeExport\}\}"):
-        run_contract_tests(root)
+    _with_exports(root)
+    exports = {"ItemName": "from-export", "ItemKind": "large", "NewSize": 7, "Secret": 'a"b'}
+    result = run_contract_tests(root, exports=exports)
+    assert failed(result) == set(), [(t.name, t.message) for t in result.tests]
+    assert not [note for note in result.notes if "export" in note]
+
+
+def test_exports_without_values_get_valid_stand_ins_with_a_warning(tmp_path):
+    root = project(tmp_path, "store")
+    _with_exports(root)
+    result = run_contract_tests(root, exports={"ItemName": "given-name"})
+    # Stand-ins valid for each property (Kind is an enum, Size an integer 1-100), so the
+    # handler is judged, not the placeholders.
+    assert failed(result) == set(), [(t.name, t.message) for t in result.tests]
+    warned = "\n".join(note for note in result.notes if "CloudFormation export" in note)
+    for name in ("ItemKind", "NewSize", "Secret"):
+        assert "{{" + name + "}}" in warned
+    assert "{{ItemName}}" not in warned
+    assert "--export" in warned
+
+
+def test_cli_takes_export_and_an_exports_file(tmp_path):
+    root = project(tmp_path, "store")
+    _with_exports(root)
+    (tmp_path / "exports.json").write_text('{"ItemName": "from-file", "ItemKind": "small"}')
+    result = run_cli(
+        "test",
+        "--exports",
+        str(tmp_path / "exports.json"),
+        "--export",
+        "NewSize=9",
+        "--export",
+        "Secret=x",
+        "-k",
+        "create_read",
+        cwd=root,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "CloudFormation export" not in result.stdout + result.stderr
+    bad = run_cli("test", "--exports", str(tmp_path / "missing.json"), cwd=root)
+    assert bad.returncode == 2
+    assert "missing.json" in bad.stderr
+    assert "Traceback" not in bad.stderr
 
 
 def test_generated_inputs_are_used_without_an_inputs_folder(tmp_path):
@@ -719,6 +799,115 @@ def test_a_broken_entrypoint_is_a_usage_error_before_anything_is_imported(tmp_pa
     result = run_cli("test", cwd=root)
     assert result.returncode == ExitCode.USAGE, result.stdout + result.stderr
     assert "does not exist" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_models_older_than_the_schema_are_warned_about(stubs, tmp_path):
+    root = project(tmp_path, "store")
+    schema, models = root / "example-test-store.json", root / "src/example_test_store/models.py"
+    os.utime(models, (1_000_000, 1_000_000))
+    result = run_contract_tests(root, keyword="create_read")
+    assert result.notes[0].startswith(
+        "src/example_test_store/models.py is older than example-test-store.json"
+    )
+    assert "run `cfngen generate`" in result.notes[0]
+    os.utime(schema, (1_000_000, 1_000_000))
+    os.utime(models, (2_000_000, 2_000_000))
+    assert not any("older than" in n for n in run_contract_tests(root, keyword="create_read").notes)
+    # A checkout that only changed the times: the manifest says generate ran on this schema.
+    made = project(tmp_path / "made", stubs)
+    (models,) = made.glob("src/*/models.py")
+    os.utime(models, (1_000_000, 1_000_000))
+    assert not any("older than" in n for n in run_contract_tests(made, keyword="create_read").notes)
+    schema = made / "acme-svc-widget.json"
+    schema.write_text(schema.read_text().replace('"description": "', '"description": "Edited. ', 1))
+    assert any("older than" in n for n in run_contract_tests(made, keyword="create_read").notes)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        (
+            "inputs_1_create.json",
+            '{"Name": "Not Valid!", "Kind": "small"}',
+            "inputs/inputs_1_create.json does not match the schema: /Name:",
+        ),
+        (
+            "inputs_1_update.json",
+            '{"Name": "first-item", "Kind": "large", "Size": 5}',
+            'inputs/inputs_1_update.json changes the createOnly property /Kind ("small" in '
+            'inputs/inputs_1_create.json, "large" here)',
+        ),
+    ],
+)
+def test_a_user_input_that_breaks_the_schema_is_exit_2_before_any_handler_runs(
+    tmp_path, name, text, expected
+):
+    """Issue 8.11: the input is wrong, not the handler: one message, no test blamed."""
+    called = tmp_path / "a-handler-was-called"
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "    model = request.desiredResourceState  # READ\n",
+            f"    open({str(called)!r}, 'w').close()\n    model = request.desiredResourceState\n",
+        ),
+    )
+    (root / "inputs" / name).write_text(text)
+    result = run_cli("test", cwd=root)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert expected in result.stderr
+    assert "the input is wrong, not the handler" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "FAILED" not in result.stdout and not called.exists()
+
+
+def test_derived_inputs_follow_a_schema_edit_made_without_generate(stubs, tmp_path):
+    """inputs/ that generate wrote and nobody edited are the schema's: after the schema
+    changes (no generate yet), the tests use what the schema makes now, with a warning."""
+    root = project(tmp_path, stubs)
+    schema_path = root / "acme-svc-widget.json"
+    schema = json.loads(schema_path.read_text())
+    schema["properties"]["Name"]["pattern"] = "^zz[a-z]{3,10}$"
+    schema_path.write_text(json.dumps(schema, indent=4))
+    from cfngen._instances import example_inputs
+    from cfngen._kinds.resource._view import ResourceSchema
+    from cfngen._kinds.resource.contract._inputs import load_input_sets
+
+    (inputs,), notes = load_input_sets(root, ResourceSchema(schema, base_dir=root))
+    assert inputs.create == example_inputs(schema)["create"]
+    assert inputs.create["Name"].startswith("zz")
+    assert any("inputs/inputs_1_create.json is out of date" in note for note in notes)
+    # An input the user edited is theirs: used as written, and checked.
+    (root / "inputs" / "inputs_1_create.json").write_text('{"Name": "zzabc"}')
+    (inputs,), notes = load_input_sets(root, ResourceSchema(schema, base_dir=root))
+    assert inputs.create == {"Name": "zzabc"} and inputs.user_owned("create")
+    assert not inputs.user_owned("update")
+
+
+def test_a_schema_with_errors_is_named_before_any_handler_runs(tmp_path):
+    """The tests trust the schema's shape: one with errors is exit 2, not a crash inside."""
+    root = project(tmp_path, "store")
+    schema_path = root / "example-test-store.json"
+    schema = json.loads(schema_path.read_text())
+    schema["properties"] = []
+    schema_path.write_text(json.dumps(schema))
+    for command in (["test"], ["invoke", "READ", str(root / "inputs" / "inputs_1_create.json")]):
+        result = run_cli(*command, cwd=root)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert "example-test-store.json is not a valid resource schema (/properties:" in (
+            result.stderr
+        )
+        assert "cfngen validate" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_export_named_in_several_inputs_gets_one_stand_in_and_one_warning(tmp_path):
+    root = project(tmp_path, "store")
+    _with_exports(root)
+    result = run_contract_tests(root, keyword="update_read")  # no createOnly change: runs
+    assert failed(result) == set(), [(t.name, t.message) for t in result.tests]
+    warned = [note for note in result.notes if "{{ItemName}}" in note]
+    assert len(warned) == 1
+    assert "(inputs/inputs_1_create.json, inputs/inputs_1_update.json)" in warned[0]
 
 
 def test_a_handler_that_ends_its_process_fails_its_tests_and_the_run_goes_on(tmp_path):

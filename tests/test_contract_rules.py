@@ -47,7 +47,19 @@ def test_k_expressions(expression, selected):
 
 
 @pytest.mark.parametrize(
-    "expression", ["and", "read and", "(read", "read)", "read or or list", "not"]
+    "expression",
+    [
+        "and",
+        "read and",
+        "(read",
+        "read)",
+        "read or or list",
+        "not",
+        # Absurdly deep or long: a usage error, not a RecursionError.
+        "(" * 5000 + "read" + ")" * 5000,
+        "not " * 5000 + "read",
+        " and ".join(["read"] * 3000),
+    ],
 )
 def test_malformed_k_expressions_are_usage_errors(expression):
     with pytest.raises(CfngenError, match="-k"):
@@ -77,8 +89,21 @@ SCHEMA = {
         "Tags": {"type": "array", "insertionOrder": False, "items": {"$ref": "#/definitions/Tag"}},
         "Steps": {"type": "array", "items": {"type": "string"}},
         "Config": {"$ref": "#/definitions/Config"},
+        "Rules": {
+            "type": "array",
+            "insertionOrder": False,
+            "items": {"$ref": "#/definitions/Rule"},
+        },
     },
     "definitions": {
+        "Rule": {
+            "type": "object",
+            "properties": {
+                "Name": {"type": "string"},
+                "Arn": {"type": "string"},
+                "Ports": {"type": "array", "insertionOrder": False, "items": {"type": "integer"}},
+            },
+        },
         "Tag": {"type": "object", "properties": {"Key": {"type": "string"}}},
         "Config": {
             "type": "object",
@@ -111,7 +136,45 @@ INFO = ResourceSchema(SCHEMA)
             {"Steps": ["b", "a"]},
             [("/Steps/0", "a", "b"), ("/Steps/1", "b", "a")],
         ),
-        ({"Steps": ["a"]}, {"Steps": ["a", "b"]}, [("/Steps", ["a"], ["a", "b"])]),
+        ({"Steps": ["a"]}, {"Steps": ["a", "b"]}, [("/Steps/1", MISSING, "b")]),
+        (
+            {"Steps": ["a", "b"]},
+            {"Steps": ["b"]},
+            [("/Steps/0", "a", "b"), ("/Steps/1", "b", MISSING)],
+        ),
+        # Nested insertionOrder: false arrays are unordered at every level, and their items
+        # may hold more (readOnly values); a difference names the item, not the whole array.
+        (
+            {"Rules": [{"Name": "a", "Ports": [1, 2]}, {"Name": "b", "Ports": [3, 4]}]},
+            {
+                "Rules": [
+                    {"Name": "b", "Ports": [4, 3], "Arn": "arn:b"},
+                    {"Name": "a", "Ports": [2, 1], "Arn": "arn:a"},
+                ]
+            },
+            [],
+        ),
+        (
+            {"Rules": [{"Name": "a", "Ports": [1, 2]}, {"Name": "b", "Ports": [3, 4]}]},
+            {"Rules": [{"Name": "b", "Ports": [4, 3]}, {"Name": "a", "Ports": [2, 9]}]},
+            [("/Rules/0/Ports/0", 1, 9)],
+        ),
+        (
+            {"Rules": [{"Name": "a", "Ports": [1]}, {"Name": "b", "Ports": [3]}]},
+            {"Rules": [{"Name": "b", "Ports": [3]}]},
+            [("/Rules/0", {"Name": "a", "Ports": [1]}, MISSING)],
+        ),
+        (
+            {"Rules": [{"Name": "b", "Ports": [3]}]},
+            {"Rules": [{"Name": "b", "Ports": [3]}, {"Name": "c", "Ports": []}]},
+            [("/Rules/1", MISSING, {"Name": "c", "Ports": []})],
+        ),
+        # A greedy pairing would give the loose item ("a" alone) the only full match.
+        (
+            {"Rules": [{"Name": "a"}, {"Name": "a", "Ports": [1]}]},
+            {"Rules": [{"Name": "a", "Ports": [1]}, {"Name": "a", "Ports": [2]}]},
+            [],
+        ),
         # 1 and True are different JSON values.
         ({"Name": 1}, {"Name": True}, [("/Name", 1, True)]),
     ],

@@ -35,6 +35,10 @@ DERIVED = {
     "example_inputs/inputs_1_create.json",
     "example_inputs/inputs_1_invalid.json",
     "example_inputs/inputs_1_update.json",
+    # The contract tests' inputs: derived until the user's first edit (test_generate_safety).
+    "inputs/inputs_1_create.json",
+    "inputs/inputs_1_invalid.json",
+    "inputs/inputs_1_update.json",
     "resource-role.yaml",
     "src/acme_test_widget/cfngen_aws.py",
     "src/acme_test_widget/cfngen_runtime.py",

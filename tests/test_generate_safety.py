@@ -248,6 +248,70 @@ def test_keep_edits_makes_the_files_the_users(fakes, project):
     assert "example_inputs/inputs_1_create.json" in paths(again.skipped)
 
 
+def test_contract_inputs_are_derived_until_the_first_edit_makes_them_the_users(
+    fakes, project, capsys, monkeypatch
+):
+    """Issue 8.11: inputs/ follow the schema while nobody touched them; an edit does not stop
+    generate (as for other derived files) but makes that file the user's for good."""
+    generate_project(project)
+    create, update = (
+        project / "inputs/inputs_1_create.json",
+        project / "inputs/inputs_1_update.json",
+    )
+    assert create.read_bytes() == (project / "example_inputs/inputs_1_create.json").read_bytes()
+    ours = b'{"Name": "mine"}\n'
+    create.write_bytes(ours)
+    monkeypatch.setattr(
+        cfngen._instances,
+        "example_inputs",
+        lambda schema: {
+            kind: {"Name": f"after-{kind}"} for kind in ("create", "update", "invalid")
+        },
+    )
+    drop_config_definition(project)  # a schema edit
+    assert main(["generate", str(project)]) == ExitCode.OK
+    err = capsys.readouterr().err
+    assert "inputs/inputs_1_create.json alone: you edited it, so it is yours for good" in err
+    assert create.read_bytes() == ours
+    assert json.loads(update.read_text()) == {"Name": "after-update"}
+    manifest = json.loads((project / MANIFEST_PATH).read_text())
+    assert "inputs/inputs_1_create.json" in manifest["user_files"]
+    assert "inputs/inputs_1_create.json" not in manifest["files"]
+    # For good: even when the user's bytes happen to equal what generate would write.
+    create.write_text(json.dumps({"Name": "after-create"}, indent=4) + "\n")
+    assert "inputs/inputs_1_create.json" in paths(generate_project(project, force=True).skipped)
+    manifest = json.loads((project / MANIFEST_PATH).read_text())
+    assert "inputs/inputs_1_create.json" not in manifest["files"]
+
+
+def test_inputs_the_project_already_had_stay_the_users(fakes, project):
+    """Projects made before inputs/ were derived (or by the official tool) keep theirs."""
+    (project / "inputs").mkdir()
+    theirs = b'{"Name": "theirs"}\n'
+    (project / "inputs/inputs_1_create.json").write_bytes(theirs)
+    result = generate_project(project)
+    assert "inputs/inputs_1_create.json" in paths(result.skipped)
+    assert (project / "inputs/inputs_1_create.json").read_bytes() == theirs
+    assert "inputs/inputs_1_update.json" in paths(result.written)
+
+
+def test_inputs_template_0_1_0_rendered_and_nobody_touched_are_derived_now(fakes, project):
+    """Projects from template 0.1.0 got inputs/ from copier; untouched, they are generate's."""
+    (project / "inputs").mkdir()
+    untouched = (
+        b'{\n    "Name": "cfngen-contract-test",\n'
+        b'    "Description": "Created by the contract tests"\n}\n'
+    )
+    edited = b'{\n    "Name": "cfngen-contract-test",\n    "Description": "Ours"\n}\n'
+    (project / "inputs/inputs_1_create.json").write_bytes(untouched)
+    (project / "inputs/inputs_1_update.json").write_bytes(edited)
+    result = generate_project(project)
+    assert "inputs/inputs_1_create.json" in paths(result.written)
+    assert (project / "inputs/inputs_1_create.json").read_bytes() != untouched
+    assert "inputs/inputs_1_update.json" in paths(result.skipped)
+    assert (project / "inputs/inputs_1_update.json").read_bytes() == edited
+
+
 def test_the_two_edit_flags_exclude_each_other(project):
     with pytest.raises(SystemExit) as info:
         main(["generate", "--discard-edits", "--keep-edits", str(project)])

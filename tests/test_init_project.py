@@ -289,7 +289,12 @@ def test_every_stub_handler_carries_the_stub_marker_and_nothing_else_does(tmp_pa
 
 @pytest.mark.parametrize("example", [False, True], ids=["stubs", "example"])
 def test_contract_inputs_fit_the_schema(tmp_path, example):
+    """The template has no inputs/ (issue 8.11): generate derives them from the schema."""
+    from cfngen._generate import generate_project
+
     root = render(tmp_path / "p", {"example": example})
+    assert not (root / "inputs").exists()
+    generate_project(root)
     schema = json.loads((root / "acme-svc-widget.json").read_text())
     validator = jsonschema.Draft7Validator(schema)
     inputs = {

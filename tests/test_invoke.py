@@ -285,6 +285,12 @@ def test_an_official_cfn_init_project_can_be_invoked(tmp_path, oracle_tool):
         ("[]", "expected a JSON object"),
         ('{"desiredResourceState": 5}', "desiredResourceState must be a JSON object or null"),
         ('{"nextToken": 5}', "nextToken must be a string"),
+        ('{"desiredResourceState": {"Name": ' + "9" * 5000 + "}}", "a number is too long"),
+        # Within the JSON reader's limit, but deep enough to exhaust the stack when copied.
+        (
+            '{"desiredResourceState": {"Name": ' + "[" * 900 + "]" * 900 + "}}",
+            "nested deeper than 200 levels at /desiredResourceState/Name/0/0",
+        ),
     ],
 )
 def test_a_bad_request_file_is_a_usage_error(tmp_path, request_text, expected):
@@ -352,6 +358,33 @@ def test_a_handler_module_that_does_not_import_says_where(tmp_path):
     assert "importing example_test_store.handlers failed: SyntaxError" in result.stderr
     assert "handlers.py:" in result.stderr and "def broken(:" in result.stderr
     assert "importlib" not in result.stderr
+
+
+def test_exports_in_a_request_take_given_values_or_valid_stand_ins(tmp_path):
+    root = project(tmp_path, "store")
+    request = '{"desiredResourceState": {"Name": "{{ItemName}}", "Kind": {{ItemKind}}}}'
+    result = invoke(root, "CREATE", request, "--export", "ItemName=from-export")
+    assert result.returncode == 0, result.stdout + result.stderr
+    model = events(result.stdout)[-1]["resourceModel"]
+    assert model["Name"] == "from-export"
+    assert model["Kind"] in ("small", "large")  # a value the schema's enum allows
+    assert "{{ItemKind}} (request.json) is a CloudFormation export" in result.stderr
+    assert "{{ItemName}}" not in result.stderr
+
+
+def test_invoke_says_that_state_does_not_persist_between_runs(tmp_path):
+    root = project(tmp_path, "store")
+    created = invoke(root, "CREATE", {"desiredResourceState": {"Name": "fresh", "Kind": "small"}})
+    assert created.returncode == 0, created.stdout + created.stderr
+    assert "state does not persist between runs" in created.stderr
+    # The store keeps items in memory: a later run cannot find the one created above.
+    read = invoke(root, "READ", {"desiredResourceState": {"Name": "fresh"}})
+    assert read.returncode == 1
+    assert "a CREATE of an earlier run is gone" in read.stderr
+    # A run that finds what it looks for says nothing about it.
+    seeded = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-1"}})
+    assert seeded.returncode == 0
+    assert "persist" not in seeded.stderr
 
 
 def test_a_handler_that_ends_its_process_is_reported_not_fatal(tmp_path):

@@ -420,3 +420,23 @@ def test_an_upgrade_killed_half_way_is_named_by_the_next_one(home, tmp_path, cap
     assert main(["upgrade", str(root)]) in (ExitCode.OK, ExitCode.FAILED)
     assert f"to template {LIVE}" in capsys.readouterr().out
     assert not marker.exists()
+
+
+def test_upgrade_keeps_the_inputs_the_user_edited_and_derives_the_others(home, tmp_path, capsys):
+    """Template 0.1.0 rendered inputs/; from 0.2.0 generate derives them. copier deletes what
+    the new template lacks: an input the user edited is kept as theirs, the others derived."""
+    root = make(tmp_path / "widget")
+    create = root / "inputs" / "inputs_1_create.json"
+    ours = '{"Name": "ours", "Description": "kept"}\n'
+    create.write_text(ours)
+    commit_all(root, "our input")
+    assert main(["upgrade", str(root)]) == ExitCode.OK
+    out = capsys.readouterr().out
+    assert create.read_text() == ours
+    assert "kept inputs/inputs_1_create.json" in out
+    assert "kept inputs/inputs_1_update.json" not in out  # generate's, not the user's
+    update = root / "inputs" / "inputs_1_update.json"
+    assert update.read_bytes() == (root / "example_inputs" / "inputs_1_update.json").read_bytes()
+    manifest = yaml.safe_load((root / ".cfngen" / "generated.json").read_text())
+    assert "inputs/inputs_1_update.json" in manifest["files"]
+    assert "inputs/inputs_1_create.json" in manifest["user_files"]

@@ -52,6 +52,7 @@ def add_format(
 def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> None:
     """Options only some kinds' contracts take (`cfngen._contract` refuses them elsewhere)."""
     hook = p.add_argument_group("hooks")
+    exports = p.add_argument_group("CloudFormation exports (that inputs name as {{NAME}})")
     hook.add_argument(
         "--typeconfig",
         type=Path,
@@ -60,7 +61,7 @@ def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> Non
         help="the hook's type configuration: the SetTypeConfiguration JSON "
         "(CloudFormationConfiguration.HookConfiguration.Properties) or the properties alone",
     )
-    hook.add_argument(
+    exports.add_argument(
         "--export",
         dest="exports",
         action="append",
@@ -68,6 +69,14 @@ def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> Non
         metavar="NAME=VALUE",
         help="the value of a CloudFormation export that inputs name as {{NAME}} (repeatable; "
         "default: a stand-in, as exports cannot be looked up offline)",
+    )
+    exports.add_argument(
+        "--exports",
+        dest="exports_file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a JSON object mapping export names to values (--export wins over it)",
     )
     custom = p.add_argument_group("custom resources")
     custom.add_argument(
@@ -148,7 +157,15 @@ def add_module_options(group: argparse._ArgumentGroup) -> None:
 def kind_options(args: argparse.Namespace) -> dict[str, Any]:
     from cfngen._errors import CfngenError
 
-    exports: dict[str, str] = {}
+    exports: dict[str, object] = {}
+    if args.exports_file is not None:
+        from cfngen import _schema
+
+        exports.update(
+            _schema.load_object(
+                args.exports_file, 'an exports file maps names to values: {"KeyArn": "arn:..."}'
+            )
+        )
     for item in args.exports:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():

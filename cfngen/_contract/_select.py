@@ -14,6 +14,8 @@ from collections.abc import Callable
 from cfngen._errors import CfngenError
 
 Matcher = Callable[[str], bool]
+#: Words, operators and parentheses in one -k expression.
+MAX_TOKENS = 100
 _TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
 
 
@@ -25,10 +27,16 @@ def compile_expression(expression: str) -> Matcher:
     position = 0
 
     def fail(why: str) -> CfngenError:
+        shown = expression if len(expression) <= 80 else expression[:77] + "..."
         return CfngenError(
-            f"-k {expression!r}: {why}",
+            f"-k {shown!r}: {why}",
             'use words joined by and, or, not and parentheses, e.g. -k "delete and not list"',
         )
+
+    # The parser and the matcher it builds recurse once per level: a bound keeps an absurd
+    # expression a usage error rather than a RecursionError.
+    if len(tokens) > MAX_TOKENS:
+        raise fail(f"it is too long ({len(tokens)} words and signs; at most {MAX_TOKENS})")
 
     def peek() -> str | None:
         return tokens[position] if position < len(tokens) else None

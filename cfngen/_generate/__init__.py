@@ -29,6 +29,7 @@ from cfngen._project import load_project
 from cfngen._render import Rendered
 
 if TYPE_CHECKING:
+    from cfngen._project import Project
     from cfngen._validate import FileReport
 
 
@@ -144,6 +145,34 @@ class InvalidSchemaError(CfngenError):
         self.report = report
 
 
+def models_older_than_schema(project: Project) -> str | None:
+    """A warning when the project's models.py is older than its schema and `cfngen generate`
+    has not run on the schema as it is now (the manifest's fingerprint, when there is one,
+    rules out a checkout that only touched the file times). Standard library only."""
+    models = project.package_dir / "models.py"
+    try:
+        older = models.stat().st_mtime < project.schema_path.stat().st_mtime
+    except OSError:
+        return None  # no models yet: importing the handlers says what to do
+    if not older:
+        return None
+    kind = project.kind
+    try:
+        manifest = _ownership.load_manifest(
+            project.root, lambda path: kind.may_derive(project, path)
+        )
+        current = _ownership.fingerprint(kind.generate_inputs(project))
+    except CfngenError:  # generate itself will say what is wrong; the times are enough here
+        current, manifest = "", _ownership.Manifest()
+    if manifest.fingerprint and manifest.fingerprint == current:
+        return None
+    where = models.relative_to(project.root).as_posix()
+    return (
+        f"{where} is older than {project.schema_path.name}: the handlers run with models of "
+        "an earlier schema; run `cfngen generate` first"
+    )
+
+
 def generate_project(
     root: Path, *, check: bool = False, force: bool = False, edits: str = "stop"
 ) -> GenerateResult:
@@ -168,7 +197,7 @@ def generate_project(
     derived = kind.derive(project, inputs)
     from cfngen._generate._plan import make_plan
 
-    plan = make_plan(root, derived.files, manifest, edits=edits)
+    plan = make_plan(root, derived.files, manifest, edits=edits, until_edited=derived.until_edited)
     plan.manifest.fingerprint = fingerprint
     result = GenerateResult(report=derived.report)
     result.warnings += notes

@@ -14,6 +14,9 @@ stops and names it, unless told to discard the edit (saving it beside the file) 
 file as the user's. Anything else at a derived path (no header, a link, a folder, a pipe) is
 the user's and left alone. A file is removed only when cfngen wrote it, by the manifest's hash,
 at a path the kind derives, inside the project, and the schema no longer derives it.
+Paths the kind derives only until edited (`Derived.until_edited`: a resource's inputs/) differ
+in one way: an edit does not stop generate but makes the file the user's for good (recorded in
+`user_files`); there, what an earlier released template rendered, untouched, is generate's.
 
 The manifest, `.cfngen/generated.json`, holds those hashes plus a fingerprint of every input
 (the bytes of the schema, `callback-context.json` and `.rpdk-config`, whether `requirements.txt`

@@ -7,6 +7,7 @@ The plan is made from what is on disk before anything is written, so a generate 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -43,9 +44,27 @@ class Plan:
     manifest: Manifest = field(default_factory=Manifest)
 
 
-def make_plan(root: Path, rendered: dict[str, bytes], old: Manifest, *, edits: str) -> Plan:
+def make_plan(
+    root: Path,
+    rendered: dict[str, bytes],
+    old: Manifest,
+    *,
+    edits: str,
+    until_edited: frozenset[str] = frozenset(),
+) -> Plan:
+    """`until_edited`: paths whose first edit makes them the user's (Derived.until_edited)."""
     plan = Plan(manifest=Manifest(fingerprint=old.fingerprint))
     for relpath, data in rendered.items():
+        if relpath in until_edited and _taken_over(root, relpath, old):
+            plan.skipped[relpath] = "you edited it, so it is yours for good"
+            plan.manifest.user_files.append(relpath)
+            continue
+        if relpath in until_edited and _untouched_template_output(root, relpath, old):
+            # Rendered by an earlier template that had it (0.1.0's inputs/), never edited:
+            # generate derives it now.
+            plan.writes[relpath] = data
+            plan.manifest.files[relpath] = sha256(data)
+            continue
         _place(root, relpath, data, old=old, edits=edits, plan=plan)
     for relpath in sorted(old.files):
         if relpath in rendered or inspect(root / relpath).kind != "file":
@@ -58,6 +77,57 @@ def make_plan(root: Path, rendered: dict[str, bytes], old: Manifest, *, edits: s
         else:
             plan.kept_stale.append(relpath)
     return plan
+
+
+def _taken_over(root: Path, relpath: str, old: Manifest) -> bool:
+    """A file cfngen wrote that the user has edited since, or one already recorded as theirs."""
+    if inspect(root / relpath).kind != "file":
+        return False
+    if relpath in old.user_files and relpath not in old.files:
+        return True
+    if relpath not in old.files:
+        return False
+    current = read_optional(root / relpath)
+    return current is not None and sha256(current) != old.files[relpath]
+
+
+def _untouched_template_output(root: Path, relpath: str, old: Manifest) -> bool:
+    if relpath in old.files or relpath in old.user_files or inspect(root / relpath).kind != "file":
+        return False
+    current = read_optional(root / relpath)
+    return current is not None and current in released_renderings(relpath)
+
+
+@functools.cache
+def released_renderings(relpath: str) -> frozenset[bytes]:
+    """What the released copier templates that rendered `relpath` themselves could have
+    written there, for each value of their yes/no answers (a file that depends on other
+    answers is not matched: it stays the user's)."""
+    import itertools
+
+    import jinja2
+
+    from cfngen._init._template_cache import templates_root
+
+    try:
+        released = templates_root() / "released"
+    except Exception:
+        return frozenset()
+    found: set[bytes] = set()
+    for source in sorted(released.glob(f"*/*/project/{relpath}.jinja")):
+        env = jinja2.Environment(
+            undefined=jinja2.StrictUndefined,
+            keep_trailing_newline=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        template = env.from_string(source.read_text(encoding="utf-8"))
+        for tagging, example in itertools.product((True, False), (False,)):
+            try:
+                found.add(template.render(tagging=tagging, example=example).encode("utf-8"))
+            except jinja2.TemplateError:
+                continue
+    return frozenset(found)
 
 
 def _place(root: Path, relpath: str, data: bytes, *, old: Manifest, edits: str, plan: Plan) -> None:

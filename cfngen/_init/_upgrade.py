@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,6 +44,9 @@ class UpgradeResult:
     #: Files the new template no longer has, deleted although the user had edited them
     #: (their last content is in git: `git checkout HEAD -- FILE`).
     deleted_edited: list[str] = field(default_factory=list)
+    #: Files the new template no longer has because generate now derives them (a resource's
+    #: inputs/): the user had edited them, so they were kept as the user's.
+    kept_edited: list[str] = field(default_factory=list)
     generated: GenerateResult | None = None
     #: Why `cfngen generate` failed after the upgrade, when it did.
     generate_error: str | None = None
@@ -75,6 +79,11 @@ class UpgradeResult:
             text.out(
                 f"  (kept {', '.join(names)} in {path} free of the new template's "
                 "`# STUB: not implemented` line: you implemented them)"
+            )
+        for path in self.kept_edited:
+            text.out(
+                f"  (kept {path}: `cfngen generate` writes it now, but you had edited it, so "
+                "it stays yours)"
             )
         for path in self.deleted_edited:
             text.warning(
@@ -182,6 +191,7 @@ def upgrade_project(
         raise
     finally:
         marker.unlink(missing_ok=True)
+    result.kept_edited = _keep_edited_derived(root, edited)
     result.changed = _changed_files(root)
     result.conflicts = _conflicted_files(root, result.changed)
     result.deleted_edited = sorted(f for f in edited if not (root / f).exists())
@@ -280,6 +290,44 @@ def _keep_implemented(root: Path, old: dict[str, bytes]) -> dict[str, list[str]]
             write_atomic(path, text.encode("utf-8", "surrogateescape"))
             changed[rel] = names
     return changed
+
+
+def _keep_edited_derived(root: Path, edited: set[str]) -> list[str]:
+    """Put back the files the user edited that the merge deleted because the new template
+    leaves them to `cfngen generate` (a resource's inputs/, from template 0.2.0 on): generate
+    then finds them unrecorded and leaves them to the user. Their bytes are HEAD's: the tree
+    was clean before the merge."""
+    from cfngen._files import write_atomic
+    from cfngen._project import load_project
+
+    try:
+        project = load_project(root)
+    except CfngenError:
+        return []
+    kept: list[str] = []
+    for rel in sorted(edited):
+        path = root / rel
+        if path.exists() or not project.kind.may_derive(project, rel):
+            continue
+        shown = subprocess.run(
+            ["git", "show", f"HEAD:./{rel}"], cwd=root, capture_output=True, check=False
+        )
+        if shown.returncode != 0 or not _users(root, rel, shown.stdout):
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, shown.stdout)
+        kept.append(rel)
+    return kept
+
+
+def _users(root: Path, rel: str, data: bytes) -> bool:
+    """Whether `data` at `rel` is the user's work, not what cfngen generated or an earlier
+    template rendered there (generate writes those anew)."""
+    from cfngen._generate._ownership import load_manifest, sha256
+    from cfngen._generate._plan import released_renderings
+
+    recorded = load_manifest(root, lambda path: True).files.get(rel)
+    return sha256(data) != recorded and data not in released_renderings(rel)
 
 
 def _changed_files(root: Path) -> list[str]:

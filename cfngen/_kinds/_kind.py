@@ -57,6 +57,9 @@ class Derived:
     report: FileReport | None = None
     #: Things to tell the user that are not errors (an unsupported runtime, ...).
     warnings: list[str] = field(default_factory=list)
+    #: Paths of `files` that are derived only until the user edits them: an edit makes the
+    #: file the user's for good instead of stopping generate (a resource's contract inputs).
+    until_edited: frozenset[str] = frozenset()
 
 
 # --------------------------------------------------------------------------- init

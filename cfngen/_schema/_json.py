@@ -215,6 +215,9 @@ def loads(text: str) -> JsonDocument:
         raise JsonSyntaxError(f"{exc.name} is not valid JSON", line, col) from None
     except json.JSONDecodeError as exc:
         raise JsonSyntaxError(exc.msg, exc.lineno, exc.colno) from None
+    except ValueError as exc:
+        # Python refuses to read integers of more than 4300 digits (CVE-2020-10735).
+        raise JsonSyntaxError(f"a number is too long: {str(exc).split(';')[0]}", 1, 1) from None
     except RecursionError:
         raise JsonSyntaxError("the document is nested too deeply", 1, 1) from None
     return JsonDocument(text=text, data=data, has_duplicates=dup)

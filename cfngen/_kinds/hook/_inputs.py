@@ -69,14 +69,16 @@ def file_kind(rest: str) -> str | None:
     return INVALID if INVALID.lower() in rest else None
 
 
-def render_exports(text: str, exports: Mapping[str, str], used: dict[str, str]) -> str:
+def render_exports(text: str, exports: Mapping[str, Any], used: dict[str, str]) -> str:
     """`{{Name}}` placeholders replaced (`used` collects the names and the values given)."""
 
     def value(match: re.Match[str]) -> str:
         name = match.group(1).strip()
         found = exports.get(name, f"cfngen-export-{name}")
-        used[name] = found
-        return found
+        # --exports FILE may give any JSON value; the text stands where `cfn test` puts it.
+        text = found if isinstance(found, str) else json.dumps(found)
+        used[name] = text
+        return text
 
     return _EXPORT.sub(value, text)
 

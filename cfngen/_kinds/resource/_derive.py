@@ -1,7 +1,8 @@
 """The files `cfngen generate` derives for a resource type, from its schema and answers.
 
 models.py and the runtime support module beside it, resource-role.yaml, template.yml,
-src/requirements.txt, docs/ and example_inputs/: each a pure function of the inputs that
+src/requirements.txt, docs/, example_inputs/ and inputs/ (the contract tests' inputs, derived
+only until the user edits one: then it is theirs for good): each a pure function of the inputs that
 `generate_inputs` reads (the schema, callback-context.json, .rpdk-config, whether
 requirements.txt exists), each with cfngen's header where the format allows one.
 """
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 
 REQUIREMENTS_FILE = "requirements.txt"
 EXAMPLE_INPUTS = ("create", "update", "invalid")
+#: The contract tests' inputs: written like example_inputs/ until the user edits one.
+CONTRACT_INPUTS = "inputs"
 ROLE_FILE = "resource-role.yaml"
 SAM_FILE = "template.yml"
 SRC_REQUIREMENTS = "src/requirements.txt"
@@ -44,7 +47,11 @@ def may_derive(project: Project, relpath: str) -> bool:
         return True
     if path.parts[:1] == ("docs",) and path.suffix == ".md" and ".." not in path.parts:
         return True
-    return relpath in {f"example_inputs/inputs_1_{kind}.json" for kind in EXAMPLE_INPUTS}
+    return relpath in {
+        f"{folder}/inputs_1_{kind}.json"
+        for folder in ("example_inputs", CONTRACT_INPUTS)
+        for kind in EXAMPLE_INPUTS
+    }
 
 
 def generate_inputs(project: Project) -> dict[str, bytes | None]:
@@ -92,7 +99,14 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
     finally:
         if models_job:
             models_job.cancel()
-    return Derived(files=files, report=report, warnings=runtime_warnings(project.runtime))
+    return Derived(
+        files=files,
+        report=report,
+        warnings=runtime_warnings(project.runtime),
+        until_edited=frozenset(
+            f"{CONTRACT_INPUTS}/inputs_1_{kind}.json" for kind in EXAMPLE_INPUTS
+        ),
+    )
 
 
 def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
@@ -192,9 +206,10 @@ def _render_the_rest(
     with phase("making example inputs"):
         inputs = (example_inputs or real_example_inputs)(schema)
     for kind in EXAMPLE_INPUTS:
-        texts[f"example_inputs/inputs_1_{kind}.json"] = (
-            json.dumps(inputs[kind], indent=4, ensure_ascii=False) + "\n"
-        )
+        text = json.dumps(inputs[kind], indent=4, ensure_ascii=False) + "\n"
+        texts[f"example_inputs/inputs_1_{kind}.json"] = text
+        # What `cfn test` and `cfngen test` read: derived until the user's first edit.
+        texts[f"{CONTRACT_INPUTS}/inputs_1_{kind}.json"] = text
     return texts
 
 

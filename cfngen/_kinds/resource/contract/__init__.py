@@ -27,7 +27,8 @@ class ResourceProtocol:
     """The resource handler contract (a `ContractProtocol`)."""
 
     label = "resource handler"
-    options: tuple[str, ...] = ()
+    #: `--export`/`--exports`: the values of the CloudFormation exports inputs name as {{Name}}.
+    options: tuple[str, ...] = ("exports",)
     status_key = "status"
     in_progress: str | None = "IN_PROGRESS"
     session_module: str | None = "cloudformation_cli_python_lib.resource"
@@ -45,12 +46,12 @@ class ResourceProtocol:
     ) -> InvokeResult:
         from cfngen._kinds.resource.contract._invoke import invoke
 
-        return invoke(runner, action, request_file, listener)
+        return invoke(runner, action, request_file, listener, exports=options.get("exports"))
 
     def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:
         from cfngen._kinds.resource.contract._suite import run_tests
 
-        return run_tests(runner, listener)
+        return run_tests(runner, listener, exports=options.get("exports"))
 
 
 def _keep_next_token(resource: Any) -> None:

@@ -71,15 +71,20 @@ class Case(ResponseChecks):
         next_token: str | None = None,
         *,
         rejecting: bool = False,
+        tags: bool = False,
     ) -> Outcome:
         """One handler call with every per-response rule checked. `rejecting`: the input is
-        invalid on purpose, so accepting it is the failure to report, not what it returned."""
+        invalid on purpose, so accepting it is the failure to report, not what it returned.
+        `tags`: send the models' tags as desiredResourceTags/previousResourceTags too, as
+        CloudFormation does for a taggable resource."""
         outcome = self._carry(
             action,
             Request(
                 desired=copy.deepcopy(desired),
                 previous=copy.deepcopy(previous),
                 next_token=next_token,
+                desired_tags=_rules.tags_of(self.info, desired) if tags else None,
+                previous_tags=_rules.tags_of(self.info, previous) if tags else None,
             ),
         )
         if action == "CREATE":
@@ -137,8 +142,9 @@ class Case(ResponseChecks):
         previous: dict[str, Any] | None = None,
         *,
         rule: str | None = None,
+        tags: bool = False,
     ) -> Outcome:
-        outcome = self.call(action, desired, previous)
+        outcome = self.call(action, desired, previous, tags=tags)
         if outcome.status != "SUCCESS":
             raise Failed(
                 explain(

@@ -9,7 +9,9 @@ Unlike `cfn test`, `inputs_1_` never matches `inputs_10_create.json`.
 from __future__ import annotations
 
 import copy
+import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,12 +19,12 @@ from typing import Any
 from cfngen import _schema
 from cfngen._errors import CfngenError
 from cfngen._kinds.resource._view import ResourceSchema
-from cfngen._kinds.resource.contract._rules import identifiers_of, pointer, set_value
+from cfngen._kinds.resource.contract import _exports
+from cfngen._kinds.resource.contract._rules import MISSING, get, identifiers_of, pointer, set_value
 
 INPUTS_DIR = "inputs"
 OVERRIDES_FILE = "overrides.json"
 _FILE = re.compile(r"^inputs_(\d+)_(.+)\.json$")
-_EXPORT = re.compile(r"{{([-A-Za-z0-9:\s]+?)}}")
 
 
 @dataclass
@@ -33,6 +35,12 @@ class InputSet:
     #: "inputs_2" when read from files, None when generated.
     label: str | None = None
     files: dict[str, Path] = field(default_factory=dict)
+    #: The kinds whose file `cfngen generate` wrote and nobody edited since (derived from the
+    #: schema: the tests use them as the schema makes them now, and never blame the user).
+    derived: set[str] = field(default_factory=set)
+
+    def user_owned(self, kind: str) -> bool:
+        return kind in self.files and kind not in self.derived
 
     @property
     def generated(self) -> bool:
@@ -52,19 +60,24 @@ class InputSet:
         return f"{INPUTS_DIR}/{path.name}" if path else "the input generated from the schema"
 
 
-def load_input_sets(root: Path, info: ResourceSchema) -> tuple[list[InputSet], list[str]]:
-    """The input sets to run the suite with, and warnings about files that were ignored."""
+def load_input_sets(
+    root: Path, info: ResourceSchema, exports: Mapping[str, Any] | None = None
+) -> tuple[list[InputSet], list[str]]:
+    """The input sets to run the suite with, and warnings about files that were ignored and
+    about `{{Export}}` placeholders no value was given for (`exports`: name -> value)."""
     warnings: list[str] = []
-    sets = _from_files(root / INPUTS_DIR)
+    placeholders = _exports.Exports(exports or {})
+    sets = _from_files(root / INPUTS_DIR, info, placeholders)
+    _refresh_derived(root, info, sets, warnings)
     if sets:
         if (root / OVERRIDES_FILE).is_file():
             warnings.append(f"{OVERRIDES_FILE} is ignored: it applies to generated inputs only")
-        return sets, warnings
-    overrides = _overrides(root / OVERRIDES_FILE, warnings)
-    return [_generated(info, overrides)], warnings
+        return sets, warnings + placeholders.notes()
+    overrides = _overrides(root / OVERRIDES_FILE, warnings, placeholders, info)
+    return [_generated(info, overrides)], warnings + placeholders.notes()
 
 
-def _from_files(folder: Path) -> list[InputSet]:
+def _from_files(folder: Path, info: ResourceSchema, exports: _exports.Exports) -> list[InputSet]:
     if not folder.is_dir():
         return []
     by_number: dict[int, dict[str, Path]] = {}
@@ -85,7 +98,12 @@ def _from_files(folder: Path) -> list[InputSet]:
                 f"{folder}: input set {number} has no inputs_{number}_create.json ({found})",
                 "every input set starts with a create input",
             )
-        loaded = {kind: _read_object(path) for kind, path in files.items()}
+        loaded = {
+            kind: _exports.load(
+                path, "fix the file", exports, info=info, display=f"{INPUTS_DIR}/{path.name}"
+            )
+            for kind, path in files.items()
+        }
         sets.append(
             InputSet(
                 create=loaded["create"],
@@ -99,6 +117,85 @@ def _from_files(folder: Path) -> list[InputSet]:
     return sets
 
 
+def _refresh_derived(
+    root: Path, info: ResourceSchema, sets: list[InputSet], warnings: list[str]
+) -> None:
+    """Inputs `cfngen generate` wrote and nobody edited (by the manifest's hash) are a function
+    of the schema: after a schema edit without a generate, use them as the schema makes them
+    now, rather than blame the handler for a stale input."""
+    from cfngen._files import read_optional
+    from cfngen._generate._ownership import MANIFEST_PATH, load_manifest, sha256
+
+    if not sets or not (root / MANIFEST_PATH).is_file():
+        return
+    manifest = load_manifest(root, lambda path: path.startswith(f"{INPUTS_DIR}/"))
+    fresh: dict[str, Any] | None = None
+    for input_set in sets:
+        for kind, path in input_set.files.items():
+            recorded = manifest.files.get(f"{INPUTS_DIR}/{path.name}")
+            data = read_optional(path)
+            if recorded is None or data is None or sha256(data) != recorded:
+                continue
+            input_set.derived.add(kind)
+            if fresh is None:
+                from cfngen._instances import example_inputs
+
+                try:
+                    fresh = example_inputs(info.schema)
+                except Exception:  # the file is what generate made of the schema then
+                    return
+            if fresh.get(kind) is not None and fresh[kind] != getattr(input_set, kind):
+                setattr(input_set, kind, copy.deepcopy(fresh[kind]))
+                warnings.append(
+                    f"{INPUTS_DIR}/{path.name} is out of date (the schema changed since `cfngen "
+                    "generate` wrote it): the tests use the input the schema makes now; run "
+                    "`cfngen generate`"
+                )
+
+
+def check_user_inputs(info: ResourceSchema, inputs: InputSet) -> None:
+    """A create or update input the user wrote that breaks the schema, or an update input that
+    changes a createOnly property: a usage error before any handler runs (the input is wrong,
+    not the handler)."""
+    from cfngen._instances import input_errors, model_errors
+
+    for kind in ("create", "update"):
+        model = getattr(inputs, kind)
+        if model is None or not inputs.user_owned(kind):
+            continue
+        errors = (
+            input_errors(info.schema, model)
+            if kind == "create"
+            else model_errors(info.schema, model, partial=True)
+        )
+        if errors:
+            listed = "; ".join(f"{where or '/'}: {why}" for where, why in errors[:3])
+            more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+            raise CfngenError(
+                f"{inputs.source(kind)} does not match the schema: {listed}{more}",
+                _FIX_INPUT,
+            )
+    if inputs.update is None or not inputs.user_owned("update"):
+        return
+    for path in info.create_only:
+        if "*" in path:
+            continue
+        before, after = get(inputs.create, path), get(inputs.update, path)
+        if before is not MISSING and after is not MISSING and before != after:
+            raise CfngenError(
+                f"{inputs.source('update')} changes the createOnly property {pointer(path)} "
+                f"({json.dumps(before)} in {inputs.source('create')}, {json.dumps(after)} "
+                "here); CloudFormation replaces a resource rather than update such a property",
+                "give it the create input's value in the update input; " + _FIX_INPUT,
+            )
+
+
+_FIX_INPUT = (
+    "the input is wrong, not the handler: fix the file, or delete it and run `cfngen generate`, "
+    "which writes one from the schema"
+)
+
+
 def _kind(rest: str) -> str | None:
     # The order of `cfn test`'s get_type; "pre_*" files belong to hooks.
     if "pre_" in rest:
@@ -109,21 +206,19 @@ def _kind(rest: str) -> str | None:
     return None
 
 
-def _read_object(path: Path) -> dict[str, Any]:
-    text = _schema.read_text(path)
-    export = _EXPORT.search(text)
-    if export:
-        raise CfngenError(
-            f"{path}: uses the CloudFormation export {{{{{export.group(1).strip()}}}}}",
-            "cfngen test runs offline and cannot look exports up: write the value itself",
-        )
-    return _schema.load_object(path, "fix the file", text=text)
+def _override_path(at: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The model path of a value in overrides.json: {"CREATE": {"/Tags/0/Key": ...}}."""
+    if len(at) < 2 or not at[1].startswith("/"):
+        return None
+    return (*_schema.pointer_tokens(at[1]), *at[2:])
 
 
-def _overrides(path: Path, warnings: list[str]) -> dict[str, dict[tuple[str, ...], Any]]:
+def _overrides(
+    path: Path, warnings: list[str], exports: _exports.Exports, info: ResourceSchema
+) -> dict[str, dict[tuple[str, ...], Any]]:
     if not path.is_file():
         return {}
-    data = _read_object(path)
+    data = _exports.load(path, "fix the file", exports, info=info, model_path=_override_path)
     if (
         not data
         or set(data) - {"CREATE", "UPDATE"}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from cfngen._contract._isolate import ChildExit
 from cfngen._contract._loop import Outcome
@@ -15,13 +17,21 @@ from cfngen._kinds.resource.contract._request import Limits, ResourceExchange, l
 from cfngen._kinds.resource.contract._rules import read_schema
 
 
-def invoke(runner: Runner, action: str, request_file: Path, listener: Listener) -> InvokeResult:
-    """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS."""
+def invoke(
+    runner: Runner,
+    action: str,
+    request_file: Path,
+    listener: Listener,
+    *,
+    exports: Mapping[str, Any] | None = None,
+) -> InvokeResult:
+    """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS
+    (`exports`: the values of the CloudFormation exports the request names as {{Name}})."""
     action = action.upper()
     if action not in ACTIONS:
         raise CfngenError(f"unknown action {action!r}", f"use one of {', '.join(ACTIONS)}")
     info = read_schema(runner.project)
-    request, warnings = load_request(request_file)
+    request, warnings = load_request(request_file, info, exports)
     if info.handler_names and action.lower() not in info.handler_names:
         warnings.append(
             f"the schema declares no {action.lower()} handler: CloudFormation would never call it"
@@ -73,7 +83,29 @@ def invoke(runner: Runner, action: str, request_file: Path, listener: Listener) 
                 "a handler must return a progress event: never call os._exit or sys.exit",
                 exit_code=ExitCode.FAILED,
             ) from None
+    state = _state_note(action, outcome) if runner.settings.profile is None else None
+    if state is not None:
+        warnings.append(state)
+        listener.warn(state)
     return InvokeResult(outcome, verdict(outcome), outcome.status == "SUCCESS", warnings)
+
+
+def _state_note(action: str, outcome: Outcome) -> str | None:
+    """Against moto, each `cfngen invoke` starts from an empty account: say so where it shows
+    (a resource just created, or one that a later run cannot find)."""
+    why = (
+        "each `cfngen invoke` runs in a fresh offline (moto) AWS account that is discarded when "
+        "it ends, so state does not persist between runs"
+    )
+    then = (
+        "`cfngen test` runs create, read, update and delete in one account; --profile uses real AWS"
+    )
+    if action == "CREATE" and outcome.status == "SUCCESS":
+        return f"the resource exists only during this run: {why} ({then})"
+    models = outcome.response.get("resourceModels") if outcome.status == "SUCCESS" else None
+    if outcome.error_code == "NotFound" or (action == "LIST" and models == []):
+        return f"nothing found: {why}, and a CREATE of an earlier run is gone ({then})"
+    return None
 
 
 def verdict(outcome: Outcome) -> str:

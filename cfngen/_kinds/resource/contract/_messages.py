@@ -43,6 +43,14 @@ R_INVALID = (
 R_SYNC = "read and list must answer at once: never IN_PROGRESS"
 R_KEEP_ID = "update must keep the primaryIdentifier"
 R_RECREATE = "after a delete, create with the same identifier must succeed again"
+R_TAGS = (
+    "a taggable resource must apply the tags of its create input: the models create and read "
+    "return hold them"
+)
+R_TAG_UPDATE = (
+    "tags are updatable: update must apply the update input's tags (added, changed and removed "
+    "ones) and return SUCCESS; the models update and read return hold them"
+)
 R_PAGES = "list must end its pages: a nextToken must never repeat"
 R_TIME = "create, update and delete must return within 60 s, read and list within 30 s"
 R_ENDLESS = "IN_PROGRESS must end: a handler must reach SUCCESS or FAILED"

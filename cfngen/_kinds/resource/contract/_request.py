@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cfngen import _schema
 from cfngen._errors import CfngenError
+from cfngen._kinds.resource._view import ResourceSchema
+from cfngen._kinds.resource.contract import _exports
 
 if TYPE_CHECKING:
     from cfngen._contract._call import Invocation
@@ -56,9 +57,26 @@ EXAMPLE = (
 )
 
 
-def load_request(path: Path) -> tuple[Request, list[str]]:
-    """The request in `path`, and warnings about keys cfngen does not read."""
-    data = _schema.load_object(path, f"a request file looks like {EXAMPLE}")
+def _model_path(at: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The model path of a value in the request: its resource states hold models."""
+    if len(at) >= 2 and at[0] in ("desiredResourceState", "previousResourceState"):
+        return at[1:]
+    return None
+
+
+def load_request(
+    path: Path, info: ResourceSchema | None = None, exports: Mapping[str, Any] | None = None
+) -> tuple[Request, list[str]]:
+    """The request in `path`, and warnings about keys cfngen does not read and about
+    `{{Export}}` placeholders no value was given for (`exports`: name -> value)."""
+    placeholders = _exports.Exports(exports or {})
+    data = _exports.load(
+        path,
+        f"a request file looks like {EXAMPLE}",
+        placeholders,
+        info=info,
+        model_path=_model_path,
+    )
     request = Request()
     warnings: list[str] = []
     for key, value in data.items():
@@ -83,7 +101,7 @@ def load_request(path: Path) -> tuple[Request, list[str]]:
             warnings.append(f"{path}: ignored unknown key {key!r} (cfngen reads {known})")
     if "desiredResourceState" not in data:
         warnings.append(f"{path}: no desiredResourceState; the handler gets an empty model")
-    return request, warnings
+    return request, warnings + placeholders.notes()
 
 
 # --------------------------------------------------------------------------- the protocol

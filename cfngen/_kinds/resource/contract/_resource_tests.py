@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cfngen._contract._loop import Outcome
 from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._case import Case
 from cfngen._kinds.resource.contract._messages import (
@@ -21,6 +22,8 @@ from cfngen._kinds.resource.contract._messages import (
     R_READ_NOT_FOUND,
     R_RECREATE,
     R_STABILIZE,
+    R_TAG_UPDATE,
+    R_TAGS,
     R_UPDATE_NOT_FOUND,
     Failed,
     Skipped,
@@ -90,6 +93,11 @@ def _create_taggable(case: Case) -> None:
             f"{case.inputs.source('create')} has no {case.info.tag_property}: the resource is "
             "taggable, so the create input must hold tags for the tests to cover them"
         )
+    request = case.create_input
+    outcome = case.succeed("CREATE", request, tags=True)
+    created = outcome.response["resourceModel"]
+    _tags_applied(case, "CREATE", request, outcome, R_TAGS)
+    _tags_read_back(case, created, request, R_TAGS)
 
 
 def _create_invalid(case: Case) -> None:
@@ -155,6 +163,79 @@ def _update_tag_updatable(case: Case) -> None:
         raise Failed(
             f"{case.inputs.source('update')} has no {case.info.tag_property}: tags are "
             "updatable, so the update input must hold tags for the tests to cover them"
+        )
+    created = case.succeed("CREATE", case.create_input, tags=True).response["resourceModel"]
+    request = _with_changed_tags(case, case.update_input(created))
+    outcome = case.succeed("UPDATE", request, created, rule=R_TAG_UPDATE, tags=True)
+    updated = outcome.response["resourceModel"]
+    _tags_applied(case, "UPDATE", request, outcome, R_TAG_UPDATE)
+    _tags_read_back(case, updated, request, R_TAG_UPDATE)
+
+
+def _with_changed_tags(case: Case, update: dict[str, Any]) -> dict[str, Any]:
+    """`update` with one more tag when its tags are the create input's (inputs generated from
+    the schema change one property, rarely the tags): otherwise nothing tests updatability."""
+    tag = case.info.tag_property
+    tags = update.get(tag)
+    if _rules.tags_of(case.info, update) != _rules.tags_of(case.info, case.inputs.create):
+        return update
+    if isinstance(tags, dict):
+        changed: Any = {**tags, "cfngen-contract": "updated"}
+    elif isinstance(tags, list):
+        changed = [*tags, {"Key": "cfngen-contract", "Value": "updated"}]
+    else:
+        return update
+    candidate = {**update, tag: changed}
+    return update if case.run.conformance.errors(candidate, partial=True) else candidate
+
+
+def _tags_applied(
+    case: Case, action: str, request: dict[str, Any], outcome: Outcome, rule: str
+) -> None:
+    """The model `action` returned holds the request's tags (unless they are writeOnly)."""
+    rows = _tag_rows(case, request, outcome.response["resourceModel"])
+    if rows:
+        raise Failed(
+            explain(
+                f"the model {action} returned does not hold the tags it was given",
+                rule,
+                sent=request,
+                outcome=outcome,
+                table=rows,
+            )
+        )
+
+
+def _tag_rows(case: Case, request: dict[str, Any], model: Any) -> list[tuple[str, Any, Any]]:
+    """Where the tags of `model` are not the request's: a tag map must not keep extra keys
+    either (a tag the update removed)."""
+    tag = case.info.tag_property
+    rows = _rules.differences(case.info, {tag: request[tag]}, model)
+    wanted, got = request[tag], model.get(tag) if isinstance(model, dict) else None
+    if not rows and isinstance(wanted, dict) and isinstance(got, dict):
+        rows = [
+            (pointer((tag, key)), _rules.MISSING, value)
+            for key, value in got.items()
+            if key not in wanted and (tag,) not in case.info.write_only
+        ]
+    return rows
+
+
+def _tags_read_back(case: Case, model: dict[str, Any], request: dict[str, Any], rule: str) -> None:
+    """READ (when declared and implemented) returns the request's tags: they were applied."""
+    if "read" not in case.info.handler_names or "READ" in case.run.runner.stubs:
+        return
+    outcome = case.succeed("READ", model)
+    rows = _tag_rows(case, request, outcome.response["resourceModel"])
+    if rows:
+        raise Failed(
+            explain(
+                "READ after the tags were applied returned other tags",
+                rule,
+                sent=request,
+                outcome=outcome,
+                table=rows,
+            )
         )
 
 
@@ -371,7 +452,7 @@ TESTS: tuple[ResourceTest, ...] = (
     ResourceTest("contract_update_read", ("create", "update", "read"), _update_read),
     ResourceTest("contract_update_list", ("create", "update", "list"), _update_list),
     ResourceTest("contract_update_without_create", ("update",), _update_without_create),
-    ResourceTest("contract_update_tag_updatable", ("update",), _update_tag_updatable),
+    ResourceTest("contract_update_tag_updatable", ("create", "update"), _update_tag_updatable),
     ResourceTest("contract_update_not_updatable", ("create", "update"), _update_not_updatable),
     ResourceTest("contract_delete_create", ("create", "delete"), _delete_create),
     ResourceTest("contract_delete_read", ("create", "delete", "read"), _delete_read),

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from cfngen import _schema
+from cfngen._errors import CfngenError
 from cfngen._kinds.resource._view import PropertyPath, ResourceSchema
 from cfngen._project import Project
 from cfngen._schema import join_pointer
@@ -28,9 +28,22 @@ MISSING: Any = _Missing()
 
 
 def read_schema(project: Project) -> ResourceSchema:
-    """The project's resource schema, as the contract tests and `cfngen invoke` read it."""
-    schema = _schema.load_object(project.schema_path, "run `cfngen validate`")
-    return ResourceSchema(schema, base_dir=project.root)
+    """The project's resource schema, as the contract tests and `cfngen invoke` read it:
+    validated first, as every rule below trusts its shape (a schema with errors is a usage
+    error that names the first one)."""
+    from cfngen._validate import validate_file
+
+    report = validate_file(project.schema_path, kind=project.kind)
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    if errors or report.schema is None:
+        first = errors[0] if errors else None
+        where = f" ({first.pointer or '/'}: {first.message})" if first else ""
+        raise CfngenError(
+            f"{project.schema_path.name} is not a valid resource schema{where}; the handlers "
+            "cannot be run against it",
+            "run `cfngen validate` and fix what it lists, then `cfngen generate`",
+        )
+    return ResourceSchema(report.schema, base_dir=project.root)
 
 
 def pointer(path: Path) -> str:
@@ -148,6 +161,18 @@ def identifiers_of(info: ResourceSchema, model: dict[str, Any]) -> dict[str, Any
     return {key: value for key, value in model.items() if key in keys}
 
 
+def tags_of(info: ResourceSchema, model: Any) -> dict[str, Any] | None:
+    """The tags of a model as CloudFormation sends them in desiredResourceTags: a map, from a
+    list of {Key, Value} or a map at the tagProperty; None when there are none."""
+    tags = model.get(info.tag_property) if isinstance(model, dict) else None
+    if isinstance(tags, dict):
+        return {str(key): value for key, value in tags.items()}
+    if isinstance(tags, list):
+        pairs = [t for t in tags if isinstance(t, dict) and isinstance(t.get("Key"), str)]
+        return {t["Key"]: t.get("Value") for t in pairs} or None
+    return None
+
+
 def differences(
     info: ResourceSchema, expected: dict[str, Any], actual: Any
 ) -> list[tuple[str, Any, Any]]:
@@ -155,7 +180,7 @@ def differences(
 
     As `cfn test`: readOnly and writeOnly properties of the input are not compared; the output
     may hold more (readOnly values, defaults); arrays declared `insertionOrder: false` are
-    compared as multisets.
+    compared as multisets, at every level.
     """
     wanted = pruned(expected, info.read_only + info.write_only)
     got = actual if isinstance(actual, dict) else {}
@@ -175,18 +200,62 @@ def _compare(
             _compare(info, value, got.get(key, MISSING), (*path, key), out)
         return
     if isinstance(wanted, list):
-        if not isinstance(got, list) or len(got) != len(wanted):
+        if not isinstance(got, list):
             out.append((pointer(path), wanted, got))
             return
         if _insertion_order(info, path) is False:
-            if sorted(map(_canonical, wanted)) != sorted(map(_canonical, got)):
-                out.append((pointer(path), wanted, got))
+            _compare_unordered(info, wanted, got, path, out)
             return
-        for index, (a, b) in enumerate(zip(wanted, got, strict=True)):
+        for index, (a, b) in enumerate(zip(wanted, got, strict=False)):
             _compare(info, a, b, (*path, str(index)), out)
+        # Items one side has beyond the other's end, each named by its index.
+        for index in range(len(got), len(wanted)):
+            out.append((pointer((*path, str(index))), wanted[index], MISSING))
+        for index in range(len(wanted), len(got)):
+            out.append((pointer((*path, str(index))), MISSING, got[index]))
         return
     if _canonical(wanted) != _canonical(got):
         out.append((pointer(path), wanted, got))
+
+
+def _compare_unordered(
+    info: ResourceSchema, wanted: list[Any], got: list[Any], path: Path, out: list[Any]
+) -> None:
+    """An `insertionOrder: false` array: each wanted item must match its own returned item by
+    the same rules as the whole model (so arrays nested in the items are unordered too where
+    the schema says so, and items may hold more, e.g. readOnly values). A difference names the
+    item: its closest unmatched counterpart's differences, or the item as missing."""
+
+    def rows(i: int, j: int) -> list[tuple[str, Any, Any]]:
+        found: list[tuple[str, Any, Any]] = []
+        _compare(info, wanted[i], got[j], (*path, str(i)), found)
+        return found
+
+    matches = [[not rows(i, j) for j in range(len(got))] for i in range(len(wanted))]
+    owner: dict[int, int] = {}  # got index -> wanted index
+
+    def assign(i: int, seen: set[int]) -> bool:
+        # Kuhn's augmenting path: a greedy match could pair an item with the one that a
+        # later, stricter item needs.
+        for j, ok in enumerate(matches[i]):
+            if ok and j not in seen:
+                seen.add(j)
+                if j not in owner or assign(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    unmatched = [i for i in range(len(wanted)) if not assign(i, set())]
+    free = [j for j in range(len(got)) if j not in owner]
+    for i in unmatched:
+        if not free:
+            out.append((pointer((*path, str(i))), wanted[i], MISSING))
+            continue
+        j = min(free, key=lambda j: len(rows(i, j)))
+        free.remove(j)
+        out.extend(rows(i, j))
+    for j in free:
+        out.append((pointer((*path, str(j))), MISSING, got[j]))
 
 
 def _canonical(value: Any) -> str:

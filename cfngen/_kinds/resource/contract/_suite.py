@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from cfngen._contract._entrypoint import Stub
 from cfngen._contract._isolate import ChildExit
@@ -21,8 +22,13 @@ from cfngen._contract._results import Status, SuiteResult, TestResult
 from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
 from cfngen._errors import CfngenError
+from cfngen._generate import models_older_than_schema
 from cfngen._kinds.resource.contract._case import Case, SuiteRun
-from cfngen._kinds.resource.contract._inputs import InputSet, load_input_sets
+from cfngen._kinds.resource.contract._inputs import (
+    InputSet,
+    check_user_inputs,
+    load_input_sets,
+)
 from cfngen._kinds.resource.contract._messages import R_EXIT, Failed, Skipped
 from cfngen._kinds.resource.contract._request import Limits
 from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES, TESTS, ResourceTest
@@ -31,8 +37,11 @@ from cfngen._kinds.resource.contract._rules import Conformance, read_schema
 __all__ = ["TEST_NAMES", "run_tests"]
 
 
-def run_tests(runner: Runner, listener: Listener) -> SuiteResult:
-    """Run the contract tests on a resource type project.
+def run_tests(
+    runner: Runner, listener: Listener, *, exports: Mapping[str, Any] | None = None
+) -> SuiteResult:
+    """Run the contract tests on a resource type project (`exports`: the values of the
+    CloudFormation exports inputs name as `{{Name}}`).
 
     Raises CfngenError when they cannot run at all (no handlers, bad inputs).
     """
@@ -40,7 +49,12 @@ def run_tests(runner: Runner, listener: Listener) -> SuiteResult:
     keyword = runner.settings.keyword
     info = read_schema(runner.project)
     select = compile_expression(keyword or "")
-    input_sets, notes = load_input_sets(runner.project.root, info)
+    input_sets, notes = load_input_sets(runner.project.root, info, exports)
+    for inputs in input_sets:
+        check_user_inputs(info, inputs)
+    stale = models_older_than_schema(runner.project)
+    if stale is not None:
+        notes.insert(0, stale)
     conformance = Conformance(info.schema)
     result = SuiteResult(notes=notes)
 
@@ -142,28 +156,27 @@ def _run_one(run: SuiteRun, test: ResourceTest, inputs: InputSet, name: str) -> 
 
 
 def _not_implemented(stubs: list[Stub]) -> str:
+    """One line per test: where the stubs are and what to do is said once, in the summary."""
     names = ", ".join(stub.function for stub in stubs)
     if len(stubs) == 1:
-        head = f"{names} is not implemented (the stub `cfngen init` wrote): not called"
-        todo = f"implement {names} (replace its TODOs with calls to your service), then delete "
-        todo += "that line"
-    else:
-        head = f"{names} are not implemented (the stubs `cfngen init` wrote): not called"
-        todo = "implement them (replace their TODOs with calls to your service), then delete "
-        todo += "those lines"
-    lines = [head]
-    lines.extend(f"  {stub.where} in {stub.function}: {stub.line}" for stub in stubs)
-    lines.append(f"  to do: {todo}; `cfngen test` calls a handler once its STUB line is gone")
-    return "\n".join(lines)
+        return f"{names} is not implemented (the stub `cfngen init` wrote): not called"
+    return f"{names} are not implemented (the stubs `cfngen init` wrote): not called"
 
 
 def _stub_note(stubs: dict[str, Stub]) -> str:
-    names = ", ".join(stub.function for stub in stubs.values())
+    """The summary of the stubs, shown once for the whole run."""
     verb, them = ("carries", "it") if len(stubs) == 1 else ("carry", "them")
-    return (
+    names = ", ".join(stub.function for stub in stubs.values())
+    lines = [
         f"not implemented yet: {names} still {verb} the STUB line of `cfngen init`; the tests "
-        f"that need {them} failed without calling {them}"
+        f"that need {them} failed without calling {them}:"
+    ]
+    lines.extend(f"  {stub.where} in {stub.function}: {stub.line}" for stub in stubs.values())
+    lines.append(
+        "  to do: implement each (replace its TODOs with calls to your service), then delete "
+        "its STUB line; `cfngen test` calls a handler once its STUB line is gone"
     )
+    return "\n".join(lines)
 
 
 def _note_bad_inputs(run: SuiteRun, inputs: InputSet, notes: list[str]) -> None:
