@@ -95,12 +95,6 @@ def test_typeconfig_configures_a_full_request(example, tmp_path, capsys):
     assert "must be encrypted with AES256" in capsys.readouterr().err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the hook runner (cfngen/_kinds/hook/_run.py read_invoke_file, owned by the seam "
-    "port) keeps only the target of a full request: its hookModel (the type configuration "
-    "CloudFormation sends) is dropped, so the handler runs unconfigured",
-)
 def test_the_hook_model_of_a_full_request_configures_the_handler(example, tmp_path, capsys):
     request = tmp_path / "request.json"
     request.write_text(json.dumps(full_request({"EncryptionAlgorithm": "AES256"})))
@@ -108,13 +102,6 @@ def test_the_hook_model_of_a_full_request_configures_the_handler(example, tmp_pa
     assert "must be encrypted with AES256" in capsys.readouterr().err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the hook runner (cfngen/_kinds/hook/_run.py load_type_configuration, owned by the "
-    "seam port) does not yet check --typeconfig against the hook's typeConfiguration: "
-    "_schema.type_configuration_problems(schema, configuration) gives the problems to refuse "
-    "it with (CloudFormation's SetTypeConfiguration refuses such a configuration)",
-)
 def test_a_type_configuration_the_schema_refuses_is_refused(example, tmp_path, capsys):
     request = tmp_path / "request.json"
     request.write_text(json.dumps(full_request(None)))

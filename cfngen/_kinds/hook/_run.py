@@ -23,6 +23,7 @@ from cfngen._contract._select import compile_expression
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.hook import _hook_protocol, _hook_tests, _inputs
 from cfngen._kinds.hook._payload import PayloadServer
+from cfngen._kinds.hook._schema import type_configuration_problems
 from cfngen._project import Project, load_project
 
 #: The official tool's limit for one hook invocation (HookClient's timeout_in_seconds, 60 s);
@@ -46,12 +47,32 @@ def load_hook_project(root: Path | Project) -> tuple[Project, dict[str, Any]]:
     return project, _schema.load_object(project.schema_path, "run `cfngen validate`")
 
 
-def load_type_configuration(path: Path | None) -> dict[str, Any] | None:
+def load_type_configuration(
+    path: Path | None, schema: Mapping[str, Any] | None = None
+) -> dict[str, Any] | None:
     """`--typeconfig FILE`: the official envelope or a bare object; nothing is read from the
-    home folder (the official tool reads ~/.cfn-cli/typeConfiguration.json silently)."""
+    home folder (the official tool reads ~/.cfn-cli/typeConfiguration.json silently). With the
+    hook's `schema`, a configuration its typeConfiguration refuses is a usage error, as
+    CloudFormation's SetTypeConfiguration refuses it: a handler never runs with one."""
     if path is None:
         return None
-    data = _schema.load_object(path, TYPECONFIG_HINT)
+    properties = _unwrap_type_configuration(path, _schema.load_object(path, TYPECONFIG_HINT))
+    if schema is not None:
+        check_type_configuration(schema, properties, str(path))
+    return properties
+
+
+def check_type_configuration(schema: Mapping[str, Any], properties: Any, where: str) -> None:
+    problems = type_configuration_problems(dict(schema), properties)
+    if problems:
+        raise CfngenError(
+            f"{where}: the type configuration does not fit the hook's typeConfiguration: "
+            + "; ".join(problems),
+            "fix the configuration (CloudFormation's SetTypeConfiguration refuses it too)",
+        )
+
+
+def _unwrap_type_configuration(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     envelope = data.get("CloudFormationConfiguration")
     if envelope is None:
         return data
@@ -158,7 +179,7 @@ def _run_tests(
     started = time.perf_counter()
     project, schema = load_hook_project(runner.project)
     keyword = runner.settings.keyword
-    type_configuration = load_type_configuration(typeconfig)
+    type_configuration = load_type_configuration(typeconfig, schema)
     select = compile_expression(keyword or "")
     input_sets, notes = _inputs.load_input_sets(project.root, schema, exports)
     found = schema.get("handlers")
@@ -274,10 +295,11 @@ def render_verdict(run: _hook_protocol.Run) -> str:
 
 def read_invoke_file(
     path: Path, text: str | None = None
-) -> tuple[_hook_protocol.Target, str | None, list[str]]:
+) -> tuple[_hook_protocol.Target, str | None, dict[str, Any] | None]:
     """The target of `cfngen invoke`: an inputs-format file holding one target, or a full hook
-    request. Returns the target, the invocation point the file names (a full request), and
-    warnings. `text` is the file's text when it was already read (exports replaced)."""
+    request. Returns the target, the invocation point and the type configuration (`hookModel`)
+    the file names (a full request). `text` is the file's text when it was already read
+    (exports replaced)."""
     data = _schema.load_object(
         path,
         'write {"AWS::S3::Bucket": {"resourceProperties": {...}}} (the inputs/ format) or a '
@@ -295,7 +317,10 @@ def read_invoke_file(
         target = _hook_protocol.Target(
             name, document if isinstance(document, dict) else {}, str(logical or "MyResource")
         )
-        return target, point if isinstance(point, str) else None, []
+        hook_model = data.get("hookModel")
+        if hook_model is not None and not isinstance(hook_model, dict):
+            raise CfngenError(f"{path}: hookModel is not a JSON object", "write its settings")
+        return target, point if isinstance(point, str) else None, hook_model
     if len(data) != 1:
         raise CfngenError(
             f"{path}: names {len(data)} targets ({', '.join(data) or 'none'}); invoke runs one",
@@ -304,7 +329,7 @@ def read_invoke_file(
     ((name, document),) = data.items()
     if not isinstance(document, dict):
         raise CfngenError(f"{path}: {name} must map to a JSON object", "see inputs/ files")
-    return _hook_protocol.Target(name, document, _hook_tests._logical_id(name)), None, []
+    return _hook_protocol.Target(name, document, _hook_tests._logical_id(name)), None, None
 
 
 def _invoke(
@@ -325,7 +350,8 @@ def _invoke(
         )
     used: dict[str, str] = {}
     text = _inputs.render_exports(_schema.read_text(target_file), exports or {}, used)
-    target, file_point, warnings = read_invoke_file(target_file, text)
+    target, file_point, hook_model = read_invoke_file(target_file, text)
+    warnings: list[str] = []
     if file_point and _hook_protocol.point_name(file_point) != chosen:
         warnings.append(f"{target_file}: the request is for {file_point}; invoking {chosen}")
     handler = _hook_protocol.HANDLER_OF[chosen]
@@ -343,7 +369,11 @@ def _invoke(
     for name, value in sorted(used.items()):
         if value == f"cfngen-export-{name}":
             warnings.append(f"{{{{{name}}}}} is a CloudFormation export: stand-in value {value}")
-    type_configuration = load_type_configuration(typeconfig)
+    # --typeconfig wins over the request's hookModel (the configuration CloudFormation sends).
+    type_configuration = load_type_configuration(typeconfig, schema)
+    if type_configuration is None and hook_model is not None:
+        check_type_configuration(schema, hook_model, f"{target_file}: hookModel")
+        type_configuration = hook_model
     for warning in warnings:
         listener.warn(warning)
     limit = runner.settings.enforce_timeout or DEFAULT_LIMIT
