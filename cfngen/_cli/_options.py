@@ -43,9 +43,22 @@ def count(text: str) -> int:
 
 
 def add_format(
-    p: argparse.ArgumentParser, *, text_help: str = "text (default) or one JSON document on stdout"
+    p: argparse.ArgumentParser,
+    *,
+    text_help: str = "text (default) or one JSON document on stdout",
+    ci: bool = False,
 ) -> None:
-    p.add_argument("--format", choices=("text", "json"), default="text", help=text_help)
+    """`--format`: text or json everywhere; a checking command (`ci=True`) also writes JUnit
+    XML, SARIF 2.1.0 or GitHub workflow commands to stdout (cfngen/_formats.py)."""
+    from cfngen._formats import FORMATS
+
+    if ci:
+        text_help += (
+            "; junit (JUnit XML), sarif (SARIF 2.1.0) or github (::error/::warning "
+            "workflow commands that annotate a pull request)"
+        )
+    choices = FORMATS if ci else FORMATS[:2]
+    p.add_argument("--format", choices=choices, default="text", help=text_help)
 
 
 def add_kind_options(p: argparse.ArgumentParser) -> None:

@@ -28,7 +28,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="PATH",
         help="schema files or project folders (default: the project in the current folder)",
     )
-    add_format(p)
+    add_format(p, ci=True)
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
     p.add_argument(
         "--example",
@@ -48,6 +48,18 @@ def run(args: argparse.Namespace) -> int:
     reports = validate_paths(paths or [Path.cwd()], strict=args.strict)
     if args.format == "json":
         sys.stdout.write(render_json(reports))
+    elif args.format != "text":
+        from cfngen._formats import render, report_cases, report_findings
+
+        sys.stdout.write(
+            render(
+                args.format,
+                findings=report_findings(reports),
+                cases=report_cases(reports),
+                tool="cfngen validate",
+            )
+        )
+        sys.stderr.write(render_summary(reports))
     else:
         sys.stdout.write(render_text(reports, painter(sys.stdout)))
         sys.stdout.flush()
