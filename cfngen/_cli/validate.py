@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from cfngen._kinds import all_kinds
     from cfngen._validate import render_json, render_summary, render_text, validate_paths
 
-    paths = list(args.paths)
+    paths = _project_paths(args.paths)
     if args.example:
         paths.extend(path for kind in all_kinds() for path in kind.example_files)
     reports = validate_paths(paths or [Path.cwd()], strict=args.strict)
@@ -65,3 +65,21 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         sys.stderr.write(render_summary(reports))
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FAILED
+
+
+def _project_paths(given: list[Path]) -> list[Path]:
+    """A `.rpdk-config` stands for its project (pre-commit passes it when it changes); a file
+    inside a project also given whole is checked once."""
+    from cfngen._project import CONFIG_FILE
+
+    paths = [path.parent if path.name == CONFIG_FILE else path for path in given]
+    folders = {path.resolve() for path in paths if path.is_dir()}
+    seen: set[Path] = set()
+    kept = []
+    for path in paths:
+        key = path.resolve()
+        if key in seen or (not path.is_dir() and key.parent in folders):
+            continue
+        seen.add(key)
+        kept.append(path)
+    return kept
