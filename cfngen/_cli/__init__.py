@@ -23,6 +23,7 @@ from cfngen._cli import (
     init,
     invoke,
     runtime,
+    schema,
     submit,
     template,
     test,
@@ -38,7 +39,19 @@ __all__ = ["build_parser", "main", "print_error", "print_warning"]
 Runner = Callable[[argparse.Namespace], int]
 
 #: The commands, in the order `cfngen --help` lists them.
-COMMANDS = (validate, generate, invoke, test, init, upgrade, template, runtime, build, submit)
+COMMANDS = (
+    validate,
+    generate,
+    invoke,
+    test,
+    init,
+    upgrade,
+    template,
+    runtime,
+    build,
+    submit,
+    schema,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
