@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import argparse
 import errno
+import itertools
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
-from cfngen import __version__
 from cfngen._cli import (
     build,
     generate,
@@ -30,6 +31,7 @@ from cfngen._cli import (
     upgrade,
     validate,
 )
+from cfngen._cli._options import add_format
 from cfngen._cli._output import print_error, print_warning, tolerant_streams
 from cfngen._cli._progress import status_line
 from cfngen._errors import CfngenError, ExitCode
@@ -54,25 +56,82 @@ COMMANDS = (
 )
 
 
+class UsageError(Exception):
+    """argparse found the command line malformed: the parser that did, and its message."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(f"{parser.prog}: {message}")
+        self.parser = parser
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, whose usage errors `main` reports (as text, or as JSON with --format json)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self, message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cfngen",
         description=(
             "Build AWS CloudFormation extensions: validate schemas, generate models, "
             "run the handler contract in-process."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"cfngen {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the versions and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.add(sub)
+    # Every command takes --format (text or json at least): issue-free scripting.
+    for runnable in _runnable(parser):
+        if not any("--format" in action.option_strings for action in runnable._actions):
+            add_format(runnable)
     return parser
+
+
+def _runnable(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parsers of the commands that run something (`runtime`, `runtime set`, not
+    `template`)."""
+    found = [parser] if parser.get_default("run") is not None else []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):
+                found.extend(_runnable(child))
+    return found
+
+
+class _Version(argparse.Action):
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
+        from cfngen._versions import render_versions
+
+        sys.stdout.write(render_versions())
+        parser.exit()
+
+
+def _wants_json(argv: Sequence[str]) -> bool:
+    """--format json anywhere on the command line: errors, usage errors included, are then a
+    JSON document on stdout too."""
+    args = list(argv)
+    return "--format=json" in args or ("--format", "json") in set(itertools.pairwise(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     tolerant_streams()
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if _wants_json(argv):
+        return _main_json(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as error:
+        # argparse's own words and exit: callers (and tests) see SystemExit(2) as before.
+        error.parser.print_usage(sys.stderr)
+        error.parser.exit(ExitCode.USAGE, f"{error.parser.prog}: error: {error.message}\n")
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     run: Runner = args.run
     try:
         if args.command in _SILENT or (args.command == "init" and not args.no_input):
@@ -95,13 +154,105 @@ def main(argv: Sequence[str] | None = None) -> int:
         # bug, reported below).
         if exc.errno not in _ENVIRONMENT_ERRNOS:
             return _internal_error(exc)
-        from cfngen._files import reason
-
-        where = f"{exc.filename}: " if exc.filename else ""
-        print_error(CfngenError(f"{where}{reason(exc)}", "fix that and retry"))
+        print_error(_environment_error(exc))
         return int(ExitCode.USAGE)
     except Exception as exc:  # a bug in cfngen, not a user mistake
         return _internal_error(exc)
+
+
+def _environment_error(exc: OSError) -> CfngenError:
+    from cfngen._files import reason
+
+    where = f"{exc.filename}: " if exc.filename else ""
+    return CfngenError(f"{where}{reason(exc)}", "fix that and retry")
+
+
+def _main_json(argv: Sequence[str]) -> int:
+    """`--format json`: exactly one JSON document on stdout, whatever happens. A command that
+    writes its own document (validate, test, generate, ...) has it passed through; another's
+    text becomes `output`; an error is `{"error": {"message", "hint"}}` (with the command's
+    document, if it wrote one, as `result`). Warnings and progress stay on stderr."""
+    import io
+    import json
+    from contextlib import redirect_stdout
+
+    captured = io.StringIO()
+    doc: dict[str, object] | None = None
+    code: int
+    try:
+        with redirect_stdout(captured):
+            args = build_parser().parse_args(argv)
+    except UsageError as error:
+        doc = _error_doc(str(error), f"see `{error.parser.prog} --help`", ExitCode.USAGE)
+        code = int(ExitCode.USAGE)
+    except SystemExit as exit_:  # --help or --version: their text, as output
+        code = exit_.code if isinstance(exit_.code, int) else 0
+        doc = {"exit_code": code, "output": captured.getvalue().splitlines()}
+    else:
+        try:
+            with redirect_stdout(captured):
+                code = _run_raising(args)
+        except CfngenError as error:
+            doc = _error_doc(error.message, error.hint, error.exit_code)
+            code = int(error.exit_code)
+        except KeyboardInterrupt:
+            doc = _error_doc("interrupted", None, ExitCode.INTERRUPTED)
+            code = int(ExitCode.INTERRUPTED)
+        except OSError as exc:
+            if exc.errno not in _ENVIRONMENT_ERRNOS:
+                code = _internal_error(exc)
+                doc = _error_doc(f"internal error: {type(exc).__name__}: {exc}", None, code)
+            else:
+                problem = _environment_error(exc)
+                doc = _error_doc(problem.message, problem.hint, ExitCode.USAGE)
+                code = int(ExitCode.USAGE)
+        except Exception as exc:  # a bug in cfngen, not a user mistake
+            code = _internal_error(exc)
+            doc = _error_doc(
+                f"internal error: {type(exc).__name__}: {exc}",
+                "this is a bug in cfngen; rerun with CFNGEN_DEBUG=1 for the traceback",
+                code,
+            )
+    text = captured.getvalue()
+    written = _one_document(text)
+    if doc is None:
+        if written is not None:
+            sys.stdout.write(text)
+            return code
+        doc = {"exit_code": code, "output": text.splitlines()}
+    elif written is not None and "error" in doc:
+        doc["result"] = written
+    try:
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stderr.close()
+    return code
+
+
+def _run_raising(args: argparse.Namespace) -> int:
+    run: Runner = args.run
+    if args.command in _SILENT or (args.command == "init" and not args.no_input):
+        return int(run(args))
+    with status_line(args.command):
+        return int(run(args))
+
+
+def _error_doc(message: str, hint: str | None, code: int) -> dict[str, object]:
+    return {"error": {"message": message, "hint": hint}, "exit_code": int(code)}
+
+
+def _one_document(text: str) -> object | None:
+    """The JSON document `text` is, or None (empty, plain text, or more than one)."""
+    import json
+
+    if not text.strip():
+        return None
+    try:
+        document: object = json.loads(text)
+    except ValueError:
+        return None
+    return document
 
 
 #: Commands that show their own progress as they go (or ask questions on the terminal): no

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from pathlib import Path
 
 
@@ -40,6 +41,31 @@ def count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
     return value
+
+
+#: An AWS region name: `us-east-1`, `us-gov-west-1`, `cn-north-1`, `eu-isoe-west-1`, ...
+_REGION = re.compile(r"[a-z]{2}(-[a-z]+)+-[0-9]{1,2}")
+
+
+def region(text: str) -> str:
+    """A region name, checked by its shape before any work (a new region needs no cfngen
+    release; `mars-1`, `US-EAST-1` or `us-east` are refused)."""
+    if not _REGION.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"not an AWS region: {text!r} (regions look like us-east-1 or eu-west-2)"
+        )
+    return text
+
+
+def endpoint_url(text: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise argparse.ArgumentTypeError(
+            f"not an http(s) URL: {text!r} (e.g. http://localhost:5000)"
+        )
+    return text
 
 
 def add_format(
@@ -101,7 +127,7 @@ def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:
     """The options invoke and test share: region, time limits, re-invocations."""
     from cfngen._contract import DEFAULT_MAX_REINVOKE
 
-    p.add_argument("--region", default=None, help="the region (default: us-east-1)")
+    p.add_argument("--region", type=region, default=None, help="the region (default: us-east-1)")
     p.add_argument(
         "--enforce-timeout",
         type=seconds,
