@@ -119,3 +119,67 @@ def test_help_in_json_mode_is_still_one_document(tmp_path):
     assert result.returncode == 0
     document = json.loads(result.stdout)
     assert any("usage: cfngen validate" in line for line in document["output"])
+
+
+# ------------------------------------------------------------------------------ colour, quiet
+
+
+BAD_SCHEMA = Path(__file__).resolve().parent / "validate_cases" / "invalid" / "handlers.json"
+LINT_ONLY = Path(__file__).resolve().parent / "validate_cases" / "invalid" / "lint-only.json"
+
+
+@pytest.mark.parametrize(
+    ("flags", "env", "coloured"),
+    [
+        (["--color", "always"], {"NO_COLOR": "1"}, True),
+        (["--color", "never"], {"FORCE_COLOR": "1"}, False),
+        ([], {"FORCE_COLOR": "1"}, True),
+        ([], {}, False),  # a pipe is not a terminal
+    ],
+)
+def test_color_flag_wins_over_the_environment(flags, env, coloured, tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "cfngen", "validate", *flags, str(BAD_SCHEMA)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        env={k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")} | env,
+    )
+    assert result.returncode == ExitCode.FAILED
+    assert ("\033[" in result.stdout) is coloured
+
+
+def test_quiet_keeps_the_result_and_drops_warnings_and_summary(tmp_path):
+    loud = run_cli("validate", str(LINT_ONLY), cwd=tmp_path)
+    quiet = run_cli("validate", "-q", str(LINT_ONLY), cwd=tmp_path)
+    assert loud.returncode == quiet.returncode == ExitCode.OK
+    assert quiet.stdout == loud.stdout != ""
+    assert "checked" in loud.stderr and quiet.stderr == ""
+
+
+# ------------------------------------------------------------------------------ configuration
+
+
+def test_pyproject_settings_are_defaults_and_flags_win(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.cfngen]\nstrict = true\nformat = "github"\n'
+    )
+    sub = tmp_path / "deeper"
+    sub.mkdir()
+    configured = run_cli("validate", str(LINT_ONLY), cwd=sub)
+    # strict: the lint warnings fail the run; format: GitHub annotations, as errors.
+    assert configured.returncode == ExitCode.FAILED
+    assert configured.stdout.startswith("::error ")
+    flagged = run_cli("validate", "--format", "text", str(LINT_ONLY), cwd=sub)
+    assert flagged.stdout.split(":")[0].endswith("lint-only.json")
+
+
+def test_a_cfngen_toml_with_a_bad_setting_is_a_usage_error_naming_it(tmp_path):
+    (tmp_path / "cfngen.toml").write_text('region = "mars-1"\n')
+    result = run_cli("validate", str(LINT_ONLY), cwd=tmp_path)
+    assert result.returncode == ExitCode.USAGE
+    assert "cfngen.toml: region" in result.stderr and result.stdout == ""
+    (tmp_path / "cfngen.toml").write_text("stirct = true\n")
+    document = json.loads(run_cli("validate", "--format", "json", cwd=tmp_path).stdout)
+    assert "unknown cfngen setting 'stirct'" in document["error"]["message"]

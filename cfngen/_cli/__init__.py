@@ -16,8 +16,10 @@ import itertools
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NoReturn
 
+from cfngen import _config
 from cfngen._cli import (
     build,
     generate,
@@ -32,7 +34,7 @@ from cfngen._cli import (
     validate,
 )
 from cfngen._cli._options import add_format
-from cfngen._cli._output import print_error, print_warning, tolerant_streams
+from cfngen._cli._output import configure, print_error, print_warning, tolerant_streams
 from cfngen._cli._progress import status_line
 from cfngen._errors import CfngenError, ExitCode
 
@@ -84,11 +86,42 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.add(sub)
-    # Every command takes --format (text or json at least): issue-free scripting.
-    for runnable in _runnable(parser):
-        if not any("--format" in action.option_strings for action in runnable._actions):
+    # Every command takes --format (text or json at least) and the output options.
+    for runnable in [parser, *_runnable(parser)]:
+        if runnable is not parser and not _has(runnable, "--format"):
             add_format(runnable)
+        _add_output_options(runnable)
     return parser
+
+
+def _has(parser: argparse.ArgumentParser, option: str) -> bool:
+    return any(option in action.option_strings for action in parser._actions)
+
+
+def _add_output_options(p: argparse.ArgumentParser) -> None:
+    """`--color`, `--quiet`, `--verbose`: before or after the command's name alike."""
+    out = p.add_argument_group("output")
+    out.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default=argparse.SUPPRESS,
+        help="colour: auto (default: on a terminal, unless NO_COLOR or TERM=dumb; FORCE_COLOR "
+        "forces it), always or never",
+    )
+    out.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="only errors and the result on stderr: no warnings, no progress",
+    )
+    out.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="log what cfngen does to stderr (never to a file)",
+    )
 
 
 def _runnable(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
@@ -120,21 +153,48 @@ def _wants_json(argv: Sequence[str]) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     tolerant_streams()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if _wants_json(argv):
-        return _main_json(argv)
     try:
-        args = build_parser().parse_args(argv)
+        config_path, settings = _config.load(Path.cwd())
+    except CfngenError as error:
+        if _wants_json(argv):
+            return _print_json(_error_doc(error.message, error.hint, error.exit_code), 2)
+        print_error(error)
+        return int(error.exit_code)
+    if _wants_json(argv) or (settings.get("format") == "json" and "--format" not in argv):
+        return _main_json(argv, config_path, settings)
+    try:
+        args = _parse(argv, config_path, settings)
     except UsageError as error:
         # argparse's own words and exit: callers (and tests) see SystemExit(2) as before.
         error.parser.print_usage(sys.stderr)
         error.parser.exit(ExitCode.USAGE, f"{error.parser.prog}: error: {error.message}\n")
+    except CfngenError as error:
+        print_error(error)
+        return int(error.exit_code)
     return _run(args)
+
+
+def _parse(
+    argv: Sequence[str], config_path: Path | None, settings: dict[str, object]
+) -> argparse.Namespace:
+    parser = build_parser()
+    if config_path is not None:
+        _config.apply(_runnable(parser), config_path, dict(settings))
+    args = parser.parse_args(argv)
+    configure(colour=getattr(args, "color", "auto"), quiet=getattr(args, "quiet", False))
+    if getattr(args, "verbose", False):
+        import logging
+
+        logging.basicConfig(
+            stream=sys.stderr, level=logging.INFO, format="cfngen: %(name)s: %(message)s"
+        )
+    return args
 
 
 def _run(args: argparse.Namespace) -> int:
     run: Runner = args.run
     try:
-        if args.command in _SILENT or (args.command == "init" and not args.no_input):
+        if _no_status(args):
             return int(run(args))
         with status_line(args.command):
             return int(run(args))
@@ -167,13 +227,14 @@ def _environment_error(exc: OSError) -> CfngenError:
     return CfngenError(f"{where}{reason(exc)}", "fix that and retry")
 
 
-def _main_json(argv: Sequence[str]) -> int:
+def _main_json(
+    argv: Sequence[str], config_path: Path | None = None, settings: dict[str, object] | None = None
+) -> int:
     """`--format json`: exactly one JSON document on stdout, whatever happens. A command that
     writes its own document (validate, test, generate, ...) has it passed through; another's
     text becomes `output`; an error is `{"error": {"message", "hint"}}` (with the command's
     document, if it wrote one, as `result`). Warnings and progress stay on stderr."""
     import io
-    import json
     from contextlib import redirect_stdout
 
     captured = io.StringIO()
@@ -181,7 +242,10 @@ def _main_json(argv: Sequence[str]) -> int:
     code: int
     try:
         with redirect_stdout(captured):
-            args = build_parser().parse_args(argv)
+            args = _parse(argv, config_path, settings or {})
+    except CfngenError as error:
+        doc = _error_doc(error.message, error.hint, error.exit_code)
+        code = int(error.exit_code)
     except UsageError as error:
         doc = _error_doc(str(error), f"see `{error.parser.prog} --help`", ExitCode.USAGE)
         code = int(ExitCode.USAGE)
@@ -222,6 +286,12 @@ def _main_json(argv: Sequence[str]) -> int:
         doc = {"exit_code": code, "output": text.splitlines()}
     elif written is not None and "error" in doc:
         doc["result"] = written
+    return _print_json(doc, code)
+
+
+def _print_json(doc: dict[str, object], code: int) -> int:
+    import json
+
     try:
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
         sys.stdout.flush()
@@ -230,9 +300,17 @@ def _main_json(argv: Sequence[str]) -> int:
     return code
 
 
+def _no_status(args: argparse.Namespace) -> bool:
+    return (
+        args.command in _SILENT
+        or (args.command == "init" and not args.no_input)
+        or getattr(args, "quiet", False)
+    )
+
+
 def _run_raising(args: argparse.Namespace) -> int:
     run: Runner = args.run
-    if args.command in _SILENT or (args.command == "init" and not args.no_input):
+    if _no_status(args):
         return int(run(args))
     with status_line(args.command):
         return int(run(args))

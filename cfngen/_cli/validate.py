@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from cfngen._cli._options import add_format
-from cfngen._cli._output import painter
+from cfngen._cli._output import painter, quiet
 from cfngen._errors import ExitCode
 
 
@@ -59,11 +59,13 @@ def run(args: argparse.Namespace) -> int:
                 tool="cfngen validate",
             )
         )
-        sys.stderr.write(render_summary(reports))
+        if not quiet():
+            sys.stderr.write(render_summary(reports))
     else:
         sys.stdout.write(render_text(reports, painter(sys.stdout)))
         sys.stdout.flush()
-        sys.stderr.write(render_summary(reports))
+        if not quiet():
+            sys.stderr.write(render_summary(reports))
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FAILED
 
 
