@@ -22,6 +22,7 @@ from typing import NoReturn
 from cfngen import _config
 from cfngen._cli import (
     build,
+    completion,
     generate,
     init,
     invoke,
@@ -55,6 +56,7 @@ COMMANDS = (
     build,
     submit,
     schema,
+    completion,
 )
 
 
