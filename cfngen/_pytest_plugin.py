@@ -160,9 +160,9 @@ class ContractItem(pytest.Item):
                 )
             )
         if mine and all(t.outcome == "skipped" for t in mine):
-            pytest.skip(mine[0].message or "skipped")
+            _skip(mine[0].message or "skipped")
         if not mine:
-            pytest.skip("not run: the project's contract has no such test")
+            _skip("not run: the project's contract has no such test")
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
@@ -171,8 +171,16 @@ class ContractItem(pytest.Item):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 
-    def reportinfo(self) -> tuple[os.PathLike[str] | str, int | None, str]:
-        return self.path, None, f"{self.parent.path.parent.name}::{self.name}"
+    def reportinfo(self) -> tuple[os.PathLike[str] | str, int, str]:
+        return self.path, 0, f"{self.parent.path.parent.name}::{self.name}"
+
+
+def _skip(reason: str) -> None:
+    """Skip, reported at the test (the project's `.rpdk-config`), not at this plugin's line."""
+    try:
+        raise pytest.skip.Exception(reason, _use_item_location=True)
+    except TypeError:  # a pytest without that option: the plugin's line it is
+        pytest.skip(reason)
 
 
 def _base(name: str) -> str:

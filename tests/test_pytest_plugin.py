@@ -119,3 +119,20 @@ def test_a_project_that_cannot_run_is_a_failure_that_says_why(tmp_path):
     assert result.returncode == 1
     assert "inputs_1_create.json" in result.stdout
     assert "Traceback" not in result.stdout
+
+
+def test_a_hook_project_gets_the_hook_tests_and_reports_skips_at_the_project(tmp_path_factory):
+    from cfngen._kinds.hook._tests import TEST_NAMES as HOOK_TEST_NAMES
+    from tests.test_init_support import made_once
+
+    made = made_once(
+        tmp_path_factory, "editor-hook", "--artifact-type", "hook", "-t", "Acme::Svc::Hook"
+    )
+    root = tmp_path_factory.mktemp("plugin-hook") / "hook"
+    shutil.copytree(made, root)
+    listed = pytest_run("--cfngen", "-m", "cfngen", "--collect-only", "-q", cwd=root)
+    names = [line.split("::")[-1] for line in listed.stdout.splitlines() if "::" in line]
+    assert names == list(HOOK_TEST_NAMES)
+    result = pytest_run("--cfngen", "-m", "cfngen", "-rs", "-k", "pre_create_failed", cwd=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "SKIPPED [1] .rpdk-config:1: no wildcard target" in result.stdout
