@@ -183,3 +183,15 @@ def test_a_cfngen_toml_with_a_bad_setting_is_a_usage_error_naming_it(tmp_path):
     (tmp_path / "cfngen.toml").write_text("stirct = true\n")
     document = json.loads(run_cli("validate", "--format", "json", cwd=tmp_path).stdout)
     assert "unknown cfngen setting 'stirct'" in document["error"]["message"]
+
+
+def test_a_request_that_is_not_utf8_is_a_usage_error_like_bad_json(tmp_path):
+    project = Path(__file__).resolve().parent / "fixtures" / "contract" / "store"
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"desiredResourceState": {"Name": "caf\xe9"}}')
+    truncated = tmp_path / "truncated.json"
+    truncated.write_text('{"desiredResourceState": ')
+    for request in (latin, truncated):
+        result = run_cli("invoke", "CREATE", str(request), "--project", str(project), cwd=tmp_path)
+        assert result.returncode == ExitCode.USAGE, result.stderr
+        assert request.name in result.stderr

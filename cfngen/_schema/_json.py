@@ -240,7 +240,12 @@ def read_text(path: str | Path) -> str:
 def load_object(path: Path, hint: str, *, text: str | None = None) -> dict[str, Any]:
     """A file holding one JSON object; a CfngenError with `hint` when it is not one."""
     if text is None:
-        text = read_text(path)
+        try:
+            text = read_text(path)
+        except CfngenError as exc:
+            # A file given to a command that cannot be decoded is a usage error, as invalid
+            # JSON is (only validate reports an undecodable schema as a finding: exit 1).
+            raise CfngenError(exc.message, exc.hint) from None
     try:
         data = loads(text).data
     except JsonSyntaxError as exc:
