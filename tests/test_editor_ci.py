@@ -165,3 +165,22 @@ def test_the_gitlab_pipeline_validates(gitlab):
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "junit: reports/*.xml" in pipeline.read_text()
     assert "ci: gitlab" in (gitlab / ".copier-answers.yml").read_text()
+
+
+def test_an_upgraded_project_gets_the_editor_settings_and_their_schemas(tmp_path_factory):
+    from tests.test_init_support import commit_all, git, run_cfngen
+
+    made = made_once(
+        tmp_path_factory, "old-widget", "--template-version", "0.1.0", "-t", "Acme::Svc::Widget"
+    )
+    assert not (made / ".vscode").exists()
+    base = made.parent
+    root = base / "upgraded"
+    shutil.copytree(made, root)
+    git(root, "init", "-q")
+    commit_all(root, "0.1.0")
+    result = run_cfngen("upgrade", cwd=root, home=base)
+    assert result.returncode == 0, result.stdout + result.stderr
+    vscode = json.loads((root / ".vscode" / "settings.json").read_text())
+    for entry in vscode["json.schemas"]:
+        assert (root / entry["url"]).is_file(), entry["url"]

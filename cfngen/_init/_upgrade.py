@@ -180,6 +180,10 @@ def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
         result.generated = generate_project(root)
     except CfngenError as exc:
         result.generate_error = exc.message
+    # The editor settings the template brings point at this cfngen's meta-schemas.
+    from cfngen._editor import export_schemas
+
+    export_schemas(root)
     return result
 
 
