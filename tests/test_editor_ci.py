@@ -6,6 +6,7 @@ the GitHub and GitLab CI schemas check-jsonschema ships and pass `zizmor --offli
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -112,6 +113,9 @@ def test_exported_schemas_are_plain_json_schema():
     for name, schema in metaschemas().items():
         Draft7Validator.check_schema(schema)
         assert '"x-' not in json.dumps(schema), name
+        # Single-file: every reference stays inside the file (an editor offline fetches none).
+        refs = re.findall(r'"\$ref": "([^"]*)"', json.dumps(schema))
+        assert all(ref.startswith("#/") for ref in refs), name
     assert {"resource.schema.json", "hook.schema.json", "type-configuration.schema.json"} <= set(
         metaschemas()
     )
