@@ -7,7 +7,7 @@ error that names the file, before any work.
     [tool.cfngen]
     strict = true
     region = "eu-west-1"
-    format = "github"      # where a command offers it; text elsewhere
+    format = "github"      # validate, generate and test; the others stay text
 """
 
 from __future__ import annotations
@@ -82,9 +82,11 @@ def apply(parsers: list[Any], path: Path, settings: dict[str, Any]) -> None:
             for action in parser._actions:
                 if action.dest not in KEYS[key]:
                     continue
+                if key == "format" and "junit" not in (action.choices or ()):
+                    # Only the checking commands (validate, generate, test) take it from the
+                    # file: a wizard or a registration talks to the user in text.
+                    continue
                 if action.choices is not None and value not in action.choices:
-                    if key == "format":
-                        continue  # a CI format where the command has only text and json
                     raise CfngenError(
                         f"{path}: {key} = {value!r} is not one of {', '.join(action.choices)}",
                         "fix the setting",

@@ -162,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _print_json(_error_doc(error.message, error.hint, error.exit_code), 2)
         print_error(error)
         return int(error.exit_code)
-    if _wants_json(argv) or (settings.get("format") == "json" and "--format" not in argv):
+    if _wants_json(argv):
         return _main_json(argv, config_path, settings)
     try:
         args = _parse(argv, config_path, settings)
