@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cfngen._cli import build_parser
+from cfngen._cli import build_parser, main
 from cfngen._errors import ExitCode
 
 
@@ -50,6 +50,7 @@ COMMANDS = runnable_commands()
 POSITIONALS = {
     ("invoke",): ["CREATE", "missing-request.json"],
     ("runtime", "set"): ["python3.12"],
+    ("completion",): ["bash"],
 }
 
 
@@ -61,29 +62,42 @@ def test_every_command_takes_format_json():
         assert args.format == "json", words
 
 
+@pytest.fixture
+def here(tmp_path, monkeypatch, capsys):
+    """An empty folder as the current one, the template cache the test's own (in-process)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CFNGEN_HOME", str(tmp_path / "cfngen-home"))
+    monkeypatch.setenv("NO_COLOR", "1")
+    return tmp_path
+
+
+def json_main(*argv: str, capsys) -> tuple[int, dict]:
+    code = main(list(argv))
+    out = capsys.readouterr().out
+    return code, json.loads(out)
+
+
 @pytest.mark.parametrize("words", COMMANDS, ids=" ".join)
-def test_a_usage_error_is_one_json_document(words, tmp_path):
+def test_a_usage_error_is_one_json_document(words, here, capsys):
     args = POSITIONALS.get(tuple(words), [])
-    result = run_cli(*words, *args, "--no-such-option", "--format", "json", cwd=tmp_path)
-    assert result.returncode == ExitCode.USAGE
-    document = json.loads(result.stdout)
+    code, document = json_main(*words, *args, "--no-such-option", "--format", "json", capsys=capsys)
+    assert code == ExitCode.USAGE
     assert set(document) == {"error", "exit_code"}
     assert "--no-such-option" in document["error"]["message"]
     assert document["error"]["hint"]
 
 
 @pytest.mark.parametrize("words", COMMANDS, ids=" ".join)
-def test_an_error_outside_a_project_is_one_json_document(words, tmp_path):
+def test_an_error_outside_a_project_is_one_json_document(words, here, capsys):
     if words == ["init"]:
         args = ["--no-input", "--type-name", "AWS::Bad::Name", "x"]
     else:
         args = POSITIONALS.get(tuple(words), [])
-    result = run_cli(*words, *args, "--format", "json", cwd=tmp_path)
-    document = json.loads(result.stdout)
-    if result.returncode == ExitCode.OK:  # `template sync`, `schema export` work anywhere
+    code, document = json_main(*words, *args, "--format", "json", capsys=capsys)
+    if code == ExitCode.OK:  # `template sync`, `schema export`, `completion` work anywhere
         assert "error" not in document
         return
-    assert result.returncode == ExitCode.USAGE, result.stderr
+    assert code == ExitCode.USAGE, document
     assert document["exit_code"] == ExitCode.USAGE
     assert document["error"]["message"]
 
