@@ -101,29 +101,34 @@ def _has(parser: argparse.ArgumentParser, option: str) -> bool:
 
 
 def _add_output_options(p: argparse.ArgumentParser) -> None:
-    """`--color`, `--quiet`, `--verbose`: before or after the command's name alike."""
+    """`--color`, `--quiet`, `--verbose`: before or after the command's name alike (a command
+    that gives one of these spellings a meaning of its own keeps it)."""
     out = p.add_argument_group("output")
-    out.add_argument(
-        "--color",
-        choices=("auto", "always", "never"),
-        default=argparse.SUPPRESS,
-        help="colour: auto (default: on a terminal, unless NO_COLOR or TERM=dumb; FORCE_COLOR "
-        "forces it), always or never",
-    )
-    out.add_argument(
-        "-q",
-        "--quiet",
-        action="store_true",
-        default=argparse.SUPPRESS,
-        help="only errors and the result on stderr: no warnings, no progress",
-    )
-    out.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        default=argparse.SUPPRESS,
-        help="log what cfngen does to stderr (never to a file)",
-    )
+    options: list[tuple[tuple[str, ...], dict[str, object]]] = [
+        (
+            ("--color",),
+            {
+                "choices": ("auto", "always", "never"),
+                "help": "colour: auto (default: on a terminal, unless NO_COLOR or TERM=dumb; "
+                "FORCE_COLOR forces it), always or never",
+            },
+        ),
+        (
+            ("-q", "--quiet"),
+            {
+                "action": "store_true",
+                "help": "no warnings and no progress on stderr (errors and results still show)",
+            },
+        ),
+        (
+            ("-v", "--verbose"),
+            {"action": "store_true", "help": "log what cfngen does to stderr (never to a file)"},
+        ),
+    ]
+    for names, options_ in options:
+        free = [name for name in names if not _has(p, name)]
+        if free and free[-1].startswith("--"):
+            out.add_argument(*free, default=argparse.SUPPRESS, **options_)  # type: ignore[arg-type]
 
 
 def _runnable(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
