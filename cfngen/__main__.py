@@ -8,7 +8,10 @@ Code and tests that call `cfngen._cli.main()` themselves get the same results wi
 from __future__ import annotations
 
 import os
+import signal
 import sys
+
+_LATE_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 def run() -> None:
@@ -16,7 +19,14 @@ def run() -> None:
     from cfngen._cli import main
 
     _process.own()
-    code = main()
+    try:
+        code = main()
+        # The command is over and its files are committed (or rolled back): a signal that comes
+        # now changes nothing, so it must not kill the process during the interpreter's teardown
+        # (seen as exit -2 with no message on a late Ctrl-C). Blocked signals die with the process.
+        signal.pthread_sigmask(signal.SIG_BLOCK, _LATE_SIGNALS)
+    except KeyboardInterrupt:  # between main()'s return and the mask above
+        code = 130
     if code == 130:
         _exit_interrupted()
     if _nothing_left_to_finalise() and _flushed():

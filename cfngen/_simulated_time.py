@@ -1,6 +1,6 @@
 """Time for a re-invocation loop: simulated against moto, real against AWS (issue 13, item 3).
 
-Ready for the contract runner to use; not wired into it yet (cfngen/_contract is being split).
+The contract runner's loop (cfngen/_contract/_loop.py) uses all three.
 
 - `CallbackClock`: between two calls of an IN_PROGRESS handler CloudFormation waits
   `callbackDelaySeconds`. Against moto nothing is gained by waiting, so the wall clock moves
@@ -106,6 +106,8 @@ class LoopGuard:
     max_invocations: int = DEFAULT_MAX_INVOCATIONS
     calls: int = field(default=0, init=False)
     undelayed: int = field(default=0, init=False)
+    #: Which guard stopped the loop: "timeout", "reinvoke" or "invocations" (None: none yet).
+    stopped_by: str | None = field(default=None, init=False)
 
     def after(self, response: Mapping[str, Any], now: float) -> str | None:
         """Call after every IN_PROGRESS answer, at (simulated) time `now`: None to call again
@@ -117,6 +119,7 @@ class LoopGuard:
         if self.timeout_minutes is not None:
             elapsed = now - self.started
             if elapsed + delay > self.timeout_minutes * 60:
+                self.stopped_by = "timeout"
                 return (
                     f"{self.action} was still IN_PROGRESS {_duration(elapsed)} after it "
                     f"started and asked to be called again after {delay:g} s, past its "
@@ -124,11 +127,13 @@ class LoopGuard:
                     "FAILED with NotStabilized"
                 )
         if self.undelayed > self.max_reinvoke:
+            self.stopped_by = "reinvoke"
             return (
                 f"{self.action} answered IN_PROGRESS {self.undelayed} times in a row without a "
                 f"callbackDelaySeconds (at most {self.max_reinvoke}, --max-reinvoke)"
             )
         if self.calls >= self.max_invocations:
+            self.stopped_by = "invocations"
             return (
                 f"{self.action} was called {self.calls} times without finishing (at most "
                 f"{self.max_invocations} calls per action, --max-invocations)"

@@ -112,7 +112,7 @@ def test_cli_json_report_has_exactly_the_documented_shape(tmp_path):
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert set(report) == {"tests", "passed", "failed", "skipped"}
-    assert (report["passed"], report["failed"], report["skipped"]) == (14, 0, 2)
+    assert (report["passed"], report["failed"], report["skipped"]) == (15, 0, 2)
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
     for test in report["tests"]:
         assert set(test) == {"name", "outcome", "message", "seconds"}
@@ -129,8 +129,8 @@ def test_cli_text_report_lines_and_summary_share_one_stream_in_order(tmp_path):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     tests = [i for i, line in enumerate(lines) if line.lstrip().startswith(("PASSED", "SKIPPED"))]
-    summary = [i for i, line in enumerate(lines) if "16 tests" in line or "14 passed" in line]
-    assert len(tests) == 16 and summary, result.stdout
+    summary = [i for i, line in enumerate(lines) if "17 tests" in line or "15 passed" in line]
+    assert len(tests) == 17 and summary, result.stdout
     assert max(tests) < min(summary)
     assert "PASSED" not in result.stderr
 
@@ -150,6 +150,7 @@ VIOLATIONS = {
             "contract_create_read",
             "contract_create_list",
             "contract_create_delete",
+            "contract_create_stabilizes_within_timeout",
             "contract_update_read",
             "contract_update_list",
             "contract_update_not_updatable",
@@ -224,6 +225,7 @@ VIOLATIONS = {
             "contract_create_read",
             "contract_create_list",
             "contract_create_delete",
+            "contract_create_stabilizes_within_timeout",
             "contract_update_read",
             "contract_update_list",
             "contract_update_not_updatable",
@@ -304,10 +306,65 @@ def test_endless_in_progress_is_stopped(tmp_path):
         ),
     )
     result = run_contract_tests(root, keyword="create_delete", max_reinvoke=5)
-    assert "CREATE was still IN_PROGRESS after 5 re-invocations" in message(
-        result, "contract_create_delete"
+    assert (
+        "CREATE answered IN_PROGRESS 6 times in a row without a callbackDelaySeconds (at most 5"
+        in message(result, "contract_create_delete")
     )
     assert "rule: IN_PROGRESS must end" in message(result, "contract_create_delete")
+
+
+SLOW = (
+    '        LOG.info("item %s is ready", model.Name)',
+    "        polls = callback_context.get('polls', 0)\n"
+    "        started = callback_context.get('started', __import__('time').time())\n"
+    "        if polls < POLLS:  # a slow stabilisation: POLLS callbacks 30 s apart\n"
+    "            return ProgressEvent(status=OperationStatus.IN_PROGRESS, resourceModel=model, "
+    "callbackContext={'stored': True, 'polls': polls + 1, 'started': started}, "
+    "callbackDelaySeconds=30)\n"
+    "        assert __import__('time').time() - started >= 30 * polls, 'the clock did not move'\n"
+    "        __import__('builtins').cfngen_ready = __import__('time').time()",
+)
+#: A READ that fails when its clock is behind the end of the CREATE before it.
+READ_AFTER = (
+    "model = request.desiredResourceState  # READ",
+    "model = request.desiredResourceState; assert __import__('time').time() >= "
+    "getattr(__import__('builtins'), 'cfngen_ready', 0), 'simulated time went back'",
+)
+
+
+def slow(tmp_path: Path, polls: int, timeout: int) -> Path:
+    root = project(tmp_path, "store", (SLOW[0], SLOW[1].replace("POLLS", str(polls))))
+    handlers = root / STORE_HANDLERS
+    handlers.write_text(handlers.read_text().replace(*READ_AFTER))
+    schema_path = root / "example-test-store.json"
+    schema = json.loads(schema_path.read_text())
+    schema["handlers"]["create"]["timeoutInMinutes"] = timeout
+    schema_path.write_text(json.dumps(schema))
+    return root
+
+
+def test_a_slow_but_legal_stabilisation_passes_in_simulated_time(tmp_path):
+    """Eighty 30-second callbacks (40 minutes) inside a 60-minute timeout: legal, and tested
+    without waiting (the handler checks that its wall clock moved 40 minutes, and the READ
+    after it that its clock did not go back)."""
+    started = time.perf_counter()
+    result = run_contract_tests(slow(tmp_path, 80, 60), keyword="create_stabilizes or create_read")
+    assert time.perf_counter() - started < 30
+    assert outcomes(result) == {
+        "contract_create_read": "passed",
+        "contract_create_stabilizes_within_timeout": "passed",
+    }, [t.message for t in result.tests]
+
+
+def test_a_create_that_never_stabilises_fails_on_the_timeout_rule_fast(tmp_path):
+    started = time.perf_counter()
+    result = run_contract_tests(slow(tmp_path, 10**6, 60), keyword="create_stabilizes")
+    assert time.perf_counter() - started < 30
+    text = message(result, "contract_create_stabilizes_within_timeout")
+    assert "past its timeoutInMinutes (60)" in text
+    assert "rule: create, update and delete must finish within the handler's timeoutInMinutes" in (
+        text
+    )
 
 
 def test_a_handler_exception_is_shown_with_type_message_and_its_own_lines(tmp_path):
@@ -376,10 +433,10 @@ def test_a_project_from_init_fails_every_test_as_not_implemented_without_calling
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     assert not called.exists()
-    assert "0 passed, 16 failed, 0 skipped" in result.stdout
+    assert "0 passed, 17 failed, 0 skipped" in result.stdout
     report = json.loads(run_cli("test", "--format", "json", cwd=root).stdout)
     assert set(report) == {"tests", "passed", "failed", "skipped"}
-    assert (report["passed"], report["failed"], report["skipped"]) == (0, 16, 0)
+    assert (report["passed"], report["failed"], report["skipped"]) == (0, 17, 0)
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
     for test in report["tests"]:
         assert set(test) == {"name", "outcome", "message", "seconds"}
@@ -662,3 +719,27 @@ def test_a_broken_entrypoint_is_a_usage_error_before_anything_is_imported(tmp_pa
     result = run_cli("test", cwd=root)
     assert result.returncode == ExitCode.USAGE, result.stdout + result.stderr
     assert "does not exist" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_handler_that_ends_its_process_fails_its_tests_and_the_run_goes_on(tmp_path):
+    """`os._exit` kills every thread of its process: handlers run in a worker process, so it
+    fails the tests that call that handler, names the call, and the other tests still run."""
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "model = request.desiredResourceState  # READ",
+            "model = request.desiredResourceState; __import__('os')._exit(3)",
+        ),
+    )
+    result = run_contract_tests(root)
+    text = message(result, "contract_create_read")
+    assert "the handler process exited with status 3 during READ #1" in text
+    assert "rule: a handler must return a progress event, never end its process" in text
+    assert failed(result) == {
+        "contract_create_read",
+        "contract_create_list",
+        "contract_update_read",
+        "contract_delete_read",
+    }
+    assert [t.name for t in result.tests] == list(TEST_NAMES)

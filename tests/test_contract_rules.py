@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from cfngen._contract._handlers import Limits
 from cfngen._contract._select import compile_expression
 from cfngen._errors import CfngenError
 from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._kinds.resource.contract._inputs import InputProblem, InputSet, update_request
+from cfngen._kinds.resource.contract._request import Limits
 from cfngen._kinds.resource.contract._rules import (
     MISSING,
     differences,

@@ -16,8 +16,10 @@ from typing import Any
 import pytest
 
 from cfngen._cli import main
+from cfngen._contract._call import Invocation, without_credentials
+from cfngen._contract._loop import Policy
 from cfngen._generate import generate_project
-from cfngen._kinds.hook import _protocol
+from cfngen._kinds.hook import _hook_protocol as _protocol
 from cfngen._kinds.hook._inputs import render_exports
 from cfngen._kinds.hook._run import load_type_configuration, no_test_ran, run_hook_tests
 
@@ -43,7 +45,7 @@ def test_a_resource_request_carries_the_properties_and_json_credentials():
     assert data["targetModel"] == {"resourceProperties": {"BucketName": "b"}}
     assert data["targetType"] == "RESOURCE" and "payload" not in data
     assert event["actionInvocationPoint"] == "CREATE_PRE_PROVISION"
-    assert _protocol.shown(event)["requestData"]["callerCredentials"] == "<redacted>"
+    assert without_credentials(event)["requestData"]["callerCredentials"] == "<redacted>"
 
 
 def test_a_stack_request_sends_a_payload_url_with_the_template_as_text():
@@ -71,14 +73,18 @@ def test_a_change_set_serves_resource_contexts_as_text():
     assert served["changedResources"][0]["afterContext"] == '{"Properties": {"A": 1}}'
 
 
+def answer(event: dict[str, Any], response: dict[str, Any], number: int = 1) -> Invocation:
+    return Invocation("hook", number, event, dict(response), 0.0, 60.0, status_key="hookStatus")
+
+
 def answering(*responses: dict[str, Any]):
     """A stand-in hook answering the given responses in turn (the last one forever)."""
     seen: list[dict[str, Any]] = []
 
-    def call(event):
+    def call(event, number, context):
         seen.append(event)
         response = responses[min(len(seen), len(responses)) - 1]
-        return _protocol.Answer(event, dict(response))
+        return answer(event, response, number), None
 
     return call, seen
 
@@ -90,7 +96,9 @@ def test_carry_reinvokes_with_the_callback_context_until_a_final_status():
     )
     context = _protocol.Context("Acme::Guard::Hook")
     target = _protocol.Target("AWS::S3::Bucket", {"resourceProperties": {}})
-    run = _protocol.carry(call, "CREATE_PRE_PROVISION", target, context, max_reinvoke=5)
+    run = _protocol.carry(
+        call, "CREATE_PRE_PROVISION", target, context, policy=Policy(max_reinvoke=5, max_delay=0)
+    )
     assert run.status == "SUCCESS"
     assert [e["requestContext"] for e in seen] == [
         {"invocation": 1, "callbackContext": None},
@@ -103,7 +111,11 @@ def test_carry_stops_an_endless_in_progress():
     call, seen = answering({"hookStatus": "IN_PROGRESS"})
     target = _protocol.Target("AWS::S3::Bucket", {})
     run = _protocol.carry(
-        call, "CREATE_PRE_PROVISION", target, _protocol.Context("A::B::C"), max_reinvoke=3
+        call,
+        "CREATE_PRE_PROVISION",
+        target,
+        _protocol.Context("A::B::C"),
+        policy=Policy(max_reinvoke=3, max_delay=0),
     )
     assert run.endless and run.status is None and len(seen) == 4
 
@@ -120,8 +132,7 @@ def test_carry_stops_an_endless_in_progress():
     ],
 )
 def test_error_codes_a_hook_may_return(response, problem):
-    run = _protocol.Run("CREATE_PRE_PROVISION", _protocol.Target("X::Y::Z", {}), [])
-    run.answers.append(_protocol.Answer({}, response))
+    run = _protocol.Run("CREATE_PRE_PROVISION", [answer({}, response)])
     found = _protocol.error_code_problem(run)
     assert (found is None) if problem is None else (problem in (found or ""))
 
@@ -131,11 +142,10 @@ def test_error_codes_a_hook_may_return(response, problem):
     [(None, "no message"), ("", "empty"), ("  ", "blank"), (["a"], "not a string"), ("why", None)],
 )
 def test_messages_a_failed_answer_needs(message, problem):
-    run = _protocol.Run("CREATE_PRE_PROVISION", _protocol.Target("X::Y::Z", {}), [])
     response = {"hookStatus": "FAILED", "errorCode": "NonCompliant"}
     if message is not None:
         response["message"] = message
-    run.answers.append(_protocol.Answer({}, response))
+    run = _protocol.Run("CREATE_PRE_PROVISION", [answer({}, response)])
     found = _protocol.message_problem(run)
     assert (found is None) if problem is None else (problem in (found or ""))
 
@@ -151,6 +161,21 @@ def test_messages_a_failed_answer_needs(message, problem):
 )
 def test_invocation_point_names(text, point):
     assert _protocol.point_name(text) == point
+
+
+def test_each_kind_declares_the_error_codes_of_the_runtime_library_it_may_return():
+    from cloudformation_cli_python_lib.interface import HandlerErrorCode
+
+    from cfngen._kinds import named
+
+    every = {code.value for code in HandlerErrorCode}
+    resource, hook = named("resource").contract, named("hook").contract
+    assert resource is not None and hook is not None
+    assert resource.error_codes <= every and hook.error_codes <= every
+    assert "NonCompliant" not in resource.error_codes and "NonCompliant" in hook.error_codes
+    assert "NotUpdatable" in resource.error_codes and "NotUpdatable" not in hook.error_codes
+    assert every - resource.error_codes == {"NonCompliant", "UnsupportedTarget", "Unknown"}
+    assert every - hook.error_codes == {"NotUpdatable", "AlreadyExists", "NotStabilized", "Unknown"}
 
 
 def test_export_placeholders_get_the_given_value_or_a_stand_in():
@@ -334,6 +359,26 @@ def test_a_planted_violation_is_caught_by_the_right_test(base_project, tmp_path,
         assert "handlers.py" in outcomes[name].message  # the handler's own frame
 
 
+def test_a_hook_that_ends_its_process_fails_its_tests_and_the_run_goes_on(base_project, tmp_path):
+    root = planted(base_project, tmp_path, "    __import__('os')._exit(3)\n")
+    result = run_hook_tests(root, keyword="pre_create and (success or failed)")
+    outcomes = {t.name: t for t in result.tests}
+    assert set(outcomes) == {
+        "contract_pre_create_success",
+        "contract_pre_create_failed",
+        "contract_pre_create_failed_unsupported_target",
+        "contract_pre_create_failed_has_error_code",
+        "contract_pre_create_failed_has_message",
+    }
+    success = outcomes["contract_pre_create_success"]
+    assert success.outcome == "failed"
+    assert (
+        "the handler process exited with status 3 during CREATE_PRE_PROVISION AWS::S3::Bucket #1"
+        in success.message
+    )
+    assert "rule: a handler must return a progress event" in success.message
+
+
 def test_an_unsupported_target_must_be_refused_when_the_targets_are_wildcards(
     base_project, tmp_path
 ):
@@ -443,7 +488,7 @@ def test_export_placeholders_in_inputs_are_filled(base_project, tmp_path):
 
 
 def test_the_readme_names_every_hook_test():
-    from cfngen._kinds.hook._tests import TESTS
+    from cfngen._kinds.hook._hook_tests import TESTS
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     missing = [s for s, _ in TESTS if f"contract_pre_create_{s}" not in readme]

@@ -234,6 +234,25 @@ def test_a_pinned_target_schema_wins_and_stays_the_users(tmp_path):
     assert (root / "target-schemas" / "aws-s3-bucket.json").read_text() == text
 
 
+def test_an_edited_copy_of_a_bundled_schema_becomes_the_users_pin(tmp_path):
+    root = hook_project(tmp_path, schema_with(["AWS::S3::Bucket"]))
+    generate_project(root)
+    path = root / "target-schemas" / "aws-s3-bucket.json"
+    model = root / "src/acme_guard_hook/target_models/aws_s3_bucket.py"
+    pinned = json.loads(path.read_text())
+    pinned["properties"]["Flavour"] = {"type": "string"}
+    path.write_text(json.dumps(pinned, indent=4))
+    result = generate_project(root)
+    assert not result.warnings, result.warnings  # not "no longer generated ... delete it"
+    assert "Flavour: str | None" in model.read_text()
+    assert json.loads(path.read_text()) == pinned
+    assert generate_project(root).up_to_date
+    path.unlink()  # back to the bundled schema
+    generate_project(root)
+    assert json.loads(path.read_text()) == _targets.bundled_schema("AWS::S3::Bucket")
+    assert "Flavour" not in model.read_text()
+
+
 def test_the_bundled_schema_is_written_for_the_official_tools(tmp_path):
     root = hook_project(tmp_path, schema_with(["AWS::SQS::Queue"]))
     generate_project(root)
@@ -247,6 +266,45 @@ def test_a_private_target_without_a_schema_is_a_warning(tmp_path):
     root = hook_project(tmp_path, schema_with(["Acme::Private::Thing"]))
     result = generate_project(root)
     assert any("no schema for the target Acme::Private::Thing" in w for w in result.warnings)
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "message"),
+    [
+        ("target-schemas/aws-s3-bucket.json", "{broken", "is not valid JSON"),
+        ("target-schemas/aws-s3-bucket.json", '{"properties": {}}', "has no typeName"),
+        ("target-schemas/aws-s3-bucket.json", "[]", "has no typeName"),
+        ("target-info.json", "{broken", "is not valid JSON"),
+    ],
+)
+def test_a_pinned_target_schema_that_is_no_schema_is_refused(tmp_path, path, text, message):
+    """The official loader refuses it too; ignoring it would model (and package) the bundled
+    schema of a type the user meant to pin."""
+    root = hook_project(tmp_path, schema_with(["AWS::S3::Bucket"]))
+    generate_project(root)
+    (root / path).write_text(text)
+    before = snapshot(root)
+    with pytest.raises(CfngenError) as error:
+        generate_project(root)
+    assert error.value.message.startswith(path)
+    assert message in error.value.message
+    assert snapshot(root) == before
+
+
+def test_a_target_schema_file_may_hold_a_list_of_schemas(tmp_path):
+    """As the official loader reads it (TypeSchemaLoader.load_type_schemas)."""
+    root = hook_project(tmp_path, schema_with(["Acme::Private::Thing", "Acme::Private::Other"]))
+    (root / "target-schemas").mkdir()
+    schemas = [
+        {"typeName": name, "properties": {"Flavour": {"type": "string"}}}
+        for name in ("Acme::Private::Thing", "Acme::Private::Other")
+    ]
+    (root / "target-schemas" / "private.json").write_text(json.dumps(schemas))
+    result = generate_project(root)
+    assert not any("no schema for the target" in w for w in result.warnings)
+    for module in ("acme_private_thing", "acme_private_other"):
+        text = (root / f"src/acme_guard_hook/target_models/{module}.py").read_text()
+        assert "Flavour: str | None" in text
 
 
 # --------------------------------------------------------------------------- derived files

@@ -19,6 +19,10 @@ from cfngen._init._scaffold import init_project
 from cfngen._kinds.hook._answers import INIT
 from cfngen._validate import validate_paths
 
+#: The official CLI of this interpreter's environment (the dev extra installs it), found
+#: whether or not the venv is activated.
+CFN = str(Path(sys.executable).with_name("cfn"))
+
 OFFLINE_ENV = {
     "AWS_EC2_METADATA_DISABLED": "true",
     "AWS_ACCESS_KEY_ID": "testing",
@@ -99,6 +103,27 @@ def test_the_project_has_the_official_layout(projects, name):
 
 
 @pytest.mark.parametrize("name", VARIANTS)
+def test_pyyaml_is_packaged_when_a_template_may_arrive_as_yaml(projects, name):
+    """stack_template() and change_set() parse YAML templates with PyYAML, which the Lambda
+    runtime lacks: a hook with a STACK or CHANGE_SET target packages it, others do not."""
+    root = projects[name]
+    requirements = (root / "requirements.txt").read_text().splitlines()
+    targets = {
+        t
+        for handler in json.loads(_schema_text(root))["handlers"].values()
+        for t in handler["targetNames"]
+    }
+    wants = bool(targets & {"STACK", "CHANGE_SET"})
+    assert any(line.startswith("PyYAML>=") for line in requirements) == wants, requirements
+
+
+def _schema_text(root: Path) -> str:
+    config = json.loads((root / ".rpdk-config").read_text())
+    name = "-".join(config["typeName"].split("::")).lower()
+    return (root / f"{name}.json").read_text()
+
+
+@pytest.mark.parametrize("name", VARIANTS)
 def test_the_schema_is_clean(projects, name):
     (report,) = validate_paths([projects[name]], strict=True)
     assert report.diagnostics == []
@@ -131,7 +156,7 @@ def test_the_unit_tests_pass(projects, name):
 @pytest.mark.parametrize("name", VARIANTS)
 def test_cfn_validate_accepts_it(projects, name):
     result = subprocess.run(
-        ["cfn", "validate"],
+        [CFN, "validate"],
         cwd=projects[name],
         capture_output=True,
         text=True,
@@ -174,7 +199,7 @@ def test_cfn_submit_dry_run_packages_it(projects, name):
     try:
         result = subprocess.run(
             [
-                "cfn",
+                CFN,
                 "submit",
                 "--dry-run",
                 "--no-docker",
@@ -222,6 +247,27 @@ def test_bad_hook_answers_are_one_message(home, tmp_path, capsys, args, message)
     assert message in err
     assert "Traceback" not in err
     assert not dest.exists()
+
+
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [
+        ("aws::s3::bucket", "did you mean 'AWS::S3::Bucket'"),
+        ("AWS::S3::Bukket", "did you mean 'AWS::S3::Bucket'"),
+        ("AWS::Nope::*", "matches none of the"),
+    ],
+)
+def test_a_doubtful_target_is_made_with_the_warning_validate_gives(
+    home, tmp_path, capsys, target, words
+):
+    """The registry accepts these names, so init makes the project, and says what
+    `cfngen validate` says about them."""
+    argv = ["init", "--no-input", "--no-git", "--artifact-type", "hook", "-t", "Acme::Guard::Hook"]
+    assert main([*argv, "--target", target, str(tmp_path / "hook")]) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if words in line]
+    assert warnings, f"no warning naming {words!r}"
+    (report,) = validate_paths([tmp_path / "hook"])
+    assert [d.message for d in report.diagnostics if d.message in warnings[0]]
 
 
 def test_targets_given_to_a_resource_type_are_refused(home, tmp_path, capsys):

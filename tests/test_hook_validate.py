@@ -224,6 +224,20 @@ MUTATIONS = [
         "did you mean 'AWS::S3::Bucket'",
     ),
     Mutation(
+        "AWS namespace in another case",
+        _set(f"{T}/0", "aws::s3::bucket"),
+        "warning",
+        f"{T}/0",
+        "did you mean 'AWS::S3::Bucket'",
+    ),
+    Mutation(
+        "AWS namespace in another case, wildcard",
+        _set(f"{T}/0", "Aws::s3::*"),
+        "warning",
+        f"{T}/0",
+        "did you mean 'AWS::S3::*'",
+    ),
+    Mutation(
         "wildcard matching nothing",
         _set(f"{T}/0", "AWS::Nothing::*"),
         "warning",
@@ -415,3 +429,43 @@ def test_strict_fails_on_a_hook_warning(tmp_path: Path) -> None:
     (loose,) = validate_paths([path])
     (strict,) = validate_paths([path], strict=True)
     assert loose.valid and not strict.valid
+
+
+# --------------------------------------------------------------------------- type configurations
+
+CONFIGURED = {
+    "typeName": "Acme::Guard::Hook",
+    "description": "a hook with settings",
+    "definitions": {"Level": {"type": "string", "enum": ["low", "high"]}},
+    "typeConfiguration": {
+        "properties": {
+            "EncryptionAlgorithm": {"type": "string", "enum": ["AES256", "aws:kms"]},
+            "Level": {"$ref": "#/definitions/Level"},
+            "Limit": {"type": "integer"},
+        },
+        "required": ["Level"],
+        "additionalProperties": False,
+    },
+    "handlers": {"preCreate": {"targetNames": ["STACK"], "permissions": []}},
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    ("configuration", "problems"),
+    [
+        ({"Level": "low", "EncryptionAlgorithm": "AES256", "Limit": 3}, []),
+        ({"Level": "low", "Mode": "x"}, ["/: Additional properties are not allowed"]),
+        ({"Level": "medium"}, ["/Level: 'medium' is not one of"]),  # through its $ref
+        ({"Level": "low", "Limit": "3"}, ["/Limit: '3' is not of type 'integer'"]),
+        ({}, ["/: 'Level' is a required property"]),
+        (["Level"], ["/: the type configuration must be a JSON object"]),
+    ],
+)
+def test_a_type_configuration_is_checked_against_the_hooks_settings(configuration, problems):
+    from cfngen._kinds.hook._schema import type_configuration_problems
+
+    found = type_configuration_problems(CONFIGURED, configuration)
+    assert len(found) == len(problems), found
+    for got, expected in zip(found, problems, strict=True):
+        assert got.startswith(expected), (got, expected)

@@ -90,10 +90,13 @@ def test_create_on_a_hand_written_request_stabilises_and_succeeds(example, tmp_p
 def test_in_progress_is_re_invoked_after_the_capped_delay(tmp_path):
     root = project(tmp_path, "store")
     request = {"desiredResourceState": {"Name": "a", "Kind": "small"}}
-    result = invoke(root, "CREATE", request, "--max-delay", "0.1")
+    started = time.perf_counter()
+    result = invoke(root, "CREATE", request, "--max-delay", "20")
     assert result.returncode == 0, result.stdout + result.stderr
     assert [event["status"] for event in events(result.stdout)] == ["IN_PROGRESS", "SUCCESS"]
-    assert "re-invoking in 0.1 s, capped from callbackDelaySeconds 30" in result.stdout
+    # Offline the 30 s callback delay is simulated time: never slept, whatever --max-delay says.
+    assert "re-invoking after callbackDelaySeconds 30 (simulated time, not slept)" in result.stdout
+    assert time.perf_counter() - started < 20
 
 
 def test_a_failed_action_exits_1_with_its_error_code(tmp_path):
@@ -156,29 +159,62 @@ def test_a_hung_handler_is_stopped_at_its_time_limit(tmp_path):
     assert "READ did not finish: READ did not return within its 0.5 s limit" in result.stderr
 
 
-def test_endless_in_progress_stops_at_max_reinvoke(tmp_path):
-    root = project(
-        tmp_path,
-        "store",
-        (
-            "return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=_model(model.Name))"
-            "  # RESULT",
-            "return ProgressEvent(status=OperationStatus.IN_PROGRESS, resourceModel=model, "
-            "callbackContext={'stored': True}, callbackDelaySeconds=30)",
-        ),
-    )
+ENDLESS = (
+    "return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=_model(model.Name))"
+    "  # RESULT",
+    "return ProgressEvent(status=OperationStatus.IN_PROGRESS, resourceModel=model, "
+    "callbackContext={'stored': True}, callbackDelaySeconds=DELAY)",
+)
+
+
+def endless(tmp_path: Path, delay: int) -> Path:
+    return project(tmp_path, "store", (ENDLESS[0], ENDLESS[1].replace("DELAY", str(delay))))
+
+
+def test_endless_in_progress_without_a_delay_stops_at_max_reinvoke(tmp_path):
     result = invoke(
-        root,
+        endless(tmp_path, 0),
         "CREATE",
         {"desiredResourceState": {"Name": "n", "Kind": "small"}},
         "--max-reinvoke",
         "3",
-        "--max-delay",
-        "0",
     )
     assert result.returncode == 1
-    assert len(events(result.stdout)) == 4
-    assert "CREATE was still IN_PROGRESS after 3 re-invocations" in result.stderr
+    assert len(events(result.stdout)) == 5
+    assert "CREATE answered IN_PROGRESS 4 times in a row without a callbackDelaySeconds" in (
+        result.stderr
+    )
+
+
+def test_in_progress_with_a_delay_stops_past_the_timeout_in_simulated_time(tmp_path):
+    root = endless(tmp_path, 30)
+    schema_path = root / "example-test-store.json"
+    schema = json.loads(schema_path.read_text())
+    schema["handlers"]["create"]["timeoutInMinutes"] = 10
+    schema_path.write_text(json.dumps(schema))
+    started = time.perf_counter()
+    result = invoke(root, "CREATE", {"desiredResourceState": {"Name": "n", "Kind": "small"}})
+    assert time.perf_counter() - started < 30
+    assert result.returncode == 1
+    # 10 minutes of 30 s callbacks: the 20th answer asks for a wait past the timeout.
+    assert len(events(result.stdout)) == 20
+    assert "past its timeoutInMinutes (10)" in result.stderr
+    assert "FAILED with NotStabilized" in result.stderr
+
+
+def test_max_invocations_caps_the_calls_of_one_action(tmp_path):
+    result = invoke(
+        endless(tmp_path, 1),
+        "CREATE",
+        {"desiredResourceState": {"Name": "n", "Kind": "small"}},
+        "--max-invocations",
+        "7",
+    )
+    assert result.returncode == 1
+    assert len(events(result.stdout)) == 7
+    assert "CREATE was called 7 times without finishing (at most 7 calls per action" in (
+        result.stderr
+    )
 
 
 def test_the_machines_aws_credentials_are_never_used(tmp_path):
@@ -316,3 +352,20 @@ def test_a_handler_module_that_does_not_import_says_where(tmp_path):
     assert "importing example_test_store.handlers failed: SyntaxError" in result.stderr
     assert "handlers.py:" in result.stderr and "def broken(:" in result.stderr
     assert "importlib" not in result.stderr
+
+
+def test_a_handler_that_ends_its_process_is_reported_not_fatal(tmp_path):
+    root = project(
+        tmp_path,
+        "store",
+        (
+            "model = request.desiredResourceState  # READ",
+            "model = request.desiredResourceState; __import__('os')._exit(3)",
+        ),
+    )
+    result = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-0"}})
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "READ did not finish: the handler process exited with status 3 during READ #1" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.stderr

@@ -72,7 +72,7 @@ def test_templates_need_no_trust_and_are_strict(template):
     assert config["_subdirectory"] == "project"
     # Only answers to declared questions are remembered: every key cfngen passes is one
     # (but for questions added later, which an earlier version renders as their default).
-    spec = dict(_every_kind())[template.kind]
+    spec = {s.template: s for _name, s in _every_kind()}[template.kind]  # type: ignore[attr-defined]
     keys = ("artifact_type", *(question.key for question in spec.questions))
 
     added_in = {"example": "0.2.0"}

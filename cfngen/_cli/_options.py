@@ -6,6 +6,7 @@ import argparse
 import math
 import re
 from pathlib import Path
+from typing import Any
 
 
 def _finite(text: str) -> float:
@@ -87,7 +88,7 @@ def add_format(
     p.add_argument("--format", choices=choices, default="text", help=text_help)
 
 
-def add_kind_options(p: argparse.ArgumentParser) -> None:
+def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> None:
     """Options only some kinds' contracts take (`cfngen._contract` refuses them elsewhere)."""
     hook = p.add_argument_group("hooks")
     hook.add_argument(
@@ -107,9 +108,53 @@ def add_kind_options(p: argparse.ArgumentParser) -> None:
         help="the value of a CloudFormation export that inputs name as {{NAME}} (repeatable; "
         "default: a stand-in, as exports cannot be looked up offline)",
     )
+    custom = p.add_argument_group("custom resources")
+    custom.add_argument(
+        "--template",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the SAM/CloudFormation template (default: template.yaml, template.yml or "
+        "template.json)",
+    )
+    custom.add_argument(
+        "--resource",
+        default=None,
+        metavar="LOGICAL_ID",
+        help="the custom resource, when the template has several",
+    )
+    custom.add_argument(
+        "--handler",
+        default=None,
+        metavar="FILE.py:FUNCTION",
+        help="run this handler instead of the function the ServiceToken names",
+    )
+    if invoke:
+        custom.add_argument(
+            "--property",
+            dest="property",
+            action="append",
+            default=[],
+            metavar="K=V",
+            help="a ResourceProperties value (repeatable; default: the template's)",
+        )
+        custom.add_argument(
+            "--old-property",
+            dest="old_property",
+            action="append",
+            default=[],
+            metavar="K=V",
+            help="an OldResourceProperties value of an Update (repeatable)",
+        )
+        custom.add_argument(
+            "--physical-id",
+            default=None,
+            metavar="ID",
+            help="the PhysicalResourceId of an Update or Delete",
+        )
 
 
-def kind_options(args: argparse.Namespace) -> dict[str, object]:
+def kind_options(args: argparse.Namespace) -> dict[str, Any]:
     from cfngen._errors import CfngenError
 
     exports: dict[str, str] = {}
@@ -120,12 +165,23 @@ def kind_options(args: argparse.Namespace) -> dict[str, object]:
                 f"--export {item!r} is not NAME=VALUE", "e.g. --export KeyArn=arn:..."
             )
         exports[name.strip()] = value
-    return {"typeconfig": args.typeconfig, "exports": exports}
+    custom = {
+        key: getattr(args, key, None)
+        for key in (
+            "template",
+            "resource",
+            "handler",
+            "property",
+            "old_property",
+            "physical_id",
+        )
+    }
+    return {"typeconfig": args.typeconfig, "exports": exports, **custom}
 
 
 def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:
     """The options invoke and test share: region, time limits, re-invocations."""
-    from cfngen._contract import DEFAULT_MAX_REINVOKE
+    from cfngen._contract import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
 
     p.add_argument("--region", type=region, default=None, help="the region (default: us-east-1)")
     p.add_argument(
@@ -140,5 +196,15 @@ def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:
         type=count,
         default=DEFAULT_MAX_REINVOKE,
         metavar="N",
-        help=f"{after} N re-invocations while IN_PROGRESS (default: {DEFAULT_MAX_REINVOKE})",
+        help=f"{after} N IN_PROGRESS answers in a row without a callbackDelaySeconds "
+        f"(default: {DEFAULT_MAX_REINVOKE}); waits with a delay are limited by the handler's "
+        "timeoutInMinutes, in simulated time offline",
+    )
+    p.add_argument(
+        "--max-invocations",
+        type=count,
+        default=DEFAULT_MAX_INVOCATIONS,
+        metavar="N",
+        help=f"{after} N calls of one action in all, whatever their delays "
+        f"(default: {DEFAULT_MAX_INVOCATIONS})",
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cfngen._cli._options import add_handler_options, add_kind_options, delay, kind_options
 from cfngen._cli._output import paint, painter, print_warning
-from cfngen._errors import ExitCode
+from cfngen._errors import CfngenError, ExitCode
 
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,14 +31,17 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "action",
         metavar="ACTION",
         help=f"{', '.join(ACTIONS[:-1])} or {ACTIONS[-1]}; for a hook CREATE_PRE_PROVISION, "
-        "UPDATE_PRE_PROVISION or DELETE_PRE_PROVISION (or preCreate, preUpdate, preDelete)",
+        "UPDATE_PRE_PROVISION or DELETE_PRE_PROVISION (or preCreate, preUpdate, preDelete); "
+        "for a custom resource Create, Update or Delete",
     )
     p.add_argument(
         "request",
         type=Path,
+        nargs="?",
+        default=None,
         metavar="REQUEST_FILE",
         help="the request JSON file; for a hook, one target in the inputs/ format or a hook "
-        "request",
+        "request; for a custom resource (optional) a request or its ResourceProperties",
     )
     p.add_argument(
         "--project",
@@ -53,40 +56,47 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="call real AWS with this profile's credentials instead of moto",
     )
     add_handler_options(p, after="stop after")
-    add_kind_options(p)
+    add_kind_options(p, invoke=True)
     p.add_argument(
         "--max-delay",
         type=delay,
         default=DEFAULT_MAX_DELAY,
         metavar="S",
-        help="sleep at most S seconds of callbackDelaySeconds between calls "
-        f"(default: {DEFAULT_MAX_DELAY:g})",
+        help="with --profile (real AWS, real time): sleep at most S seconds of "
+        f"callbackDelaySeconds between calls (default: {DEFAULT_MAX_DELAY:g}); offline the "
+        "wait is simulated and never slept",
     )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from cfngen._contract import invoke
-    from cfngen._contract._handlers import Invocation
-    from cfngen._contract._report import render_invocation, render_outcome, render_wait
+    from cfngen._contract._call import Invocation
+    from cfngen._contract._report import render_invocation, render_wait
 
     out = sys.stdout
     paint_out = painter(out)
 
     def show(invocation: Invocation) -> None:
-        # A kind may bring its own calls (a hook's): they render themselves.
+        # A custom resource's one exchange renders itself (it is not a progress event).
         render = getattr(invocation, "render", None)
         out.write(render(paint_out) if render else render_invocation(invocation, paint_out))
         out.flush()
 
-    def wait(seconds: float, asked: float) -> None:
-        out.write(render_wait(seconds, asked, paint_out))
+    def wait(seconds: float, asked: float, simulated: bool) -> None:
+        out.write(render_wait(seconds, asked, simulated, paint_out))
         out.flush()
 
     def imported(lines: list[str]) -> None:
         out.write(paint("output while importing the handlers:", "bold", out) + "\n")
         out.write("".join(f"  | {line}\n" for line in lines))
 
+    if args.request is None:
+        from cfngen._project import load_project
+
+        contract = load_project(args.project or Path.cwd()).kind.contract
+        if not getattr(contract, "request_optional", False):
+            raise CfngenError("REQUEST_FILE is missing", "name the request JSON file")
     result = invoke(
         args.project or Path.cwd(),
         args.action,
@@ -95,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         region=args.region,
         enforce_timeout=args.enforce_timeout,
         max_reinvoke=args.max_reinvoke,
+        max_invocations=args.max_invocations,
         max_delay=max(args.max_delay, 0.0),
         on_invocation=show,
         on_wait=wait,
@@ -102,8 +113,7 @@ def run(args: argparse.Namespace) -> int:
         on_import_output=imported,
         **kind_options(args),
     )
-    verdict_of = getattr(result, "verdict", None)
-    verdict = verdict_of() if verdict_of else render_outcome(result.outcome)
+    verdict = result.verdict
     if result.succeeded:
         print(f"cfngen: {paint(verdict, 'ok', sys.stderr)}", file=sys.stderr)
         return ExitCode.OK

@@ -23,7 +23,10 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "Run the resource handler contract tests (the official contract_* tests and the "
             "rules they miss) in this process, with every AWS call answered by moto. Inputs "
             "come from inputs/inputs_N_{create,update,invalid}.json, as for `cfn test`, else "
-            "are generated from the schema. Exit 0 when no test failed, 1 otherwise."
+            "are generated from the schema. For a hook, its contract; for a custom resource, "
+            "its lifecycle (create, update, replacement, rollbacks, duplicate delivery, an "
+            "expired ResponseURL) against a local ResponseURL. Exit 0 when no test failed, 1 "
+            "otherwise."
         ),
     )
     p.add_argument(
@@ -73,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         keyword=args.keyword,
         enforce_timeout=args.enforce_timeout,
         max_reinvoke=args.max_reinvoke,
+        max_invocations=args.max_invocations,
         region=args.region,
         on_result=progress,
         **kind_options(args),

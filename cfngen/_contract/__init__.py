@@ -1,8 +1,9 @@
 """Running a project's handlers in this process: `cfngen invoke` and `cfngen test`.
 
 No SAM, no Docker, no AWS account: the handlers are imported and called through their Lambda
-entrypoint, with fake credentials, every AWS call served by moto. The project's kind brings the
-protocol (`Kind.contract`: requests, responses, the contract tests); a kind without one has no
+entrypoint, with fake credentials, every AWS call served by moto. This package is the runner
+and knows no protocol; the project's kind brings one (`Kind.contract`, a `ContractProtocol`:
+requests, responses, the contract tests; see _protocol.py). A kind without one has no
 handlers to run.
 """
 
@@ -12,23 +13,34 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cfngen._contract._protocol import (
+    DEFAULT_MAX_DELAY,
+    DEFAULT_MAX_INVOCATIONS,
+    DEFAULT_MAX_REINVOKE,
+    ContractProtocol,
+    Listener,
+    Settings,
+)
 from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
-    from cfngen._contract._handlers import Invocation
+    from cfngen._contract._call import Invocation
     from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
     from cfngen._project import Project
 
-__all__ = ["DEFAULT_MAX_DELAY", "DEFAULT_MAX_REINVOKE", "invoke", "run_contract_tests"]
+__all__ = [
+    "DEFAULT_MAX_DELAY",
+    "DEFAULT_MAX_INVOCATIONS",
+    "DEFAULT_MAX_REINVOKE",
+    "ContractProtocol",
+    "Listener",
+    "Settings",
+    "invoke",
+    "run_contract_tests",
+]
 
-#: Re-invocations while an action is IN_PROGRESS before it is stopped: `cfngen invoke` and
-#: `cfngen test` alike.
-DEFAULT_MAX_REINVOKE = 100
-#: Longest wait between re-invocations, whatever callbackDelaySeconds the handler asks for.
-DEFAULT_MAX_DELAY = 5.0
 
-
-def _contract(project: Project) -> Any:
+def _contract(project: Project) -> ContractProtocol:
     contract = project.kind.contract
     if contract is None:
         raise CfngenError(
@@ -47,36 +59,43 @@ def invoke(
     region: str | None = None,
     enforce_timeout: float | None = None,
     max_reinvoke: int = DEFAULT_MAX_REINVOKE,
+    max_invocations: int = DEFAULT_MAX_INVOCATIONS,
     max_delay: float = DEFAULT_MAX_DELAY,
     on_invocation: Callable[[Invocation], None] | None = None,
-    on_wait: Callable[[float, float], None] | None = None,
+    on_wait: Callable[[float, float, bool], None] | None = None,
     on_warning: Callable[[str], None] | None = None,
     on_import_output: Callable[[list[str]], None] | None = None,
     **options: Any,
 ) -> InvokeResult:
     """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS.
-    `options` are ones only some kinds take (`Kind.contract.options`, e.g. a hook's
+    `options` are ones only some kinds take (`ContractProtocol.options`, e.g. a hook's
     `typeconfig`): given to a kind that does not take them, they are a usage error."""
+    from cfngen._contract._runner import Runner
     from cfngen._project import load_project
 
     project = load_project(root)
     contract = _contract(project)
-    result: InvokeResult = contract.invoke(
-        project,
-        action,
-        request_file,
-        profile=profile,
+    settings = Settings(
         region=region,
+        profile=profile,
         enforce_timeout=enforce_timeout,
         max_reinvoke=max_reinvoke,
+        max_invocations=max_invocations,
         max_delay=max_delay,
+    )
+    listener = Listener(
         on_invocation=on_invocation,
         on_wait=on_wait,
         on_warning=on_warning,
         on_import_output=on_import_output,
+    )
+    return contract.invoke(
+        Runner(project, contract, settings),
+        action,
+        request_file,
+        listener,
         **_options(project, contract, options),
     )
-    return result
 
 
 def run_contract_tests(
@@ -85,6 +104,7 @@ def run_contract_tests(
     keyword: str | None = None,
     enforce_timeout: float | None = None,
     max_reinvoke: int = DEFAULT_MAX_REINVOKE,
+    max_invocations: int = DEFAULT_MAX_INVOCATIONS,
     region: str | None = None,
     on_result: Callable[[TestResult], None] | None = None,
     **options: Any,
@@ -93,27 +113,31 @@ def run_contract_tests(
 
     Raises CfngenError when they cannot run at all (no project, no handlers, bad inputs).
     """
+    from cfngen._contract._runner import Runner
     from cfngen._project import load_project
 
     project = load_project(root)
     contract = _contract(project)
-    result: SuiteResult = contract.run_tests(
-        project,
-        keyword=keyword,
+    settings = Settings(
+        region=region,
         enforce_timeout=enforce_timeout,
         max_reinvoke=max_reinvoke,
-        region=region,
-        on_result=on_result,
+        max_invocations=max_invocations,
+        keyword=keyword,
+    )
+    return contract.run_tests(
+        Runner(project, contract, settings),
+        Listener(on_result=on_result),
         **_options(project, contract, options),
     )
-    return result
 
 
-def _options(project: Project, contract: Any, options: dict[str, Any]) -> dict[str, Any]:
+def _options(
+    project: Project, contract: ContractProtocol, options: dict[str, Any]
+) -> dict[str, Any]:
     """The options given (not None) that this kind takes; a usage error for the others."""
     given = {key: value for key, value in options.items() if value not in (None, {}, [])}
-    taken = set(getattr(contract, "options", ()))
-    refused = sorted(set(given) - taken)
+    refused = sorted(set(given) - set(contract.options))
     if refused:
         raise CfngenError(
             f"--{refused[0]} does not apply to a {project.kind.label} project",

@@ -1,11 +1,12 @@
 """What a handler prints and logs, and the exception it raised, kept per handler call.
 
-Handlers run in a worker thread (so a hung one cannot hang cfngen). While a run is in progress,
-sys.stdout, sys.stderr and the root logger send whatever a worker thread writes to that
-thread's Sink; everything else passes through untouched. The runtime library reports a handler
-exception by printing its traceback (or logging it): that output is dropped here because the
-Sink already holds the exception itself (shown as type, message and the handler's own frames),
-and for the contract's error exceptions the progress event says it all.
+Handlers run in a worker thread (so a hung one cannot hang cfngen) of the runner's worker
+process. While a run is in progress, sys.stdout, sys.stderr and the root logger send whatever
+a worker thread writes to that thread's Sink; everything else passes through untouched. The
+runtime library reports a handler exception by printing its traceback (or logging it): that
+output is dropped here because the Sink already holds the exception itself (shown as type,
+message and the handler's own frames), and for the contract's error exceptions the progress
+event says it all.
 """
 
 from __future__ import annotations

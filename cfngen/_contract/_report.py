@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from cfngen._contract._handlers import Invocation, Outcome
+from cfngen._contract._call import Invocation
 from cfngen._render import Paint, Style, plain
 
 _STATUS_STYLE: dict[str, Style] = {"SUCCESS": "ok", "FAILED": "error", "IN_PROGRESS": "warning"}
@@ -18,7 +18,7 @@ def render_invocation(invocation: Invocation, paint: Paint = plain) -> str:
     if invocation.timed_out:
         status = paint(f"no answer within {invocation.limit:g} s", "error")
     else:
-        raw = invocation.status or "no status"
+        raw = invocation.status or f"no {invocation.status_key}"
         status = paint(raw, _STATUS_STYLE.get(raw, "error"))
     lines = [f"{paint(head, 'bold')} -> {status} ({invocation.seconds:.2f} s)"]
     lines.extend(f"  | {line}" for line in invocation.output)
@@ -31,21 +31,10 @@ def render_invocation(invocation: Invocation, paint: Paint = plain) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_wait(seconds: float, asked: float, paint: Paint = plain) -> str:
-    capped = "" if seconds >= asked else f", capped from callbackDelaySeconds {asked:g}"
-    return paint(f"  re-invoking in {seconds:g} s{capped}", "dim") + "\n"
-
-
-def render_outcome(outcome: Outcome) -> str:
-    """The verdict line of `cfngen invoke`."""
-    action = outcome.action
-    if outcome.guard is not None:
-        return f"{action} did not finish: {outcome.guard}"
-    response = outcome.response
-    if outcome.status == "SUCCESS":
-        return f"{action} succeeded"
-    if outcome.status == "FAILED":
-        code = response.get("errorCode") or "no errorCode"
-        message = response.get("message")
-        return f"{action} failed: {code}" + (f": {message}" if message else "")
-    return f"{action} returned {outcome.status!r}"
+def render_wait(seconds: float, asked: float, simulated: bool, paint: Paint = plain) -> str:
+    if simulated:
+        text = f"  re-invoking after callbackDelaySeconds {asked:g} (simulated time, not slept)"
+    else:
+        capped = "" if seconds >= asked else f", capped from callbackDelaySeconds {asked:g}"
+        text = f"  re-invoking in {seconds:g} s{capped}"
+    return paint(text, "dim") + "\n"

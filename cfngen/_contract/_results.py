@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from cfngen._contract._handlers import Outcome
+from cfngen._contract._loop import Outcome
 from cfngen._render import Paint, Style, plain
 
 Status = Literal["passed", "failed", "skipped"]
@@ -19,11 +19,10 @@ class InvokeResult:
     """`cfngen invoke`: one action carried to its end, and what the user should know."""
 
     outcome: Outcome
+    #: The one line that says how it ended ("CREATE succeeded", "... FAILED NonCompliant").
+    verdict: str
+    succeeded: bool
     warnings: list[str] = field(default_factory=list)
-
-    @property
-    def succeeded(self) -> bool:
-        return self.outcome.status == "SUCCESS"
 
 
 @dataclass
@@ -46,17 +45,25 @@ class TestResult:
 
 @dataclass
 class SuiteResult:
+    """`cfngen test`: every test's result. With `needs_a_test`, a run in which every test was
+    skipped fails: it proved nothing (a hook with no inputs)."""
+
     tests: list[TestResult] = field(default_factory=list)
     #: Things the user should know that are not test results (ignored files, unchecked rules).
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    needs_a_test: bool = False
+
+    @property
+    def ran(self) -> bool:
+        return self.count("passed") + self.count("failed") > 0
 
     def count(self, outcome: Status) -> int:
         return sum(1 for test in self.tests if test.outcome == outcome)
 
     @property
     def ok(self) -> bool:
-        return self.count("failed") == 0
+        return self.count("failed") == 0 and (self.ran or not self.needs_a_test)
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -71,8 +71,10 @@ class Sandbox:
         *,
         region: str | None = None,
         profile: str | None = None,
+        session_module: str | None = None,
     ) -> None:
         self.src_dir = src_dir
+        self.session_module = session_module
         self.profile = profile
         self.region = region or DEFAULT_REGION
         self.offline = profile is None
@@ -102,7 +104,8 @@ class Sandbox:
         stack.enter_context(_on_sys_path(self.src_dir))
         stack.enter_context(_shared_botocore_loader())
         if self.offline:
-            stack.enter_context(_one_session_per_credentials())
+            if self.session_module is not None:
+                stack.enter_context(_one_session_per_credentials(self.session_module))
             # Imported before the handlers: moto hooks every botocore client created after
             # `import moto`, including module-level clients in handlers.py.
             from moto import mock_aws
@@ -203,17 +206,20 @@ def _on_sys_path(directory: Path) -> Any:
 
 
 @contextlib.contextmanager
-def _one_session_per_credentials() -> Any:
+def _one_session_per_credentials(module_name: str) -> Any:
     """Give the runtime library's entrypoint one boto3 session per set of credentials.
+
+    `module_name` is the library module whose `_get_boto_session` the entrypoint calls
+    (cloudformation_cli_python_lib.resource for Resource, .hook for Hook).
 
     It builds a new session for every call, ~25 ms each (botocore registers and inspects
     ~130 event handlers per session): a third of a contract run. Offline, the credentials never
     change, and a handler only ever makes clients from the session, so one per credentials is
     indistinguishable to it. With --profile (real AWS) the library's behaviour is kept.
     """
-    import cloudformation_cli_python_lib.resource as lib_resource
+    import importlib
 
-    namespace = vars(lib_resource)
+    namespace = vars(importlib.import_module(module_name))
     original = namespace["_get_boto_session"]
     sessions: dict[tuple[Any, ...], Any] = {}
 
@@ -232,6 +238,12 @@ def _one_session_per_credentials() -> Any:
 
     namespace["_get_boto_session"] = get_session
     try:
+        # Made here, before the handlers run in a worker process, so that a new worker (after
+        # a handler ended the last one) inherits it instead of making its own.
+        from cloudformation_cli_python_lib.utils import Credentials as LibCredentials
+
+        fake = FAKE_CREDENTIALS
+        get_session(LibCredentials(fake.access_key_id, fake.secret_access_key, fake.session_token))
         yield
     finally:
         namespace["_get_boto_session"] = original
@@ -250,6 +262,7 @@ def _shared_botocore_loader() -> Any:
 
     original = botocore.session.create_loader
     cached = functools.lru_cache(maxsize=None)(botocore.loaders.create_loader)
+
     botocore.session.create_loader = cached
     try:
         yield

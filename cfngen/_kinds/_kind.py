@@ -22,7 +22,8 @@ Which hooks each engine calls, in the order it calls them:
   nothing changed, `derive(project, inputs)` (validate and render every derived file in memory);
   `generate_notes(project, inputs)` on every run; `may_derive(project, relpath)` decides which
   paths the ownership manifest may ever write or delete for this kind.
-- `cfngen invoke` / `cfngen test`: `contract` (None: this kind has no handlers to run).
+- `cfngen invoke` / `cfngen test`: `contract`, a `ContractProtocol` (None: this kind has no
+  handlers to run).
 - `cfngen init` / `upgrade` / `template sync`: `init` (None: this kind cannot be created yet);
   its `template` names the folder `templates/<template>/` holding the copier template.
 - `cfngen build` / `cfngen submit`: `packaging` (None: nothing to register).
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
+    from cfngen._contract import ContractProtocol
     from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate import FileReport
@@ -233,11 +235,11 @@ class Kind(Protocol):
 
     # ------------------------------------------------------------------ invoke, test, init
 
-    #: The request/response protocol and contract tests (cfngen._contract runs them), or None.
-    #: Provisional until the runner knows no protocol: an object with `invoke(project, action,
-    #: request_file, ...)` and `run_tests(project, ...)`, as cfngen/_kinds/resource/contract/
-    #: has it; cfngen/_contract/__init__.py calls them.
-    contract: Any
+    #: The request/response protocol and contract tests that cfngen/_contract's runner drives
+    #: (cfngen/_contract/_protocol.py says what one gives and gets), or None: no handlers.
+    @property
+    def contract(self) -> ContractProtocol | None: ...
+
     #: How `cfngen init` makes a project of this kind, or None.
     init: InitSpec | None
 

@@ -21,6 +21,12 @@ so that it can be rerun with hyperfine, e.g. from DIR/Bench-S3-BucketHook-offici
 
     hyperfine -N --warmup 2 'cfn generate --local-only' \\
         'cfngen generate --force ../Bench-S3-BucketHook'
+
+    python tests/bench/bench_hook.py --violations [--keep DIR]
+
+instead times how quickly `cfngen test` (whole process, default options) catches each contract
+violation planted in a correct hook (the table of tests/test_hook_contract.py; the slow
+handler sleeps 90 s, over the default limit of 60 s), and checks that the right test failed.
 """
 
 from __future__ import annotations
@@ -74,11 +80,60 @@ def make_project(parent: Path) -> Path:
     return root
 
 
+def violations(work: Path) -> int:
+    """Each planted violation: the test that caught it, and the whole process's wall time."""
+    import time
+
+    from tests._hook_projects import guard_project
+    from tests.test_hook_contract import VIOLATIONS
+
+    env = bench_env(CFNGEN_HOME=str(work / "cfngen-home"), **OFFLINE)
+    cfngen = str(BIN / "cfngen")
+    bodies: dict[str, tuple[str | None, str | None]] = {"(correct hook)": (None, None)}
+    for name, (body, test) in VIOLATIONS.items():
+        slow = name == "a slow handler"
+        bodies[name] = ("    time.sleep(90)\n" if slow else body, test)
+    print(f"cfngen test, whole process, default options; {load_note()}")
+    wrong = 0
+    for number, (name, (body, test)) in enumerate(bodies.items()):
+        root = guard_project(work / f"planted-{number}", body)
+        subprocess.run([cfngen, "generate"], cwd=root, env=env, check=True, capture_output=True)
+        started = time.perf_counter()
+        done = subprocess.run(
+            [cfngen, "test", "--format", "json"],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        seconds = time.perf_counter() - started
+        outcomes = {t["name"]: t["outcome"] for t in json.loads(done.stdout)["tests"]}
+        failed = sorted(n for n, o in outcomes.items() if o == "failed")
+        right = not failed if test is None else test in failed
+        wrong += not right
+        print(
+            f"  {name:<36} exit {done.returncode}  {seconds:6.2f} s  "
+            f"{'ok' if right else 'WRONG'}: failed {', '.join(failed) or 'nothing'}"
+        )
+    print(f"  $ cd {work}/planted-N && cfngen test")
+    return 1 if wrong else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--keep", type=Path, help="make the projects here and keep them")
+    parser.add_argument(
+        "--violations", action="store_true", help="time how quickly each planted bug is caught"
+    )
     args = parser.parse_args()
+
+    if args.violations:
+        with tempfile.TemporaryDirectory(prefix="cfngen-bench-hook-") as tmp:
+            work = args.keep or Path(tmp)
+            work.mkdir(parents=True, exist_ok=True)
+            return violations(work)
 
     with tempfile.TemporaryDirectory(prefix="cfngen-bench-hook-") as tmp:
         work = args.keep or Path(tmp)

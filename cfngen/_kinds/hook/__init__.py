@@ -8,8 +8,9 @@ What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
   cfn-lint bundles (_targets.py);
 - generate: typed models of the configuration and of every target through cfngen/_models, the
   hook role, template.yml, the configuration schema, docs, target-schemas/ (_derived.py);
-- invoke and test: the hook protocol and its contract tests as plain functions of a
-  `call(event)` collaborator (_protocol.py, _tests.py, _inputs.py), run by _run.py;
+- invoke and test: the hook protocol (_hook_protocol.py) and its contract tests as plain
+  functions of a `carry` collaborator (_hook_tests.py, _inputs.py), driven by cfngen/_contract's
+  runner (_run.py: `HookProtocol`, a `ContractProtocol`);
 - init: its questions and answers (_answers.py) and the copier template in templates/hook/.
 
 Nothing heavy is imported here: the registry imports every kind.
@@ -20,11 +21,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
+    from cfngen._contract import ContractProtocol
     from cfngen._kinds import Derived, InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
@@ -116,7 +118,7 @@ class HookKind:
     # ------------------------------------------------------------------ invoke, test, init
 
     @functools.cached_property
-    def contract(self) -> Any:
+    def contract(self) -> ContractProtocol | None:
         from cfngen._kinds.hook._run import CONTRACT
 
         return CONTRACT

@@ -85,22 +85,17 @@ def parse_targets(value: str | Sequence[str]) -> tuple[str, ...]:
 
 
 def target_notes(targets: Sequence[str]) -> list[str]:
-    """What the user should know about well-formed target names cfngen does not recognise."""
-    from cfngen._schema import close_match
+    """What the user should know about well-formed target names: the warnings `cfngen
+    validate` gives about them (a type cfngen does not know, a wildcard matching none, the
+    AWS namespace in another case)."""
+    from cfngen._kinds.hook._schema import target_name_problems
 
     known = _targets.bundled_types()
-    notes = []
-    for name in targets:
-        if name in _targets.SPECIAL_TARGETS or not name.startswith("AWS::"):
-            continue
-        if _targets.is_wildcard(name):
-            if not _targets.matches(name, known):
-                notes.append(f"target {name}: matches none of the resource types cfngen knows")
-        elif name not in known:
-            close = close_match(name, known)
-            guess = f" (did you mean {close}?)" if close else ""
-            notes.append(f"target {name}: not a resource type cfngen knows{guess}")
-    return notes
+    return [
+        problem.message + (f" ({problem.hint})" if problem.hint else "")
+        for name in targets
+        for problem in target_name_problems(name, "", known)
+    ]
 
 
 def parse_invocation_points(value: str | Sequence[str]) -> tuple[str, ...]:

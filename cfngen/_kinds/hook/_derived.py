@@ -166,20 +166,26 @@ def target_names(schema: dict[str, Any]) -> list[str]:
     return names
 
 
-def _local_schemas(inputs: Mapping[str, bytes | None]) -> tuple[dict[str, Any], list[str]]:
+def _local_schemas(inputs: Mapping[str, bytes | None]) -> dict[str, Any]:
     """Target schemas the project holds: target-info.json's, then target-schemas/ (which
-    wins, as a pinned copy), by type name; and warnings about files that are not schemas.
+    wins, as a pinned copy), by type name.
     A file of target-schemas/ that is the bundled schema byte for byte is cfngen's copy, not
-    the user's: it is left out."""
+    the user's: it is left out.
+
+    A file there that is no schema is an error, as it is to the official tool (its
+    TypeSchemaLoader refuses it): ignoring it would model, test and package the bundled schema
+    of a type the user meant to pin, silently. Like the official loader, a file may hold one
+    schema or a list of them."""
     schemas: dict[str, Any] = {}
-    warnings: list[str] = []
     info = inputs.get(TARGET_INFO)
     if info is not None:
         try:
             data = json.loads(info)
-        except ValueError:
-            data = None
-            warnings.append(f"{TARGET_INFO} is not valid JSON: ignored")
+        except ValueError as exc:
+            raise CfngenError(
+                f"{TARGET_INFO} is not valid JSON ({exc})",
+                "fix it, or delete it: cfngen finds the schemas of AWS types itself",
+            ) from None
         for name, entry in data.items() if isinstance(data, dict) else []:
             found = entry.get("Schema") if isinstance(entry, dict) else None
             if isinstance(found, str):
@@ -192,20 +198,31 @@ def _local_schemas(inputs: Mapping[str, bytes | None]) -> tuple[dict[str, Any], 
     for key, data in sorted(inputs.items()):
         if not key.startswith(TARGET_SCHEMAS + "/") or data is None:
             continue
-        try:
-            found = json.loads(data)
-        except ValueError:
-            warnings.append(f"{key} is not valid JSON: ignored")
-            continue
-        name = found.get("typeName") if isinstance(found, dict) else None
-        if not isinstance(name, str):
-            warnings.append(f"{key} has no typeName: ignored")
-            continue
-        bundled = _targets.bundled_schema_text(name)
-        if bundled is not None and data == bundled.encode("utf-8"):
-            continue
-        schemas[name] = found
-    return schemas, warnings
+        for found in _pinned_schemas(key, data):
+            name = found["typeName"]
+            bundled = _targets.bundled_schema_text(name)
+            if bundled is not None and data == bundled.encode("utf-8"):
+                continue
+            schemas[name] = found
+    return schemas
+
+
+def _pinned_schemas(key: str, data: bytes) -> list[dict[str, Any]]:
+    """The schemas one file of target-schemas/ holds (CfngenError when it holds none)."""
+    hint = (
+        "keep one resource schema (a JSON object with a typeName) per file, e.g. the "
+        "registry's schema of the type; or delete the file to use the schema cfngen bundles"
+    )
+    try:
+        found = json.loads(data)
+    except ValueError as exc:
+        raise CfngenError(f"{key} is not valid JSON ({exc})", hint) from None
+    items = found if isinstance(found, list) else [found]
+    if not items or not all(
+        isinstance(item, dict) and isinstance(item.get("typeName"), str) for item in items
+    ):
+        raise CfngenError(f"{key} is not a resource schema: it has no typeName", hint)
+    return items
 
 
 def modelled_targets(
@@ -213,7 +230,8 @@ def modelled_targets(
 ) -> tuple[dict[str, dict[str, Any]], set[str], list[str]]:
     """Type name -> schema of every target that gets a model, the types whose schema the
     project holds itself, and what the user should know."""
-    local, warnings = _local_schemas(inputs)
+    local = _local_schemas(inputs)
+    warnings: list[str] = []
     imports = set((inputs.get("imports") or b"").decode().split())
     known = sorted(set(_targets.bundled_types()) | set(local))
     chosen: dict[str, dict[str, Any]] = {}
@@ -262,7 +280,13 @@ def render(project: Project, inputs: Mapping[str, bytes | None]) -> Rendered:
         relpath: with_header(relpath, text).encode("utf-8")
         for relpath, text in sorted(texts.items())
     }
-    return Rendered(report, files, warnings)
+    # The user's own target schemas (pinned, or cfngen's copy edited) stay as they are: given
+    # back byte for byte, so that generate records them as they are instead of taking an
+    # edited copy for a file it no longer makes. Deleted, the bundled copy comes back.
+    for key, data in inputs.items():
+        if key.startswith(TARGET_SCHEMAS + "/") and data is not None:
+            files[key] = data
+    return Rendered(report, dict(sorted(files.items())), warnings)
 
 
 def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileReport:

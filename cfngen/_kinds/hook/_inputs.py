@@ -25,7 +25,7 @@ from typing import Any
 from cfngen import _schema
 from cfngen._errors import CfngenError
 from cfngen._kinds.hook import _targets
-from cfngen._kinds.hook._protocol import FILE_PART, POINTS, SPECIAL_TARGETS
+from cfngen._kinds.hook._hook_protocol import FILE_PART, POINTS, SPECIAL_TARGETS
 
 INPUTS_DIR = "inputs"
 OVERRIDES_FILE = "overrides.json"
@@ -143,7 +143,7 @@ def declared(schema: Mapping[str, Any], point: str) -> list[str]:
 
 
 def _handler(point: str) -> str:
-    from cfngen._kinds.hook._protocol import HANDLER_OF
+    from cfngen._kinds.hook._hook_protocol import HANDLER_OF
 
     return HANDLER_OF[point]
 

@@ -31,7 +31,7 @@ def target_info(project: Project) -> dict[str, Any]:
     folder = project.root / TARGET_SCHEMAS
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
         inputs[f"{TARGET_SCHEMAS}/{path.name}"] = read_optional(path)
-    local, _warnings = _local_schemas(inputs)
+    local = _local_schemas(inputs)
     known = sorted(set(_targets.bundled_types()) | set(local))
     targets: list[str] = []
     for name in target_names(schema):

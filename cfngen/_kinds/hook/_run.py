@@ -1,27 +1,37 @@
-"""`cfngen test` and `cfngen invoke` for hooks: the protocol and tests of this package, run
-against the project's entrypoint in this process, offline (moto, fake credentials), with STACK
-and CHANGE_SET documents served from a local URL."""
+"""`cfngen test` and `cfngen invoke` for hooks: the protocol and tests of this package
+(_hook_protocol.py, _hook_tests.py), run by cfngen/_contract's runner against the project's
+entrypoint, offline (moto, fake credentials), with STACK and CHANGE_SET documents served from a
+local URL."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import os
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cfngen import _schema
-from cfngen._contract._results import SuiteResult, TestResult
-from cfngen._contract._sandbox import Sandbox
+from cfngen._contract._isolate import ChildExit
+from cfngen._contract._protocol import DEFAULT_MAX_REINVOKE, Listener, Settings, lib_statuses
+from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
+from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
-from cfngen._errors import CfngenError
-from cfngen._kinds.hook import _inputs, _protocol, _tests
+from cfngen._errors import CfngenError, ExitCode
+from cfngen._kinds.hook import _hook_protocol, _hook_tests, _inputs
 from cfngen._kinds.hook._payload import PayloadServer
-from cfngen._kinds.hook._runner import DEFAULT_LIMIT, HookRunner, one_session_per_credentials
 from cfngen._project import Project, load_project
-from cfngen._render import Paint, plain
+
+#: The official tool's limit for one hook invocation (HookClient's timeout_in_seconds, 60 s);
+#: the hooks user guide gives no shorter one.
+DEFAULT_LIMIT = 60.0
+R_EXIT = (
+    "a handler must return a progress event, never end its process "
+    "(os._exit, sys.exit in a thread, a crash in native code)"
+)
 
 TYPECONFIG_HINT = (
     'a type configuration file holds {"CloudFormationConfiguration": {"HookConfiguration": '
@@ -34,19 +44,6 @@ def load_hook_project(root: Path | Project) -> tuple[Project, dict[str, Any]]:
     if project.kind.name != "hook":
         raise CfngenError(f"{project.root}: not a hook project", "run it in a hook project")
     return project, _schema.load_object(project.schema_path, "run `cfngen validate`")
-
-
-@dataclass
-class HookSuiteResult(SuiteResult):
-    """A SuiteResult that fails when no test ran: every test skipped proves nothing."""
-
-    @property
-    def ran(self) -> bool:
-        return self.count("passed") + self.count("failed") > 0
-
-    @property
-    def ok(self) -> bool:
-        return self.ran and self.count("failed") == 0
 
 
 def load_type_configuration(path: Path | None) -> dict[str, Any] | None:
@@ -68,31 +65,60 @@ def load_type_configuration(path: Path | None) -> dict[str, Any] | None:
     return properties
 
 
+class _Payloads:
+    """STACK and CHANGE_SET documents served from the process that runs the handlers (the
+    runner's worker): a server started in cfngen's own process would not see what a worker
+    publishes."""
+
+    def __init__(self) -> None:
+        self._server: PayloadServer | None = None
+        self._pid = 0
+
+    def publish(self, document: Mapping[str, Any]) -> str:
+        if self._server is None or self._pid != os.getpid():
+            self._server = PayloadServer().__enter__()
+            self._pid = os.getpid()
+        return self._server.publish(document)
+
+    def close(self) -> None:
+        if self._server is not None and self._pid == os.getpid():
+            self._server.__exit__()
+        self._server = None
+
+
 @contextlib.contextmanager
-def hook_process(
-    project: Project,
-    *,
-    region: str | None,
-    limit: float,
-    type_configuration: Mapping[str, Any] | None,
-    profile: str | None = None,
-) -> Iterator[tuple[HookRunner, _protocol.Context]]:
-    """The sandbox, the payload server, the imported hook and the request context."""
-    with (
-        Sandbox(project.src_dir.resolve(), region=region, profile=profile) as sandbox,
-        one_session_per_credentials(),
-        PayloadServer() as payloads,
-    ):
-        runner = HookRunner(project, sandbox, limit=limit)
-        context = _protocol.Context(
-            type_name=str(project.type_name),
+def _hook_context(
+    runner: Runner, type_configuration: Mapping[str, Any] | None
+) -> Iterator[_hook_protocol.Context]:
+    """The request context, inside an open runner."""
+    sandbox = runner.sandbox
+    payloads = _Payloads()
+    try:
+        yield _hook_protocol.Context(
+            type_name=str(runner.project.type_name),
             account_id=sandbox.account_id,
             region=sandbox.region,
             credentials=sandbox.credentials.as_request(),
             type_configuration=type_configuration,
             payload_url=payloads.publish,
         )
-        yield runner, context
+    finally:
+        payloads.close()
+
+
+def _carrier(
+    runner: Runner, context: _hook_protocol.Context, limit: float
+) -> Callable[[str, _hook_protocol.Target], _hook_protocol.Run]:
+    """The `carry` collaborator of the tests: one point for one target, in the runner."""
+
+    def carry(point: str, target: _hook_protocol.Target) -> _hook_protocol.Run:
+        exchange = _hook_protocol.HookExchange(
+            point, target, context, limit=limit, token=str(uuid.uuid4())
+        )
+        outcome = runner.carry(exchange, handler=point, max_delay=0.0)
+        return _hook_protocol.as_run(outcome, point, target)
+
+    return carry
 
 
 # --------------------------------------------------------------------------- test
@@ -103,30 +129,51 @@ def run_hook_tests(
     *,
     keyword: str | None = None,
     enforce_timeout: float | None = None,
-    max_reinvoke: int = 100,
+    max_reinvoke: int = DEFAULT_MAX_REINVOKE,
     region: str | None = None,
     typeconfig: Path | None = None,
     exports: Mapping[str, str] | None = None,
     on_result: Callable[[TestResult], None] | None = None,
-) -> HookSuiteResult:
+) -> SuiteResult:
+    """`cfngen test` on a hook project (what `cfngen._contract.run_contract_tests` runs)."""
+    project, _schema_data = load_hook_project(root)
+    settings = Settings(
+        region=region, enforce_timeout=enforce_timeout, max_reinvoke=max_reinvoke, keyword=keyword
+    )
+    return CONTRACT.run_tests(
+        Runner(project, CONTRACT, settings),
+        Listener(on_result=on_result),
+        typeconfig=typeconfig,
+        exports=exports,
+    )
+
+
+def _run_tests(
+    runner: Runner,
+    listener: Listener,
+    *,
+    typeconfig: Path | None = None,
+    exports: Mapping[str, str] | None = None,
+) -> SuiteResult:
     started = time.perf_counter()
-    project, schema = load_hook_project(root)
+    project, schema = load_hook_project(runner.project)
+    keyword = runner.settings.keyword
     type_configuration = load_type_configuration(typeconfig)
     select = compile_expression(keyword or "")
     input_sets, notes = _inputs.load_input_sets(project.root, schema, exports)
     found = schema.get("handlers")
     handlers = found if isinstance(found, dict) else {}
-    points = [p for p in _protocol.POINTS if _protocol.HANDLER_OF[p] in handlers]
+    points = [p for p in _hook_protocol.POINTS if _hook_protocol.HANDLER_OF[p] in handlers]
     for input_set in input_sets:
         notes.extend(_undeclared(schema, input_set))
-    result = HookSuiteResult(notes=notes)
+    result = SuiteResult(notes=notes, needs_a_test=True)
     labelled = len(input_sets) > 1
     plan = [
-        (input_set, point, suffix, test, name)
+        (input_set, point, test, name)
         for input_set in input_sets
         for point in points
-        for suffix, test in _tests.TESTS
-        for base in [_tests.test_name(point, suffix)]
+        for suffix, test in _hook_tests.TESTS
+        for base in [_hook_tests.test_name(point, suffix)]
         for name in [f"{base}[{input_set.label}]" if labelled else base]
         if select(base) or select(name)
     ]
@@ -138,35 +185,43 @@ def run_hook_tests(
             "test names are: "
             + ", ".join(
                 n
-                for n in _tests.TEST_NAMES
-                if any(f"_{_protocol.FILE_PART[p]}_" in n for p in points)
+                for n in _hook_tests.TEST_NAMES
+                if any(f"_{_hook_protocol.FILE_PART[p]}_" in n for p in points)
             ),
         )
-    limit = enforce_timeout or DEFAULT_LIMIT
-    with hook_process(
-        project, region=region, limit=limit, type_configuration=type_configuration
-    ) as (runner, context):
-        if runner.import_output:
+    limit = runner.settings.enforce_timeout or DEFAULT_LIMIT
+    with runner.open(), _hook_context(runner, type_configuration) as context:
+        if runner.entrypoint.import_output:
             result.notes.append(
-                "output while importing the handlers: " + " | ".join(runner.import_output[-5:])
+                "output while importing the handlers: "
+                + " | ".join(runner.entrypoint.import_output[-5:])
             )
-        cases = {
-            id(s): _tests.Case(runner.call, context, s, schema, max_reinvoke) for s in input_sets
-        }
-        for input_set, point, _suffix, test, name in plan:
+        carry = _carrier(runner, context, limit)
+        cases = {id(s): _hook_tests.Case(carry, s, schema) for s in input_sets}
+
+        def unit(input_set: Any, point: str, test: Any, name: str) -> TestResult:
             began = time.perf_counter()
             try:
                 test(cases[id(input_set)], point)
-            except _tests.Failed as failure:
-                outcome: TestResult = TestResult(name, "failed", str(failure), 0.0)
-            except _tests.Skipped as skipped:
+            except _hook_tests.Failed as failure:
+                outcome = TestResult(name, "failed", str(failure), 0.0)
+            except _hook_tests.Skipped as skipped:
                 outcome = TestResult(name, "skipped", str(skipped), 0.0)
             else:
                 outcome = TestResult(name, "passed", None, 0.0)
             outcome.seconds = time.perf_counter() - began
-            result.tests.append(outcome)
-            if on_result is not None:
-                on_result(outcome)
+            return outcome
+
+        def done(index: int, found: TestResult | ChildExit) -> None:
+            if isinstance(found, ChildExit):
+                found = TestResult(plan[index][3], "failed", f"{found.how}\n  rule: {R_EXIT}", 0.0)
+            result.tests.append(found)
+            if listener.on_result is not None:
+                listener.on_result(found)
+
+        units = [functools.partial(unit, *planned) for planned in plan]
+        # Runs are shared by the tests of an input set: one worker keeps them (fresh=False).
+        runner.each(units, done, fresh=False)
     result.seconds = time.perf_counter() - started
     if not result.ran:
         result.notes.append("no test ran: every test was skipped (the reasons are above)")
@@ -184,16 +239,19 @@ def _undeclared(schema: Mapping[str, Any], input_set: _inputs.InputSet) -> list[
     handlers = schema.get("handlers")
     for kind, table in (("", input_set.compliant), ("invalid_", input_set.non_compliant)):
         for point, documents in table.items():
-            if not isinstance(handlers, Mapping) or _protocol.HANDLER_OF[point] not in handlers:
+            if (
+                not isinstance(handlers, Mapping)
+                or _hook_protocol.HANDLER_OF[point] not in handlers
+            ):
                 continue  # a point the hook does not handle: its inputs are never sent
             names = _inputs.declared(schema, point)
             extra = sorted(t for t in documents if not _inputs.covers(names, t))
             if extra and not input_set.generated:
-                handler = _protocol.FILE_PART[point]
+                handler = _hook_protocol.FILE_PART[point]
                 notes.append(
                     f"{input_set.label}_{kind}{handler}: {', '.join(extra)} "
                     f"{'is' if len(extra) == 1 else 'are'} not among the targets of "
-                    f"{_protocol.HANDLER_OF[point]}: not sent"
+                    f"{_hook_protocol.HANDLER_OF[point]}: not sent"
                 )
     return notes
 
@@ -201,37 +259,22 @@ def _undeclared(schema: Mapping[str, Any], input_set: _inputs.InputSet) -> list[
 # --------------------------------------------------------------------------- invoke
 
 
-@dataclass
-class HookInvocation:
-    run: _protocol.Run
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def succeeded(self) -> bool:
-        return self.run.status == "SUCCESS"
-
-    def verdict(self) -> str:
-        from cfngen._kinds.hook._report import render_verdict
-
-        return render_verdict(self.run)
-
-
-@dataclass
-class ShownAnswer:
-    """One call as `cfngen invoke` shows it while the run goes on."""
-
-    answer: _protocol.Answer
-    number: int
-
-    def render(self, paint: Paint = plain) -> str:
-        from cfngen._kinds.hook._report import render_answer
-
-        return render_answer(self.answer, self.number, paint)
+def render_verdict(run: _hook_protocol.Run) -> str:
+    what = f"{run.point} {run.target.name}"
+    if run.guard is not None:
+        return f"{what} did not finish: {run.guard}"
+    if run.status == "SUCCESS":
+        return f"{what}: SUCCESS (compliant)"
+    if run.status == "FAILED":
+        code = run.error_code or "no errorCode"
+        message = run.message
+        return f"{what}: FAILED {code}" + (f": {message}" if message else "")
+    return f"{what} answered {run.status!r}"
 
 
 def read_invoke_file(
     path: Path, text: str | None = None
-) -> tuple[_protocol.Target, str | None, list[str]]:
+) -> tuple[_hook_protocol.Target, str | None, list[str]]:
     """The target of `cfngen invoke`: an inputs-format file holding one target, or a full hook
     request. Returns the target, the invocation point the file names (a full request), and
     warnings. `text` is the file's text when it was already read (exports replaced)."""
@@ -249,7 +292,7 @@ def read_invoke_file(
         document = request_data.get("targetModel") or {}
         point = data.get("actionInvocationPoint")
         logical = request_data.get("targetLogicalId")
-        target = _protocol.Target(
+        target = _hook_protocol.Target(
             name, document if isinstance(document, dict) else {}, str(logical or "MyResource")
         )
         return target, point if isinstance(point, str) else None, []
@@ -261,45 +304,40 @@ def read_invoke_file(
     ((name, document),) = data.items()
     if not isinstance(document, dict):
         raise CfngenError(f"{path}: {name} must map to a JSON object", "see inputs/ files")
-    return _protocol.Target(name, document, _tests._logical_id(name)), None, []
+    return _hook_protocol.Target(name, document, _hook_tests._logical_id(name)), None, []
 
 
-def invoke_hook(
-    root: Path | Project,
+def _invoke(
+    runner: Runner,
     point: str,
     target_file: Path,
+    listener: Listener,
     *,
-    region: str | None = None,
-    enforce_timeout: float | None = None,
-    max_reinvoke: int = 100,
     typeconfig: Path | None = None,
     exports: Mapping[str, str] | None = None,
-    profile: str | None = None,
-    on_answer: Callable[[_protocol.Answer], None] | None = None,
-    on_warning: Callable[[str], None] | None = None,
-    on_import_output: Callable[[list[str]], None] | None = None,
-) -> HookInvocation:
-    project, schema = load_hook_project(root)
-    chosen = _protocol.point_name(point)
+) -> InvokeResult:
+    _project, schema = load_hook_project(runner.project)
+    chosen = _hook_protocol.point_name(point)
     if chosen is None:
         raise CfngenError(
             f"unknown invocation point {point!r}",
-            f"use one of {', '.join(_protocol.POINTS)} (or preCreate, preUpdate, preDelete)",
+            f"use one of {', '.join(_hook_protocol.POINTS)} (or preCreate, preUpdate, preDelete)",
         )
     used: dict[str, str] = {}
     text = _inputs.render_exports(_schema.read_text(target_file), exports or {}, used)
     target, file_point, warnings = read_invoke_file(target_file, text)
-    if file_point and _protocol.point_name(file_point) != chosen:
+    if file_point and _hook_protocol.point_name(file_point) != chosen:
         warnings.append(f"{target_file}: the request is for {file_point}; invoking {chosen}")
+    handler = _hook_protocol.HANDLER_OF[chosen]
     names = _inputs.declared(schema, chosen)
     if not names:
         warnings.append(
-            f"the schema declares no {_protocol.HANDLER_OF[chosen]} handler with targets: "
+            f"the schema declares no {handler} handler with targets: "
             "CloudFormation would never call it"
         )
     elif not _inputs.covers(names, target.name):
         warnings.append(
-            f"{target.name} is not among the targets of {_protocol.HANDLER_OF[chosen]}: "
+            f"{target.name} is not among the targets of {handler}: "
             "CloudFormation would never send it"
         )
     for name, value in sorted(used.items()):
@@ -307,99 +345,55 @@ def invoke_hook(
             warnings.append(f"{{{{{name}}}}} is a CloudFormation export: stand-in value {value}")
     type_configuration = load_type_configuration(typeconfig)
     for warning in warnings:
-        if on_warning is not None:
-            on_warning(warning)
-    with hook_process(
-        project,
-        region=region,
-        limit=enforce_timeout or DEFAULT_LIMIT,
-        type_configuration=type_configuration,
-        profile=profile,
-    ) as (runner, context):
-        if runner.import_output and on_import_output is not None:
-            on_import_output(runner.import_output)
-        run = _protocol.carry(
-            runner.call,
-            chosen,
-            target,
-            context,
-            max_reinvoke=max_reinvoke,
-            token=str(uuid.uuid4()),
-            on_answer=on_answer,
+        listener.warn(warning)
+    limit = runner.settings.enforce_timeout or DEFAULT_LIMIT
+    with runner.open(), _hook_context(runner, type_configuration) as context:
+        if runner.entrypoint.import_output and listener.on_import_output is not None:
+            listener.on_import_output(runner.entrypoint.import_output)
+        exchange = _hook_protocol.HookExchange(
+            chosen, target, context, limit=limit, token=str(uuid.uuid4())
         )
-    return HookInvocation(run, warnings)
+        try:
+            outcome = runner.isolated(
+                lambda: runner.carry(
+                    exchange, handler=chosen, max_delay=0.0, on_invocation=runner.send
+                ),
+                listener.on_invocation,
+            )
+        except ChildExit as exc:
+            raise CfngenError(
+                f"{exchange.label} did not finish: {exc.how}",
+                "a handler must return a progress event: never call os._exit or sys.exit",
+                exit_code=ExitCode.FAILED,
+            ) from None
+    run = _hook_protocol.as_run(outcome, chosen, target)
+    return InvokeResult(run, render_verdict(run), run.status == "SUCCESS", warnings)
 
 
-class HookContract:
-    """What cfngen/_contract asks of a kind: `invoke` and `run_tests` (the engine passes the
-    options of its own, and `typeconfig` and `exports` when the user gave them)."""
+class HookProtocol:
+    """The hook handler protocol (a `ContractProtocol`)."""
 
-    #: Options beyond the engine's own that these functions take.
-    options = ("typeconfig", "exports")
+    label = "hook handler"
+    #: Options beyond the runner's own that `invoke` and `run_tests` take.
+    options: tuple[str, ...] = ("typeconfig", "exports")
+    status_key = _hook_protocol.STATUS_KEY
+    in_progress: str | None = "IN_PROGRESS"
+    session_module: str | None = "cloudformation_cli_python_lib.hook"
+
+    def __init__(self) -> None:
+        self.statuses = lib_statuses(hook=True)
+        self.error_codes = _hook_protocol.hook_error_codes()
+
+    def adapt(self, entrypoint: Any) -> None:
+        pass
 
     def invoke(
-        self,
-        project: Project,
-        action: str,
-        request_file: Path,
-        *,
-        profile: str | None,
-        region: str | None,
-        enforce_timeout: float | None,
-        max_reinvoke: int,
-        max_delay: float,
-        on_invocation: Callable[[Any], None] | None = None,
-        on_wait: Callable[[float, float], None] | None = None,
-        on_warning: Callable[[str], None] | None = None,
-        on_import_output: Callable[[list[str]], None] | None = None,
-        typeconfig: Path | None = None,
-        exports: Mapping[str, str] | None = None,
-    ) -> HookInvocation:
-        del max_delay, on_wait  # a hook's callbackDelaySeconds is not slept offline
-        count = {"n": 0}
+        self, runner: Runner, action: str, request_file: Path, listener: Listener, **options: Any
+    ) -> InvokeResult:
+        return _invoke(runner, action, request_file, listener, **options)
 
-        def shown(answer: _protocol.Answer) -> None:
-            count["n"] += 1
-            if on_invocation is not None:
-                on_invocation(ShownAnswer(answer, count["n"]))
-
-        return invoke_hook(
-            project,
-            action,
-            request_file,
-            region=region,
-            enforce_timeout=enforce_timeout,
-            max_reinvoke=max_reinvoke,
-            typeconfig=typeconfig,
-            exports=exports,
-            profile=profile,
-            on_answer=shown,
-            on_warning=on_warning,
-            on_import_output=on_import_output,
-        )
-
-    def run_tests(
-        self,
-        project: Project,
-        *,
-        keyword: str | None,
-        enforce_timeout: float | None,
-        max_reinvoke: int,
-        region: str | None,
-        on_result: Callable[[TestResult], None] | None = None,
-        typeconfig: Path | None = None,
-        exports: Mapping[str, str] | None = None,
-    ) -> HookSuiteResult:
-        return run_hook_tests(
-            project,
-            keyword=keyword,
-            enforce_timeout=enforce_timeout,
-            max_reinvoke=max_reinvoke,
-            region=region,
-            typeconfig=typeconfig,
-            exports=exports,
-            on_result=on_result,
-        )
+    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:
+        return _run_tests(runner, listener, **options)
 
 
-CONTRACT = HookContract()
+CONTRACT = HookProtocol()

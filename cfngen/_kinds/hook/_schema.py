@@ -153,10 +153,12 @@ def _target_names(value: Any, here: str, handler: str, known: list[str]) -> Iter
             )
             continue
         seen[name] = i
-        yield from _target_name(name, at, known)
+        yield from target_name_problems(name, at, known)
 
 
-def _target_name(name: str, at: str, known: list[str]) -> Iterator[Problem]:
+def target_name_problems(name: str, at: str, known: list[str]) -> Iterator[Problem]:
+    """What is wrong with one target name (`at` is its pointer); `known`: the resource types
+    cfngen knows. `cfngen init` says the same about the targets it is given."""
     if "*?" in name:
         yield Problem(
             "error",
@@ -176,8 +178,11 @@ def _target_name(name: str, at: str, known: list[str]) -> Iterator[Problem]:
             "activate the hook",
         )
         return
+    namespace = name.split("::", 1)[0]
+    if namespace != "AWS" and namespace.upper() == "AWS":
+        yield from _miscased(name, at, known)
+        return
     if _targets.is_wildcard(name):
-        namespace = name.split("::", 1)[0]
         if namespace in ("AWS", "*") and not _targets.matches(name, known):
             yield Problem(
                 "warning",
@@ -208,6 +213,26 @@ def _target_name(name: str, at: str, known: list[str]) -> Iterator[Problem]:
             if close
             else "check the spelling; cfngen's list may lag a brand-new type",
         )
+
+
+def _miscased(name: str, at: str, known: list[str]) -> Iterator[Problem]:
+    """A target in the AWS namespace spelt in another case. Type names are case-sensitive (the
+    official tool matches targets with fnmatchcase) and no private type may use the namespace,
+    so it is a typo."""
+    if _targets.is_wildcard(name):
+        parts = name.split("::")
+        services = {t.split("::")[1].lower(): t.split("::")[1] for t in known}
+        if len(parts) > 1:
+            parts[1] = services.get(parts[1].lower(), parts[1])
+        proper: str | None = "::".join(["AWS", *parts[1:]])
+    else:
+        proper = close_match(name, known)
+    yield Problem(
+        "warning",
+        at,
+        f"{name!r} spells the AWS namespace in another case: type names are case-sensitive",
+        f"did you mean {proper!r}?" if proper else "spell the namespace AWS",
+    )
 
 
 def _permissions(value: Any, here: str) -> Iterator[Problem]:
@@ -297,3 +322,26 @@ def _strings(value: Any) -> list[tuple[int, str]]:
     if not isinstance(value, list):
         return []
     return [(i, v) for i, v in enumerate(value) if isinstance(v, str)]
+
+
+def type_configuration_problems(schema: dict[str, Any], configuration: Any) -> list[str]:
+    """Why a type configuration (the `Properties` CloudFormation's SetTypeConfiguration takes)
+    does not fit the hook's `typeConfiguration`; [] when it does. CloudFormation refuses such a
+    configuration when it is set, so a handler never runs with it: `cfngen invoke` and `test`
+    with `--typeconfig FILE` should refuse it too, each problem at its pointer."""
+    import jsonschema
+
+    found = schema.get("typeConfiguration")
+    if not isinstance(found, dict):
+        return []
+    if not isinstance(configuration, dict):
+        return ["/: the type configuration must be a JSON object"]
+    # `$ref`s in the settings point into the hook schema's own definitions.
+    document = {**found, "definitions": schema.get("definitions", {})}
+    validator = jsonschema.Draft7Validator(document)
+    return [
+        f"{join_pointer('', *error.absolute_path) or '/'}: {error.message}"
+        for error in sorted(
+            validator.iter_errors(configuration), key=lambda e: [str(p) for p in e.absolute_path]
+        )
+    ]

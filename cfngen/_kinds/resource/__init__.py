@@ -16,11 +16,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
+    from cfngen._contract import ContractProtocol
     from cfngen._kinds import Derived, InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
@@ -127,7 +128,7 @@ class ResourceKind:
     # ------------------------------------------------------------------ invoke, test, init
 
     @functools.cached_property
-    def contract(self) -> Any:
+    def contract(self) -> ContractProtocol | None:
         from cfngen._kinds.resource.contract import CONTRACT
 
         return CONTRACT

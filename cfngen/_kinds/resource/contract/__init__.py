@@ -1,77 +1,79 @@
-"""The resource handler contract: requests, responses, and the contract tests.
+"""The resource handler protocol and its contract tests, for cfngen/_contract's runner.
 
 `cfngen invoke` runs one action with a request file as `cfn invoke` reads it (_request.py,
 _invoke.py); `cfngen test` runs the tests of the official suite under their names, plus the
-rules it misses (_suite.py), with inputs from inputs/ or generated from the schema (_inputs.py)
-and the contract's rules about models (_rules.py).
+rules it misses (_resource_tests.py, driven by _suite.py, every call checked by _case.py
+against the rules worded in _messages.py), with inputs from inputs/ or generated from the
+schema (_inputs.py) and the contract's rules about models (_rules.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from cfngen._contract._protocol import Listener, lib_error_codes, lib_statuses
 
 if TYPE_CHECKING:
-    from cfngen._contract._handlers import Invocation
-    from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
-    from cfngen._project import Project
+    from cfngen._contract._results import InvokeResult, SuiteResult
+    from cfngen._contract._runner import Runner
+
+#: Error codes only a hook answers (and "Unknown", which names no cause).
+HOOK_ONLY_CODES = frozenset({"NonCompliant", "UnsupportedTarget", "Unknown"})
 
 
-class ResourceContract:
+class ResourceProtocol:
+    """The resource handler contract (a `ContractProtocol`)."""
+
+    label = "resource handler"
+    options: tuple[str, ...] = ()
+    status_key = "status"
+    in_progress: str | None = "IN_PROGRESS"
+    session_module: str | None = "cloudformation_cli_python_lib.resource"
+
+    def __init__(self) -> None:
+        # PENDING and CHANGE_SET_SUCCESS_SKIP_STACK_HOOK are a hook's.
+        self.statuses = lib_statuses() - {"PENDING", "CHANGE_SET_SUCCESS_SKIP_STACK_HOOK"}
+        self.error_codes = lib_error_codes() - HOOK_ONLY_CODES
+
+    def adapt(self, entrypoint: Any) -> None:
+        _keep_next_token(entrypoint)
+
     def invoke(
-        self,
-        project: Project,
-        action: str,
-        request_file: Path,
-        *,
-        profile: str | None,
-        region: str | None,
-        enforce_timeout: float | None,
-        max_reinvoke: int,
-        max_delay: float,
-        on_invocation: Callable[[Invocation], None] | None = None,
-        on_wait: Callable[[float, float], None] | None = None,
-        on_warning: Callable[[str], None] | None = None,
-        on_import_output: Callable[[list[str]], None] | None = None,
+        self, runner: Runner, action: str, request_file: Path, listener: Listener, **options: Any
     ) -> InvokeResult:
         from cfngen._kinds.resource.contract._invoke import invoke
 
-        return invoke(
-            project,
-            action,
-            request_file,
-            profile=profile,
-            region=region,
-            enforce_timeout=enforce_timeout,
-            max_reinvoke=max_reinvoke,
-            max_delay=max_delay,
-            on_invocation=on_invocation,
-            on_wait=on_wait,
-            on_warning=on_warning,
-            on_import_output=on_import_output,
-        )
+        return invoke(runner, action, request_file, listener)
 
-    def run_tests(
-        self,
-        project: Project,
-        *,
-        keyword: str | None,
-        enforce_timeout: float | None,
-        max_reinvoke: int,
-        region: str | None,
-        on_result: Callable[[TestResult], None] | None = None,
-    ) -> SuiteResult:
+    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:
         from cfngen._kinds.resource.contract._suite import run_tests
 
-        return run_tests(
-            project,
-            keyword=keyword,
-            enforce_timeout=enforce_timeout,
-            max_reinvoke=max_reinvoke,
-            region=region,
-            on_result=on_result,
-        )
+        return run_tests(runner, listener)
 
 
-CONTRACT = ResourceContract()
+def _keep_next_token(resource: Any) -> None:
+    """cloudformation-cli-python-lib 2.1.20's entrypoint builds the handler request without the
+    event's nextToken, so LIST could never page.
+
+    We wrap its request builder on this instance so LIST pages arrive. A Resource that already
+    passes the token (cfngen's runtime) is unaffected: the wrapper only fills a missing token.
+    """
+    cast = getattr(resource, "_cast_resource_request", None)
+    if not callable(cast) or getattr(cast, "__cfngen__", False):
+        return
+
+    @functools.wraps(cast)
+    def with_next_token(event: Any) -> Any:
+        request = cast(event)
+        token = getattr(event, "nextToken", None)
+        if token is not None and getattr(request, "nextToken", None) is None:
+            request.nextToken = token
+        return request
+
+    with_next_token.__cfngen__ = True  # type: ignore[attr-defined]
+    resource._cast_resource_request = with_next_token
+
+
+CONTRACT = ResourceProtocol()

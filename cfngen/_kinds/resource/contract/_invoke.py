@@ -1,68 +1,91 @@
-"""`cfngen invoke`: one action of a project's handlers, run in-process to its end."""
+"""`cfngen invoke`: one action of a resource type's handlers, run in-process to its end."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from cfngen._contract._handlers import Handlers, Invocation, Limits
+from cfngen._contract._isolate import ChildExit
+from cfngen._contract._loop import Outcome
+from cfngen._contract._protocol import Listener
 from cfngen._contract._results import InvokeResult
-from cfngen._contract._sandbox import Sandbox
-from cfngen._errors import CfngenError
+from cfngen._contract._runner import Runner
+from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.resource import ACTIONS
-from cfngen._kinds.resource.contract._request import load_request
+from cfngen._kinds.resource.contract._request import Limits, ResourceExchange, load_request
 from cfngen._kinds.resource.contract._rules import read_schema
-from cfngen._project import Project
 
 
-def invoke(
-    project: Project,
-    action: str,
-    request_file: Path,
-    *,
-    profile: str | None = None,
-    region: str | None = None,
-    enforce_timeout: float | None = None,
-    max_reinvoke: int,
-    max_delay: float,
-    on_invocation: Callable[[Invocation], None] | None = None,
-    on_wait: Callable[[float, float], None] | None = None,
-    on_warning: Callable[[str], None] | None = None,
-    on_import_output: Callable[[list[str]], None] | None = None,
-) -> InvokeResult:
+def invoke(runner: Runner, action: str, request_file: Path, listener: Listener) -> InvokeResult:
     """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS."""
     action = action.upper()
     if action not in ACTIONS:
         raise CfngenError(f"unknown action {action!r}", f"use one of {', '.join(ACTIONS)}")
-    info = read_schema(project)
+    info = read_schema(runner.project)
     request, warnings = load_request(request_file)
     if info.handler_names and action.lower() not in info.handler_names:
         warnings.append(
             f"the schema declares no {action.lower()} handler: CloudFormation would never call it"
         )
     for warning in warnings:
-        if on_warning is not None:
-            on_warning(warning)
-    with Sandbox(project.src_dir.resolve(), region=region, profile=profile) as sandbox:
-        handlers = Handlers(project, sandbox)
-        if handlers.import_output and on_import_output is not None:
-            on_import_output(handlers.import_output)
-        stub = handlers.stubs.get(action)
+        listener.warn(warning)
+    handler = info.handlers.get(action.lower())
+    timeout = handler.timeout_in_minutes if handler is not None else None
+    with runner.open():
+        entrypoint = runner.entrypoint
+        if entrypoint.import_output and listener.on_import_output is not None:
+            listener.on_import_output(entrypoint.import_output)
+        stub = runner.stubs.get(action)
         if stub is not None:
             note = (
                 f"{stub.function} is still the stub `cfngen init` wrote ({stub.where}): it "
                 "returns the contract's shapes without calling any service"
             )
             warnings.append(note)
-            if on_warning is not None:
-                on_warning(note)
-        outcome = handlers.run(
+            listener.warn(note)
+        exchange = ResourceExchange(
+            runner,
             action,
             request,
-            limits=Limits.enforce(enforce_timeout),
-            max_reinvoke=max_reinvoke,
-            max_delay=max_delay,
-            on_invocation=on_invocation,
-            on_wait=on_wait,
+            limits=Limits.enforce(runner.settings.enforce_timeout),
+            timeout_minutes=timeout,
         )
-    return InvokeResult(outcome, warnings)
+
+        def shown(message: object) -> None:
+            if isinstance(message, tuple) and message[0] == "wait":
+                if listener.on_wait is not None:
+                    listener.on_wait(*message[1:])
+            elif listener.on_invocation is not None:
+                listener.on_invocation(message)  # type: ignore[arg-type]
+
+        try:
+            outcome = runner.isolated(
+                lambda: runner.carry(
+                    exchange,
+                    handler=action,
+                    on_invocation=runner.send,
+                    on_wait=lambda *wait: runner.send(("wait", *wait)),
+                ),
+                shown,
+            )
+        except ChildExit as exc:
+            raise CfngenError(
+                f"{action} did not finish: {exc.how}",
+                "a handler must return a progress event: never call os._exit or sys.exit",
+                exit_code=ExitCode.FAILED,
+            ) from None
+    return InvokeResult(outcome, verdict(outcome), outcome.status == "SUCCESS", warnings)
+
+
+def verdict(outcome: Outcome) -> str:
+    """The verdict line of `cfngen invoke`."""
+    action = outcome.action
+    if outcome.guard is not None:
+        return f"{action} did not finish: {outcome.guard}"
+    response = outcome.response
+    if outcome.status == "SUCCESS":
+        return f"{action} succeeded"
+    if outcome.status == "FAILED":
+        code = response.get("errorCode") or "no errorCode"
+        message = response.get("message")
+        return f"{action} failed: {code}" + (f": {message}" if message else "")
+    return f"{action} returned {outcome.status!r}"

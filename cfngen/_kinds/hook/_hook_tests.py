@@ -1,4 +1,4 @@
-"""The hook contract tests, as plain functions of a `call(event) -> Answer` collaborator.
+"""The hook contract tests, as plain functions of a `carry(point, target) -> Run` collaborator.
 
 Per invocation point the schema declares, the official tests (`cfn test`):
 
@@ -30,8 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cfngen._kinds.hook._inputs import InputSet, covers, declared, has_wildcard
-from cfngen._kinds.hook._protocol import (
+from cfngen._kinds.hook._hook_protocol import (
     FILE_PART,
     POINTS,
     R_ENDS,
@@ -44,16 +43,14 @@ from cfngen._kinds.hook._protocol import (
     R_SUCCESS,
     R_TIME,
     R_UNSUPPORTED,
-    Call,
-    Context,
     Run,
     Target,
-    carry,
     error_code_problem,
     final_delay,
     message_problem,
     shape_problems,
 )
+from cfngen._kinds.hook._inputs import InputSet, covers, declared, has_wildcard
 
 #: The target the unsupported-target test sends (the official suite sends a random one).
 UNSUPPORTED_TARGET = "Cfngen::Unsupported::Target"
@@ -67,23 +64,23 @@ class Skipped(Exception):
     pass
 
 
+#: Carries one invocation point for one target to its end (the runner, or a stand-in).
+Carry = Callable[[str, Target], Run]
+
+
 @dataclass
 class Case:
     """One input set against one hook: the runs its tests share."""
 
-    call: Call
-    context: Context
+    carry: Carry
     inputs: InputSet
     schema: dict[str, Any]
-    max_reinvoke: int = 100
     _runs: dict[tuple[str, str, str], Run] = field(default_factory=dict)
 
     def run(self, point: str, target: Target, kind: str) -> Run:
         key = (point, kind, target.name)
         if key not in self._runs:
-            self._runs[key] = carry(
-                self.call, point, target, self.context, max_reinvoke=self.max_reinvoke
-            )
+            self._runs[key] = self.carry(point, target)
         return self._runs[key]
 
     def documents(self, point: str, kind: str) -> dict[str, Any]:
@@ -132,7 +129,7 @@ class Case:
 
 
 def _schema_handler(point: str) -> str:
-    from cfngen._kinds.hook._protocol import HANDLER_OF
+    from cfngen._kinds.hook._hook_protocol import HANDLER_OF
 
     return HANDLER_OF[point]
 

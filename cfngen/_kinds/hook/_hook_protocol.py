@@ -1,8 +1,8 @@
 """The hook protocol as plain functions: the request CloudFormation sends a hook's Lambda
 function, and what its answers mean.
 
-Nothing here runs a handler: `carry` takes a `call(event) -> Answer` collaborator (the runner
-that imports the project's entrypoint, enforces the time limit and captures output), so the
+Nothing here runs a handler: `carry` takes a `call` collaborator (cfngen/_contract's runner,
+which imports the project's entrypoint, enforces the time limit and captures output), so the
 protocol is tested with plain functions standing in for hooks.
 
 The request is the one CloudFormation sends (`HookInvocationRequest` of
@@ -15,11 +15,20 @@ target's document travels as `payload`, a URL the library downloads (`payload_ur
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from cfngen._contract._call import Invocation
+from cfngen._contract._loop import Call, Outcome, Policy
+from cfngen._contract._loop import carry as run_loop
+from cfngen._contract._protocol import lib_error_codes, lib_statuses
+
+#: The field of a hook's answer holding its status.
+STATUS_KEY = "hookStatus"
 
 #: The invocation points, and their names in hook schemas, test names and input files.
 POINTS = ("CREATE_PRE_PROVISION", "UPDATE_PRE_PROVISION", "DELETE_PRE_PROVISION")
@@ -31,36 +40,24 @@ _ALIASES = {
     **{f: p for p, f in FILE_PART.items()},
 }
 
-STATUSES = ("SUCCESS", "FAILED", "IN_PROGRESS", "PENDING", "CHANGE_SET_SUCCESS_SKIP_STACK_HOOK")
 FINAL = ("SUCCESS", "FAILED", "CHANGE_SET_SUCCESS_SKIP_STACK_HOOK")
-#: Every error code the registry knows (the official contract's HandlerErrorCode).
-KNOWN_ERROR_CODES = frozenset(
-    {
-        "NotUpdatable",
-        "InvalidRequest",
-        "AccessDenied",
-        "InvalidCredentials",
-        "AlreadyExists",
-        "NotFound",
-        "ResourceConflict",
-        "Throttling",
-        "ServiceLimitExceeded",
-        "NotStabilized",
-        "GeneralServiceException",
-        "ServiceInternalError",
-        "NetworkFailure",
-        "InternalFailure",
-        "InvalidTypeConfiguration",
-        "HandlerInternalFailure",
-        "NonCompliant",
-        "UnsupportedTarget",
-        "Unknown",
-    }
-)
 #: Codes that describe a resource's own life, which a hook never has: a hook that answers one
 #: has copied a resource handler.
 RESOURCE_ONLY_CODES = frozenset({"NotUpdatable", "AlreadyExists", "NotStabilized"})
-HOOK_ERROR_CODES = KNOWN_ERROR_CODES - RESOURCE_ONLY_CODES - {"Unknown"}
+
+
+@functools.cache
+def known_error_codes() -> frozenset[str]:
+    """Every error code the registry knows (cloudformation-cli-python-lib's HandlerErrorCode)."""
+    return lib_error_codes()
+
+
+@functools.cache
+def hook_error_codes() -> frozenset[str]:
+    """The error codes a hook may answer."""
+    return known_error_codes() - RESOURCE_ONLY_CODES - {"Unknown"}
+
+
 SPECIAL_TARGETS = ("STACK", "CHANGE_SET")
 
 
@@ -188,97 +185,55 @@ def request(
     return event
 
 
-def shown(event: Mapping[str, Any]) -> dict[str, Any]:
-    """The event without the credentials, for people to read."""
-    out = copy.deepcopy(dict(event))
-    data = out.get("requestData")
-    if isinstance(data, dict) and "callerCredentials" in data:
-        data["callerCredentials"] = "<redacted>"
-    return out
-
-
 # --------------------------------------------------------------------------- answers
 
 
+class HookExchange:
+    """One invocation point for one target (an `Exchange`): the same token on every call,
+    `requestContext` counting the calls and carrying the callbackContext."""
+
+    timeout_minutes: float | None = (
+        None  # a hook has no timeoutInMinutes: its waits stay within one call
+    )
+    waits = True
+
+    def __init__(
+        self, point: str, target: Target, context: Context, *, limit: float, token: str
+    ) -> None:
+        self.point = point
+        self.target = target
+        self.context = context
+        self.label = f"{point} {target.name}"
+        self.limit = limit
+        self._token = token
+
+    def event(self, number: int, callback_context: Mapping[str, Any] | None) -> dict[str, Any]:
+        return request(
+            self.point,
+            self.target,
+            self.context,
+            token=self._token,
+            invocation=number,
+            callback_context=callback_context,
+        )
+
+    def answer(self, invocation: Invocation, returned: Any) -> dict[str, Any] | None:
+        return invocation.response
+
+    def advance(self, response: Mapping[str, Any]) -> None:
+        pass
+
+
 @dataclass
-class Crash:
-    """An exception that escaped a handler function."""
-
-    type: str
-    message: str
-    #: "file:line in function" and the source line, for frames in the project's own files.
-    frames: list[str] = field(default_factory=list)
-
-    @property
-    def headline(self) -> str:
-        return f"{self.type}: {self.message}" if self.message else self.type
-
-
-@dataclass
-class Answer:
-    """One call of the entrypoint, as the runner saw it."""
-
-    event: dict[str, Any]
-    response: dict[str, Any] | None
-    seconds: float = 0.0
-    limit: float = 0.0
-    output: list[str] = field(default_factory=list)
-    crash: Crash | None = None
-    timed_out: bool = False
-    #: Why the runner did not call the entrypoint (it hung in an earlier call).
-    not_called: str | None = None
-
-    @property
-    def status(self) -> str | None:
-        value = (self.response or {}).get("hookStatus")
-        return value if isinstance(value, str) else None
-
-
-Call = Callable[[dict[str, Any]], Answer]
-
-
-@dataclass
-class Run:
+class Run(Outcome):
     """One invocation point carried to its end for one target: every call, in order."""
 
-    point: str
-    target: Target
-    answers: list[Answer]
-    #: Why the run stopped before a final status: a time limit, endless IN_PROGRESS.
-    guard: str | None = None
-    endless: bool = False
+    point: str = ""
+    target: Target = field(default_factory=lambda: Target("", {}))
 
     @property
-    def last(self) -> Answer:
-        return self.answers[-1]
-
-    @property
-    def response(self) -> dict[str, Any]:
-        return self.last.response or {}
-
-    @property
-    def status(self) -> str | None:
-        return None if self.guard else self.last.status
-
-    @property
-    def error_code(self) -> Any:
-        return self.response.get("errorCode")
-
-    @property
-    def message(self) -> Any:
-        return self.response.get("message")
-
-    @property
-    def crash(self) -> Crash | None:
-        return next((a.crash for a in reversed(self.answers) if a.crash), None)
-
-    @property
-    def timed_out(self) -> bool:
-        return any(a.timed_out or a.not_called for a in self.answers)
-
-    @property
-    def output(self) -> list[str]:
-        return [line for answer in self.answers for line in answer.output]
+    def answers(self) -> list[Invocation]:
+        return self.invocations
 
 
 def carry(
@@ -287,53 +242,34 @@ def carry(
     target: Target,
     context: Context,
     *,
-    max_reinvoke: int,
+    policy: Policy,
+    limit: float = 60.0,
     token: str | None = None,
-    on_answer: Callable[[Answer], None] | None = None,
+    on_answer: Callable[[Invocation], None] | None = None,
 ) -> Run:
-    """Call, then call again while IN_PROGRESS with the callbackContext it returned.
+    """Call, then call again while IN_PROGRESS with the callbackContext it returned (the
+    runner's loop with the hook's requests; `call` makes one call)."""
+    exchange = HookExchange(point, target, context, limit=limit, token=token or str(uuid.uuid4()))
+    outcome = run_loop(
+        exchange,
+        call=call,
+        status_key=STATUS_KEY,
+        in_progress="IN_PROGRESS",
+        policy=policy,
+        on_invocation=on_answer,
+    )
+    return as_run(outcome, point, target)
 
-    callbackDelaySeconds is not slept: offline, nothing changes while a hook waits (the
-    resource runner's simulated clock), so a wait is recorded and skipped.
-    """
-    token = token or str(uuid.uuid4())
-    answers: list[Answer] = []
-    callback_context: Mapping[str, Any] | None = None
-    while True:
-        event = request(
-            point,
-            target,
-            context,
-            token=token,
-            invocation=len(answers) + 1,
-            callback_context=callback_context,
-        )
-        answer = call(event)
-        answers.append(answer)
-        if on_answer is not None:
-            on_answer(answer)
-        if answer.not_called:
-            return Run(point, target, answers, guard=answer.not_called)
-        if answer.timed_out:
-            return Run(
-                point,
-                target,
-                answers,
-                guard=f"no answer within its {answer.limit:g} s time limit",
-            )
-        response = answer.response or {}
-        if response.get("hookStatus") != "IN_PROGRESS":
-            return Run(point, target, answers)
-        if len(answers) > max_reinvoke:
-            return Run(
-                point,
-                target,
-                answers,
-                guard=f"still IN_PROGRESS after {max_reinvoke} re-invocations",
-                endless=True,
-            )
-        found = response.get("callbackContext")
-        callback_context = found if isinstance(found, Mapping) else None
+
+def as_run(outcome: Outcome, point: str, target: Target) -> Run:
+    return Run(
+        outcome.action,
+        outcome.invocations,
+        outcome.guard,
+        outcome.endless,
+        point=point,
+        target=target,
+    )
 
 
 # --------------------------------------------------------------------------- rules
@@ -361,11 +297,12 @@ R_SHAPE = "an answer is a hook progress event: hookStatus SUCCESS, FAILED or IN_
 def shape_problems(run: Run) -> list[str]:
     """What makes the answers no hook progress events at all."""
     problems = []
+    statuses = lib_statuses(hook=True)
     for answer in run.answers:
         if answer.response is None:
             continue
-        status = answer.response.get("hookStatus")
-        if status not in STATUSES:
+        status = answer.response.get(STATUS_KEY)
+        if status not in statuses:
             problems.append(f"hookStatus is {status!r}")
         elif status == "IN_PROGRESS" and answer.response.get("errorCode"):
             problems.append("an IN_PROGRESS answer carries an errorCode")
@@ -395,7 +332,7 @@ def error_code_problem(run: Run) -> str | None:
     code = run.error_code
     if not code:
         return "it has no errorCode"
-    if code not in KNOWN_ERROR_CODES:
+    if code not in known_error_codes():
         return f"errorCode {code!r} is no error code CloudFormation knows"
     if code == "Unknown":
         return "errorCode 'Unknown' names no cause"

@@ -1,0 +1,246 @@
+"""A project's handler module, imported into this process, whatever its protocol.
+
+The entrypoint of `.rpdk-config` (`pkg.handlers.resource`, `pkg.handlers.hook`) is imported
+with what it prints captured; its registered handler functions (the runtime library keeps them
+in `_handlers`, for Resource and Hook alike) are wrapped so that an exception escaping one is
+kept before the library turns it into a bare InternalFailure, and read for the STUB marker of
+`cfngen init`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import inspect
+import linecache
+import re
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cfngen._contract._capture import Sink, current_sink, set_sink
+from cfngen._errors import CfngenError, ExitCode
+from cfngen._project import Project
+
+#: The line `cfngen init` puts in every stub handler it writes: the handler is not written yet.
+#: Its return values only have the contract's shapes, so testing it would test the template.
+STUB_MARKER = re.compile(r"^\s*#\s*STUB:")
+
+
+@dataclass
+class HandlerCrash:
+    """An exception that escaped a handler function."""
+
+    type: str
+    message: str
+    #: "file:line in function" and the source line, for the frames in the project's own files.
+    frames: list[str]
+
+    @property
+    def headline(self) -> str:
+        if self.type == "NotImplementedError" and "not implemented" not in self.message.lower():
+            return f"NotImplementedError: {self.message or 'the handler'} (not implemented)"
+        return f"{self.type}: {self.message}" if self.message else self.type
+
+
+@dataclass(frozen=True)
+class Stub:
+    """A registered handler whose source still carries the STUB marker line."""
+
+    action: str
+    #: The handler function's name, e.g. create_handler.
+    function: str
+    #: "src/pkg/handlers.py:57": where the marker is, relative to the project.
+    where: str
+    #: The marker line itself, stripped.
+    line: str
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an entrypoint is when it is not `.rpdk-config`'s (a custom resource's function,
+    found in its template): the folder put on sys.path and `module.attribute` in it."""
+
+    directory: Path
+    name: str
+
+
+class Entrypoint:
+    """The project's entrypoint object, imported once (`reload` imports it again)."""
+
+    def __init__(
+        self,
+        project: Project,
+        adapt: Callable[[Any], None] | None = None,
+        source: Source | None = None,
+    ) -> None:
+        self.project = project
+        self._adapt = adapt
+        self._source = source
+        #: What the handler module printed or logged while it was imported.
+        self.import_output: list[str] = []
+        #: Actions whose handler is still a stub of `cfngen init` (found at each import).
+        self.stubs: dict[str, Stub] = {}
+        #: Handlers that outlived their limit, by `handler_key`: calling them again would
+        #: only wait again. Why, as shown to the user.
+        self.hung: dict[str, str] = {}
+        self.function: Callable[[dict[str, Any], Any], Any] = self._load()
+
+    def reload(self) -> None:
+        """Import the project's package again: module-level state (caches, clients, an
+        in-memory store) starts afresh, as in a new Lambda container. Only the project's own
+        modules are imported again (a few milliseconds), not the libraries."""
+        self.function = self._load()
+
+    def handler_key(self, name: str) -> str:
+        """Which handler function serves `name` (an action, an invocation point): one
+        function may serve several, and a hung function hangs them all."""
+        handlers = getattr(self.function, "_handlers", None)
+        if isinstance(handlers, dict):
+            for key, function in handlers.items():
+                if str(getattr(key, "value", key)) == name:
+                    # By name, not identity: the same after the module is imported again.
+                    original = inspect.unwrap(function)
+                    module = getattr(original, "__module__", "?")
+                    return f"{module}.{getattr(original, '__qualname__', name)}"
+        return name
+
+    def _load(self) -> Callable[[dict[str, Any], Any], Any]:
+        name = self.project.entrypoint if self._source is None else self._source.name
+        module_name, _, attribute = name.rpartition(".")
+        package = module_name.split(".")[0]
+        problem = self.project.entrypoint_problem() if self._source is None else None
+        if problem is not None:  # `os.system` must not be imported as the project's handlers
+            raise problem
+        # Another project's package of the same name may be loaded (tests, or a second run).
+        for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+            del sys.modules[name]
+        importlib.invalidate_caches()
+        # What the module prints or logs while it is imported is handler output too.
+        sink = Sink()
+        set_sink(sink)
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise CfngenError(
+                f"cannot import {module_name}: {type(exc).__name__}: {exc}",
+                "run `cfngen generate` if models.py is missing, and install the project's "
+                "requirements into the environment cfngen runs in",
+            ) from None
+        except Exception as exc:
+            crash = self.crash(exc)
+            raise CfngenError(
+                "\n".join([f"importing {module_name} failed: {crash.headline}", *crash.frames]),
+                "fix the error in the handler module",
+                exit_code=ExitCode.FAILED,
+            ) from None
+        finally:
+            set_sink(None)
+        self.import_output = sink.lines
+        entrypoint = getattr(module, attribute, None)
+        if not callable(entrypoint):
+            raise CfngenError(
+                f"{module_name} has no callable {attribute!r} (the entrypoint in .rpdk-config)",
+                f"define `{attribute} = Resource(TYPE_NAME, ResourceModel)` in {module_name}",
+            )
+        if self._adapt is not None:
+            self._adapt(entrypoint)
+        self.stubs = find_stubs(entrypoint, self.project.root)
+        _record_crashes(entrypoint)
+        return entrypoint  # type: ignore[no-any-return]
+
+    def crash(self, exc: BaseException) -> HandlerCrash:
+        """The exception with the frames that are in the project's own files."""
+        root = self.project.root.resolve()
+        frames: list[str] = []
+        for frame in traceback.extract_tb(exc.__traceback__):
+            path = Path(frame.filename)
+            if not path.is_absolute():  # <frozen importlib...>, <string>
+                continue
+            try:
+                shown = path.resolve().relative_to(root)
+            except (ValueError, OSError):
+                continue
+            frames.append(f"  {shown}:{frame.lineno} in {frame.name}")
+            if frame.line:
+                frames.append(f"    {frame.line.strip()}")
+        if isinstance(exc, SyntaxError) and exc.filename:
+            where = Path(exc.filename)
+            with contextlib.suppress(ValueError, OSError):
+                where = where.resolve().relative_to(root)
+            frames.append(f"  {where}:{exc.lineno}")
+            if exc.text:
+                frames.append(f"    {exc.text.strip()}")
+        return HandlerCrash(type(exc).__name__, str(exc), frames)
+
+
+def find_stubs(entrypoint: Any, root: Path) -> dict[str, Stub]:
+    """The registered handlers whose own source still has the STUB marker line, by action.
+
+    Read from the functions' source as imported (the lib keeps them in `_handlers`); a handler
+    whose source cannot be read (built at run time, a C function) is never a stub.
+    """
+    handlers = getattr(entrypoint, "_handlers", None)
+    if not isinstance(handlers, dict):
+        return {}
+    found: dict[str, Stub] = {}
+    for action, function in handlers.items():
+        name = str(getattr(action, "value", action))
+        original = inspect.unwrap(function)
+        try:
+            filename = inspect.getsourcefile(original)
+            if filename is not None:
+                # The file may have changed since an earlier import in this process.
+                linecache.checkcache(filename)
+            lines, start = inspect.getsourcelines(original)
+        except (OSError, TypeError):
+            continue
+        for offset, text in enumerate(lines):
+            if STUB_MARKER.match(text):
+                where = Path(filename or "?")
+                with contextlib.suppress(ValueError, OSError):
+                    where = where.resolve().relative_to(root.resolve())
+                found[name] = Stub(
+                    action=name,
+                    function=getattr(original, "__name__", repr(original)),
+                    where=f"{where.as_posix()}:{start + offset}",
+                    line=text.strip(),
+                )
+                break
+    return found
+
+
+def _record_crashes(entrypoint: Any) -> None:
+    """Note every exception that escapes a handler function before the lib swallows it.
+
+    The contract's own error exceptions (`exceptions.NotFound(...)` and friends, which have
+    to_progress_event) are how a handler returns FAILED on purpose: those are not crashes.
+    """
+    handlers = getattr(entrypoint, "_handlers", None)
+    if not isinstance(handlers, dict):
+        return
+    for action, function in list(handlers.items()):
+        if getattr(function, "__cfngen__", False):
+            continue
+        handlers[action] = _recording(function)
+
+
+def _recording(function: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(function)
+    def handler(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except BaseException as exc:
+            sink = current_sink()
+            if sink is not None:
+                sink.escaped = exc
+                if not hasattr(exc, "to_progress_event"):
+                    sink.crash = exc
+            raise
+
+    handler.__cfngen__ = True  # type: ignore[attr-defined]
+    return handler

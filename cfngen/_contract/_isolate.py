@@ -1,0 +1,124 @@
+"""Run one unit of handler work (a contract test, one invoked action) in a child process.
+
+`os._exit` in a handler, a segfault in a native extension, a handler thread that never stops:
+each ends the child, never cfngen. The child is a `fork` of the process that imported the
+handlers inside the sandbox, so it starts with the module imported and never called and moto's
+accounts empty, as a fresh Lambda container: nothing leaks from one test into the next. What
+the child reports (messages while it works, then its result or the exception it raised) comes
+back pickled through a pipe; when it ends without a result, `ChildExit` says how it ended.
+
+Without `os.fork` (Windows) the work runs in this process instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+Send = Callable[[Any], None]
+
+
+class ChildExit(Exception):
+    """The child process ended before it reported a result."""
+
+    def __init__(self, how: str) -> None:
+        super().__init__(how)
+        self.how = how
+
+
+def can_fork() -> bool:
+    return hasattr(os, "fork")
+
+
+def isolated(work: Callable[[Send], T], on_message: Send) -> T:
+    """`work(send)` in a child process; `send(obj)` there calls `on_message(obj)` here.
+
+    Returns what `work` returned, raises what it raised (its class and message; not its
+    traceback), or ChildExit when the child ended without saying either.
+    """
+    if not can_fork():
+        return work(on_message)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        os.close(read_fd)
+        _child(work, write_fd)
+    os.close(write_fd)
+    try:
+        outcome = _receive(read_fd, on_message)
+    except BaseException:  # Ctrl-C, or on_message failed: the child must not outlive us
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
+    _, status = os.waitpid(pid, 0)
+    if outcome is None:
+        raise ChildExit(_how(status))
+    kind, value = outcome
+    if kind == "error":
+        raise value
+    return value  # type: ignore[no-any-return]
+
+
+def _receive(read_fd: int, on_message: Send) -> tuple[str, Any] | None:
+    """Messages until the child closes the pipe; its result or error, if it sent one."""
+    outcome: tuple[str, Any] | None = None
+    with os.fdopen(read_fd, "rb") as pipe:
+        while True:
+            try:
+                kind, value = pickle.load(pipe)
+            except EOFError:
+                break
+            except (pickle.UnpicklingError, ValueError, AttributeError, ImportError):
+                break  # a message cut short by the child's exit
+            if kind == "message":
+                on_message(value)
+            else:
+                outcome = (kind, value)
+    return outcome
+
+
+def _child(work: Callable[[Send], Any], write_fd: int) -> None:
+    code = 0
+    try:
+        out = os.fdopen(write_fd, "wb")
+
+        def send(value: Any) -> None:
+            pickle.dump(("message", value), out)
+            out.flush()
+
+        try:
+            result = work(send)
+            payload = pickle.dumps(("result", result))
+        except BaseException as exc:  # reported to the parent, which raises it there
+            payload = _error(exc)
+        out.write(payload)
+        out.flush()
+    except BaseException:  # the pipe is gone: the parent reports how the child ended
+        code = 70
+    finally:
+        # No atexit handlers, no flushing of buffers the parent also holds.
+        os._exit(code)
+
+
+def _error(exc: BaseException) -> bytes:
+    try:
+        return pickle.dumps(("error", exc))
+    except Exception:
+        return pickle.dumps(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+def _how(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        return f"the handler process was killed by {name}"
+    return f"the handler process exited with status {os.WEXITSTATUS(status)}"

@@ -1,0 +1,188 @@
+"""`ContractProtocol`: what a kind gives the contract runner, and what the runner gives it.
+
+The runner (this package) knows no protocol. It imports a project's handler module
+(_entrypoint.py), calls it under a time limit with its output captured (_call.py), carries
+one action across re-invocations with a simulated clock and its guards (_loop.py), and runs
+each unit of work in a child process so that a handler's hard exit (`os._exit`, a crash in
+native code) fails one test instead of killing cfngen (_isolate.py). A kind brings the rest:
+
+- **requests**: the event its Lambda function receives for call N of an action, with the
+  callbackContext the previous call returned (an `Exchange`);
+- **responses**: where the status is (`status_key`), which statuses and error codes its handlers
+  may answer (`statuses`, `error_codes`, taken from cloudformation-cli-python-lib's
+  OperationStatus / HookStatus / HandlerErrorCode by `lib_error_codes()` / `lib_statuses()`,
+  never copied by hand), which status means "call me again" (`in_progress`);
+- **tests and commands**: `invoke` (one action from a request file) and `run_tests` (its
+  contract tests), each given a `Runner` with the user's settings.
+
+Three protocols fit this shape:
+
+- **resource type**: entrypoint `Resource(...)`, called `resource(event, context)`; the request
+  names the `action` and carries `requestData.resourceProperties` and `callbackContext`; the
+  answer is the return value, its status in `status`; re-invoked while IN_PROGRESS; error
+  codes: HandlerErrorCode minus the hook's NonCompliant and UnsupportedTarget.
+- **hook**: entrypoint `Hook(...)`; the request names the `actionInvocationPoint` and carries
+  `requestData.targetModel` (or a `payload` URL) and `requestContext.callbackContext`; the answer
+  is the return value, its status in `hookStatus`; re-invoked while IN_PROGRESS; error codes:
+  HandlerErrorCode minus a resource's NotUpdatable, AlreadyExists and NotStabilized.
+- **Lambda-backed custom resource** (`Custom::X`): a plain `handler(event, context)`; the request
+  carries `RequestType`, `ResourceProperties` and a `ResponseURL`; the answer is the body the
+  handler PUTs to that URL, its status in `Status`; never re-invoked (`in_progress` None);
+  no error codes (a `Reason` instead).
+
+A custom resource has no `.rpdk-config`: its protocol finds the function in the template and
+opens the runner on it (`runner.open(Source(code_dir, "index.handler"))`); a cold start per
+request is `runner.entrypoint.reload()` in its `Exchange.event`. Its `Exchange.answer` reads
+what the handler PUT to a local receiver instead of the return value; its `statuses` are
+SUCCESS and FAILED and its `error_codes` empty; `session_module` None. Whatever a unit of work
+needs open while handlers run (a hook's payload server, that receiver) the protocol opens
+inside the unit: units run in a worker process (`Runner.each`, `Runner.isolated`), and a
+server thread of cfngen's own process would not see what the worker publishes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cfngen._simulated_time import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
+
+if TYPE_CHECKING:
+    from cfngen._contract._call import Invocation
+    from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
+    from cfngen._contract._runner import Runner
+
+# `--max-reinvoke` (IN_PROGRESS answers in a row without a callbackDelaySeconds) and
+# `--max-invocations` (calls of one action in all), `cfngen invoke` and `cfngen test` alike,
+# are DEFAULT_MAX_REINVOKE and DEFAULT_MAX_INVOCATIONS of cfngen/_simulated_time.py.
+
+__all__ = [
+    "DEFAULT_MAX_DELAY",
+    "DEFAULT_MAX_INVOCATIONS",
+    "DEFAULT_MAX_REINVOKE",
+    "ContractProtocol",
+    "Exchange",
+    "Listener",
+    "Settings",
+    "lib_error_codes",
+    "lib_statuses",
+]
+
+#: Longest real wait between re-invocations with `--profile` (real AWS); offline the clock is
+#: simulated and nothing is slept.
+DEFAULT_MAX_DELAY = 5.0
+
+
+def lib_error_codes() -> frozenset[str]:
+    """Every error code cloudformation-cli-python-lib knows (HandlerErrorCode)."""
+    from cloudformation_cli_python_lib.interface import HandlerErrorCode
+
+    return frozenset(code.value for code in HandlerErrorCode)
+
+
+def lib_statuses(hook: bool = False) -> frozenset[str]:
+    """Every status of a progress event (OperationStatus; HookStatus for hooks)."""
+    from cloudformation_cli_python_lib.interface import HookStatus, OperationStatus
+
+    return frozenset(status.value for status in (HookStatus if hook else OperationStatus))
+
+
+@dataclass
+class Settings:
+    """What the user chose for a run (`cfngen invoke` / `cfngen test` options)."""
+
+    region: str | None = None
+    #: Real AWS with this profile's credentials (real time); None: moto, simulated time.
+    profile: str | None = None
+    #: `--enforce-timeout S`: the kind's per-call limits scaled to S.
+    enforce_timeout: float | None = None
+    max_reinvoke: int = DEFAULT_MAX_REINVOKE
+    max_invocations: int = DEFAULT_MAX_INVOCATIONS
+    max_delay: float = DEFAULT_MAX_DELAY
+    #: `-k EXPR` of `cfngen test`.
+    keyword: str | None = None
+
+
+@dataclass
+class Listener:
+    """Callbacks for what happens while a run goes on (the CLI prints them)."""
+
+    on_invocation: Callable[[Invocation], None] | None = None
+    #: (seconds waited for real or in simulated time, callbackDelaySeconds asked, simulated)
+    on_wait: Callable[[float, float, bool], None] | None = None
+    on_warning: Callable[[str], None] | None = None
+    on_import_output: Callable[[list[str]], None] | None = None
+    on_result: Callable[[TestResult], None] | None = None
+
+    def warn(self, text: str) -> None:
+        if self.on_warning is not None:
+            self.on_warning(text)
+
+
+class Exchange(Protocol):
+    """One action of one protocol, carried across calls by the runner's loop."""
+
+    #: What the calls are shown as: "CREATE", "CREATE_PRE_PROVISION AWS::S3::Bucket".
+    label: str
+    #: Seconds one call may take.
+    limit: float
+    #: The handler's timeoutInMinutes when the action may wait across callbacks (None: its
+    #: kind declares no timeout): IN_PROGRESS past it, in simulated time, stops the loop.
+    timeout_minutes: float | None
+    #: Whether an IN_PROGRESS answer is called again (a resource's READ and LIST are not).
+    waits: bool
+
+    def event(self, number: int, callback_context: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The event of call `number` (from 1), with the previous call's callbackContext."""
+        ...
+
+    def answer(self, invocation: Invocation, returned: Any) -> dict[str, Any] | None:
+        """The handler's answer to one call: its return value (resources, hooks) or what it
+        sent elsewhere (a custom resource's PUT)."""
+        ...
+
+    def advance(self, response: Mapping[str, Any]) -> None:
+        """Take what an IN_PROGRESS answer carries into the next call (e.g. its model)."""
+        ...
+
+
+class ContractProtocol(Protocol):
+    """One kind's request/response protocol and contract tests (`Kind.contract`)."""
+
+    #: For messages: "resource handler", "hook handler".
+    label: str
+    #: Options beyond the runner's own that `invoke` and `run_tests` take (a hook's
+    #: `typeconfig`); given to a kind that does not take them, they are a usage error.
+    options: tuple[str, ...]
+    #: The response field holding the status ("status", "hookStatus", "Status").
+    status_key: str
+    #: The status asking to be called again, or None when the protocol never re-invokes.
+    in_progress: str | None
+    #: Every status an answer may carry.
+    statuses: frozenset[str]
+    #: The error codes this kind's handlers may return.
+    error_codes: frozenset[str]
+    #: The entrypoint's library module whose `_get_boto_session` the runner shares per set of
+    #: credentials offline (None: leave it alone).
+    session_module: str | None
+
+    def adapt(self, entrypoint: Any) -> None:
+        """Fix the imported entrypoint object where its library is wrong (called per import)."""
+        ...
+
+    def invoke(
+        self,
+        runner: Runner,
+        action: str,
+        request_file: Path,
+        listener: Listener,
+        **options: Any,
+    ) -> InvokeResult:
+        """`cfngen invoke`: one action carried to its end."""
+        ...
+
+    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:
+        """`cfngen test`: the contract tests; CfngenError when they cannot run at all."""
+        ...

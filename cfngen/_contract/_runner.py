@@ -1,0 +1,242 @@
+"""The runner a protocol drives: one project's handlers, the user's settings, isolation.
+
+`Runner(project, protocol, settings)` is handed to the kind's `invoke` / `run_tests`, which
+read their inputs first (usage errors come before anything is imported), then `open()` it: the
+sandbox (credentials, moto, output capture) and the imported entrypoint. Inside, `isolated`
+runs a unit of work in a child process (_isolate.py) and `carry` drives one action's calls
+(_loop.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from cfngen._contract._call import Invocation
+from cfngen._contract._entrypoint import Entrypoint, Source, Stub
+from cfngen._contract._isolate import ChildExit, Send, isolated
+from cfngen._contract._loop import Outcome, Policy, carry, entrypoint_call
+from cfngen._contract._protocol import ContractProtocol, Exchange, Settings
+from cfngen._contract._sandbox import Sandbox
+from cfngen._project import Project
+from cfngen._simulated_time import CallbackClock
+
+T = TypeVar("T")
+
+
+class Runner:
+    """Handlers of one project, run for one protocol with one set of settings."""
+
+    def __init__(self, project: Project, protocol: ContractProtocol, settings: Settings) -> None:
+        self.project = project
+        self.protocol = protocol
+        self.settings = settings
+        self._sandbox: Sandbox | None = None
+        self._entrypoint: Entrypoint | None = None
+        self._send: Send | None = None
+        self._calling: tuple[str, int] | None = None
+        #: The simulated (or real) clock of the process that runs handlers, and that process.
+        self._clock: tuple[int, CallbackClock] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @contextlib.contextmanager
+    def open(self, source: Source | None = None) -> Iterator[Runner]:
+        """The sandbox and the imported entrypoint, for the length of the block: the one
+        `.rpdk-config` names, or `source` (a custom resource's function)."""
+        directory = self.project.src_dir if source is None else source.directory
+        with Sandbox(
+            directory.resolve(),
+            region=self.settings.region,
+            profile=self.settings.profile,
+            session_module=self.protocol.session_module,
+        ) as sandbox:
+            self._sandbox = sandbox
+            try:
+                self._entrypoint = Entrypoint(self.project, self.protocol.adapt, source)
+                yield self
+            finally:
+                if self._clock is not None and self._clock[0] == os.getpid():
+                    self._clock[1].__exit__(None, None, None)
+                self._clock = None
+                self._sandbox = self._entrypoint = None
+
+    @property
+    def sandbox(self) -> Sandbox:
+        if self._sandbox is None:
+            raise RuntimeError("the runner is not open")
+        return self._sandbox
+
+    @property
+    def entrypoint(self) -> Entrypoint:
+        if self._entrypoint is None:
+            raise RuntimeError("the runner is not open")
+        return self._entrypoint
+
+    @property
+    def stubs(self) -> dict[str, Stub]:
+        return self.entrypoint.stubs
+
+    # ------------------------------------------------------------------ running
+
+    def isolated(self, work: Callable[[], T], on_message: Send | None = None) -> T:
+        """`work()` in a child process (see `each`); `self.send(message)` inside it reaches
+        `on_message` here. Raises ChildExit, naming the call that was running, when a handler
+        ended the process."""
+        found: list[T | ChildExit] = []
+        self.each([work], lambda _index, result: found.append(result), on_message=on_message)
+        (result,) = found
+        if isinstance(result, ChildExit):
+            raise result
+        return result
+
+    def each(
+        self,
+        units: Sequence[Callable[[], T]],
+        on_done: Callable[[int, T | ChildExit], None],
+        *,
+        fresh: bool = True,
+        on_message: Send | None = None,
+    ) -> None:
+        """Run `units` in order in a worker process; `on_done(index, result)` here after each.
+
+        The worker is a fork of this process, made when the handlers were imported and never
+        called. With `fresh`, every unit after the worker's first starts from an empty moto
+        account and the handler module imported again, as in a new Lambda container. When a
+        handler ends the worker (`os._exit`, a crash in native code), the unit that was running
+        gets a ChildExit and a new worker carries on with the next. Exceptions a unit raises
+        (CfngenError) end the run and are raised here.
+        """
+        start: int | None = 0
+        while start is not None and start < len(units):
+            start = self._worker(units, start, on_done, fresh=fresh, on_message=on_message)
+
+    def _worker(
+        self,
+        units: Sequence[Callable[[], T]],
+        first: int,
+        on_done: Callable[[int, T | ChildExit], None],
+        *,
+        fresh: bool,
+        on_message: Send | None,
+    ) -> int | None:
+        """One worker process running units from `first`: None when it ran them all, else the
+        unit to carry on with after the worker ended."""
+        running: list[int] = []
+
+        def work(send: Send) -> None:
+            self._send = send
+            for index in range(first, len(units)):
+                if fresh and index > first:
+                    self.sandbox.fresh_aws()
+                    self.entrypoint.reload()
+                send(_Started(index))
+                result = units[index]()
+                send(_Done(index, result, dict(self.entrypoint.hung)))
+
+        def received(message: Any) -> None:
+            if isinstance(message, _Started):
+                running[:] = [message.index]
+                self._calling = None
+            elif isinstance(message, _Done):
+                running.clear()
+                self.entrypoint.hung.update(message.hung)
+                on_done(message.index, message.result)
+            elif isinstance(message, _Calling):
+                self._calling = (message.label, message.number)
+            elif on_message is not None:
+                on_message(message)
+
+        try:
+            isolated(work, received)
+            return None
+        except ChildExit as exc:
+            if not running:
+                raise
+            how = exc.how
+            if self._calling is not None:
+                how += f" during {self._calling[0]} #{self._calling[1]}"
+            on_done(running[0], ChildExit(how))
+            return running[0] + 1
+        finally:
+            self._send = None
+
+    def send(self, message: Any) -> None:
+        """Report `message` to the parent's `on_message` (inside `isolated` work)."""
+        if self._send is not None:
+            self._send(message)
+
+    def policy(self, *, max_delay: float | None = None) -> Policy:
+        settings = self.settings
+        return Policy(
+            max_reinvoke=settings.max_reinvoke,
+            max_invocations=settings.max_invocations,
+            max_delay=settings.max_delay if max_delay is None else max_delay,
+            simulated=self.sandbox.offline,
+        )
+
+    def clock(self) -> CallbackClock:
+        """The clock of every action this process runs: started at its first action, it only
+        moves on (by callbackDelaySeconds, offline) until the process ends. A worker process
+        starts its own."""
+        if self._clock is None or self._clock[0] != os.getpid():
+            clock = CallbackClock(simulated=self.sandbox.offline, max_delay=self.settings.max_delay)
+            self._clock = (os.getpid(), clock.__enter__())
+        return self._clock[1]
+
+    def carry(
+        self,
+        exchange: Exchange,
+        *,
+        handler: str,
+        max_delay: float | None = None,
+        on_invocation: Callable[[Invocation], None] | None = None,
+        on_wait: Callable[[float, float, bool], None] | None = None,
+    ) -> Outcome:
+        """One action carried to its end (see _loop.carry); `handler` names the handler
+        function its calls go to."""
+
+        def calling(label: str, number: int) -> None:
+            if self._send is not None:
+                self._send(_Calling(label, number))
+
+        status_key = self.protocol.status_key
+        return carry(
+            exchange,
+            call=entrypoint_call(
+                self.entrypoint,
+                label=exchange.label,
+                handler=handler,
+                limit=exchange.limit,
+                status_key=status_key,
+            ),
+            status_key=status_key,
+            in_progress=self.protocol.in_progress,
+            policy=self.policy(max_delay=max_delay),
+            on_invocation=on_invocation,
+            on_wait=on_wait,
+            on_call=calling,
+            clock=self.clock(),
+        )
+
+
+class _Started:
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+
+class _Done:
+    def __init__(self, index: int, result: Any, hung: dict[str, str]) -> None:
+        self.index = index
+        self.result = result
+        self.hung = hung
+
+
+class _Calling:
+    """A child's note that it is about to call a handler (named if the child dies)."""
+
+    def __init__(self, label: str, number: int) -> None:
+        self.label = label
+        self.number = number

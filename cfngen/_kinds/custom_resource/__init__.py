@@ -1,0 +1,125 @@
+"""The custom resource kind: a Lambda-backed `Custom::Name` (or
+`AWS::CloudFormation::CustomResource`) in the user's own SAM/CloudFormation template.
+
+Such a project has no `.rpdk-config` and must never get one (the official CloudFormation CLI
+would take it for one of its kinds): cfngen/_project.py knows it by its template. What it gives
+the engines (cfngen/_kinds/_kind.py says when each is asked):
+
+- validate: the template's custom resources (ServiceToken, type name, ServiceTimeout, their
+  properties against `properties-schema.json` when there is one) and that schema itself
+  (_validate.py);
+- generate: the protocol helper `cfngen_custom_resource.py` beside each handler that imports
+  it (_derived.py);
+- invoke and test: the request/response protocol and the lifecycle tests (_protocol.py,
+  _tests.py), run against the function the template names, in-process, offline (_run.py);
+- init: its questions (_answers.py) and the copier template in templates/custom_resource/;
+- build and submit: none; the user's SAM/CloudFormation stack deploys it.
+
+Nothing heavy is imported here: the registry imports every kind.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cfngen._kinds import Derived, InitSpec
+    from cfngen._package import FileSet
+    from cfngen._project import Project
+    from cfngen._validate import FileReport
+
+#: The optional JSON schema of the custom resource's properties, beside the template.
+PROPERTIES_SCHEMA = "properties-schema.json"
+#: The optional properties `cfngen test` sends: {"create", "update", "replace", "invalid"}.
+INPUTS_FILE = "custom-resource-inputs.json"
+#: A template with a working custom resource (`cfngen validate --example`).
+EXAMPLE_TEMPLATE = Path(__file__).with_name("example-template.yaml")
+#: The helper module init writes beside the handler (from cfngen/_support).
+HELPER_MODULE = "cfngen_custom_resource.py"
+
+
+class CustomResourceKind:
+    name = "custom-resource"
+    label = "custom resource"
+    order = 3
+    artifact_types: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ("custom", "CUSTOM_RESOURCE", "Custom::")
+    example_files = (EXAMPLE_TEMPLATE,)
+
+    # ------------------------------------------------------------------ validate
+
+    def checked_files(self, project: Project) -> list[Path]:
+        from cfngen._kinds.custom_resource._lambda import find_template
+
+        files = [project.template or find_template(project.root, None)]
+        if (project.root / PROPERTIES_SCHEMA).is_file():
+            files.append(project.root / PROPERTIES_SCHEMA)
+        return files
+
+    def claims(self, path: Path) -> bool:
+        """A template outside any project is a custom resource's when it declares one."""
+        from cfngen._project import custom_resources
+
+        return bool(custom_resources(path))
+
+    def check_file(self, path: Path, *, strict: bool, display: str | None = None) -> FileReport:
+        from cfngen._kinds.custom_resource._validate import check_file
+
+        return check_file(path, strict=strict, display=display)
+
+    def check_text(
+        self, text: str, *, path: Path | None, strict: bool, display: str | None = None
+    ) -> FileReport:
+        from cfngen._kinds.custom_resource._validate import check_text
+
+        return check_text(text, path=path, strict=strict, display=display)
+
+    # ------------------------------------------------------------------ generate
+
+    def may_derive(self, project: Project, relpath: str) -> bool:
+        from cfngen._kinds.custom_resource._derived import may_derive
+
+        return may_derive(project, relpath)
+
+    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
+        from cfngen._kinds.custom_resource._derived import read_inputs
+
+        return read_inputs(project)
+
+    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
+        from cfngen._kinds._kind import Derived
+        from cfngen._kinds.custom_resource._derived import render
+
+        return Derived(files=render(inputs))
+
+    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+        if inputs.get("folders") not in (None, b"[]"):
+            return []
+        return [
+            f"no function of the template imports {HELPER_MODULE.removesuffix('.py')}: "
+            "nothing to generate"
+        ]
+
+    # ------------------------------------------------------------------ invoke, test, init
+
+    @functools.cached_property
+    def contract(self) -> Any:
+        from cfngen._kinds.custom_resource._run import CONTRACT
+
+        return CONTRACT
+
+    @functools.cached_property
+    def init(self) -> InitSpec | None:
+        from cfngen._kinds.custom_resource._answers import INIT
+
+        return INIT
+
+    # ------------------------------------------------------------------ build, submit
+
+    packaging: FileSet | None = None
+
+
+KIND = CustomResourceKind()

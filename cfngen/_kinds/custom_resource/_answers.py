@@ -1,0 +1,161 @@
+"""The answers `cfngen init --artifact-type custom-resource` needs: the `Custom::Name` type,
+the Lambda runtime, whether to write a properties schema, and whether to start from the example.
+
+The project is a SAM project without `.rpdk-config` (the official CloudFormation CLI must not
+take it for one of its kinds): template.yaml with the function and the custom resource that
+uses it, the handler in src/app.py, and cfngen's protocol helper beside it (derived).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from cfngen._errors import CfngenError
+from cfngen._init._answers import check_runtime, parse_bool
+from cfngen._kinds import Question
+from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
+
+_TYPE = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")
+DEFAULT_TYPE = "Custom::Greeting"
+#: `--example`: an SSM parameter managed by a custom resource.
+EXAMPLE_TYPE = "Custom::Parameter"
+
+
+def custom_type_error(value: str) -> str | None:
+    text = value.strip()
+    if not text.startswith("Custom::"):
+        text = "Custom::" + text
+    if not _TYPE.match(text):
+        return "use Custom:: then 1 to 60 letters, digits, _, @ or -, e.g. Custom::Greeting"
+    return None
+
+
+def check_custom_type(value: Any) -> str:
+    text = str(value).strip()
+    problem = custom_type_error(text)
+    if problem is not None:
+        raise CfngenError(f"{text!r} is not a custom resource type", problem)
+    return text if text.startswith("Custom::") else "Custom::" + text
+
+
+@dataclass(frozen=True)
+class Answers:
+    template: ClassVar[str] = "custom_resource"
+
+    custom_type: str
+    runtime: str
+    properties_schema: bool = True
+    example: bool = False
+
+    @property
+    def title(self) -> str:
+        return self.custom_type
+
+    def copier_data(self) -> dict[str, Any]:
+        return {
+            "artifact_type": "CUSTOM_RESOURCE",
+            "example": self.example,
+            "custom_type": self.custom_type,
+            "runtime": self.runtime,
+            "properties_schema": self.properties_schema,
+        }
+
+    def summary(self) -> list[tuple[str, str]]:
+        return [
+            ("artifact type", "custom resource (a SAM project, no .rpdk-config)"),
+            ("type", self.custom_type),
+            ("runtime", self.runtime),
+            ("start from", "the working SSM parameter example" if self.example else "a starter"),
+            ("properties schema", "properties-schema.json" if self.properties_schema else "none"),
+        ]
+
+    def notes(self) -> list[str]:
+        return []
+
+    def details(self) -> list[str]:
+        return [self.runtime]
+
+    def next_steps(self) -> list[str]:
+        return ["cfngen validate", "cfngen test", "sam deploy --guided"]
+
+
+def _questions() -> tuple[Question, ...]:
+    return (
+        Question(
+            "example",
+            "Start from the working example (an SSM parameter)?",
+            "confirm",
+            lambda value: parse_bool("example", value),
+            default=lambda _a: False,
+            flags=("--example",),
+            negatable=False,
+            help="start from cfngen's working example",
+        ),
+        Question(
+            "custom_type",
+            "Custom resource type (Custom::Name):",
+            "text",
+            check_custom_type,
+            default=lambda a: EXAMPLE_TYPE if a.get("example") else DEFAULT_TYPE,
+            problem=custom_type_error,
+            flags=("--custom-type",),
+            metavar="Custom::NAME",
+            help=f"custom resources: the resource type (default: {DEFAULT_TYPE})",
+        ),
+        Question(
+            "runtime",
+            "Lambda runtime:",
+            "select",
+            lambda value: check_runtime(str(value).strip()),
+            default=lambda _a: DEFAULT_RUNTIME.name,
+            choices=lambda _a: [(r.name, r.name) for r in RUNTIMES if r.status == "supported"],
+            flags=("--runtime",),
+            help="the Lambda runtime, e.g. python3.12 (default: the newest)",
+        ),
+        Question(
+            "properties_schema",
+            "Describe the properties in a JSON schema (properties-schema.json)?",
+            "confirm",
+            lambda value: parse_bool("properties_schema", value),
+            default=lambda _a: True,
+            flags=("--properties-schema",),
+            help="custom resources: write properties-schema.json, which `cfngen validate` "
+            "checks the template against and `cfngen test` derives failing requests from "
+            "(default: yes)",
+        ),
+    )
+
+
+class CustomResourceInit:
+    template = Answers.template
+
+    @functools.cached_property
+    def questions(self) -> tuple[Question, ...]:
+        return _questions()
+
+    def fold(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        if given.get("example") and given.get("properties_schema") is False:
+            raise CfngenError(
+                "the example comes with its properties schema",
+                "drop --no-properties-schema, or drop --example",
+            )
+        return dict(given)
+
+    def resolve(self, given: Mapping[str, Any]) -> Answers:
+        values = self.fold(given)
+        for question in self.questions:
+            if question.key not in values:
+                values[question.key] = question.default(values)
+        return Answers(
+            custom_type=values["custom_type"],
+            runtime=values["runtime"],
+            properties_schema=bool(values["properties_schema"]),
+            example=bool(values["example"]),
+        )
+
+
+INIT = CustomResourceInit()

@@ -1,0 +1,249 @@
+"""`cfngen validate` for a custom resource project: the template's custom resources, and the
+optional properties schema (`properties-schema.json`) with the properties the template gives.
+
+Errors are what CloudFormation refuses (a type name over 60 characters, no ServiceToken, a
+ServiceTimeout outside 1-3600 s) or what the properties schema rejects; warnings are what
+works but hurts (no ServiceTimeout: a lost response blocks the stack for an hour).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from cfngen._diagnostics import Diagnostic
+from cfngen._errors import CfngenError
+from cfngen._kinds.custom_resource import PROPERTIES_SCHEMA
+from cfngen._validate import FileReport
+
+_TYPE = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")
+_CUSTOM_LIKE = re.compile(r"^(Custom::.*|AWS::CloudFormation::CustomResource)$")
+
+
+def check_file(path: Path, *, strict: bool, display: str | None = None) -> FileReport:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CfngenError(f"{path}: cannot read it: {exc}", "pass a readable file") from None
+    return check_text(text, path=path, strict=strict, display=display)
+
+
+def check_text(
+    text: str, *, path: Path | None, strict: bool, display: str | None = None
+) -> FileReport:
+    shown = display or (str(path) if path else "<text>")
+    if path is not None and path.name == PROPERTIES_SCHEMA:
+        return _check_schema(text, shown, strict)
+    return _check_template(text, path, shown, strict)
+
+
+def _check_schema(text: str, shown: str, strict: bool) -> FileReport:
+    import jsonschema
+
+    report = FileReport(shown, strict=strict)
+    try:
+        schema = json.loads(text)
+    except ValueError as exc:
+        report.diagnostics.append(Diagnostic("error", "", f"not JSON: {exc}", "fix the syntax"))
+        return report
+    if not isinstance(schema, dict):
+        report.diagnostics.append(
+            Diagnostic("error", "", "the properties schema must be a JSON object", None)
+        )
+        return report
+    report.schema = schema
+    try:
+        jsonschema.Draft7Validator.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        pointer = "/" + "/".join(str(p) for p in exc.absolute_path)
+        report.diagnostics.append(
+            Diagnostic(
+                "error", pointer if exc.absolute_path else "", exc.message, "a draft-07 JSON schema"
+            )
+        )
+    if schema.get("type", "object") != "object":
+        report.diagnostics.append(
+            Diagnostic(
+                "error",
+                "/type",
+                f"type is {schema.get('type')!r}: ResourceProperties is an object",
+                'use "type": "object"',
+            )
+        )
+    return report
+
+
+def _pos(node: Any) -> tuple[int, int] | None:
+    """(line, column), 1-based, of a node cfn-lint's decoder read, or None."""
+    mark = getattr(node, "start_mark", None)
+    return None if mark is None else (int(mark.line) + 1, int(mark.column) + 1)
+
+
+def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> FileReport:
+    from cfnlint.decode import decode_str  # type: ignore[import-untyped]
+
+    from cfngen._kinds.custom_resource._lambda import FUNCTION_TYPES, _subscriber, _token_target
+
+    report = FileReport(shown, strict=strict)
+    add = report.diagnostics.append
+    template, matches = decode_str(text)
+    if not isinstance(template, dict):
+        first = matches[0].message if matches else "not a template"
+        add(Diagnostic("error", "", f"cannot read the template: {first}", "fix its syntax"))
+        return report
+    resources = template.get("Resources")
+    if not isinstance(resources, dict):
+        add(Diagnostic("error", "/Resources", "the template has no Resources", None))
+        return report
+    plain: dict[str, Any] = json.loads(json.dumps(template, default=str))
+    customs = {
+        name: body
+        for name, body in resources.items()
+        if isinstance(body, dict)
+        and isinstance(body.get("Type"), str)
+        and _CUSTOM_LIKE.match(body["Type"])
+    }
+    if not customs:
+        add(
+            Diagnostic(
+                "error",
+                "/Resources",
+                "the template declares no custom resource",
+                "add a Custom::Name resource with a ServiceToken",
+            )
+        )
+    schema = None
+    if path is not None and (path.parent / PROPERTIES_SCHEMA).is_file():
+        try:
+            schema = json.loads((path.parent / PROPERTIES_SCHEMA).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            schema = None  # reported when the schema itself is validated
+    for name, body in customs.items():
+        base = f"/Resources/{name}"
+        pos = _pos(body) or (None, None)
+        kind = str(body["Type"])
+        if kind.startswith("Custom::") and not _TYPE.match(kind):
+            add(
+                Diagnostic(
+                    "error",
+                    f"{base}/Type",
+                    f"{kind!r} is not a custom resource type name CloudFormation accepts",
+                    "Custom:: then 1 to 60 letters, digits, _, @ or -",
+                    *(_pos(body.get("Type")) or pos),
+                )
+            )
+        properties = body.get("Properties")
+        if not isinstance(properties, dict) or "ServiceToken" not in properties:
+            add(
+                Diagnostic(
+                    "error",
+                    f"{base}/Properties",
+                    f"{name} has no ServiceToken",
+                    "set ServiceToken to the function's ARN (!GetAtt Function.Arn)",
+                    *pos,
+                )
+            )
+            continue
+        timeout = properties.get("ServiceTimeout")
+        if timeout is None:
+            add(
+                Diagnostic(
+                    "warning",
+                    f"{base}/Properties",
+                    f"{name} has no ServiceTimeout: a response that never comes blocks the "
+                    "stack for an hour",
+                    "set ServiceTimeout to a few times the function's Timeout (1-3600 s)",
+                    *pos,
+                )
+            )
+        elif not (str(timeout).isdigit() and 1 <= int(str(timeout)) <= 3600):
+            add(
+                Diagnostic(
+                    "error",
+                    f"{base}/Properties/ServiceTimeout",
+                    f"ServiceTimeout {timeout!r} is not a whole number of seconds from 1 to 3600",
+                    "e.g. ServiceTimeout: 300",
+                    *(_pos(timeout) or pos),
+                )
+            )
+        target = _token_target(
+            plain["Resources"][name]["Properties"]["ServiceToken"], plain["Resources"]
+        )
+        if target and (plain["Resources"].get(target) or {}).get("Type") == "AWS::SNS::Topic":
+            target = _subscriber(target, plain["Resources"])  # requests arrive through SNS
+        function = plain["Resources"].get(target) if target else None
+        if not (isinstance(function, dict) and function.get("Type") in FUNCTION_TYPES):
+            add(
+                Diagnostic(
+                    "warning",
+                    f"{base}/Properties/ServiceToken",
+                    f"{name}'s ServiceToken names no Lambda function of this template: "
+                    "`cfngen test` cannot find the handler",
+                    "use !GetAtt Function.Arn, or pass --handler FILE.py:FUNCTION to cfngen test",
+                    *(_pos(properties.get("ServiceToken")) or pos),
+                )
+            )
+        elif str(timeout).isdigit():
+            globals_ = (plain.get("Globals") or {}).get("Function") or {}
+            function_timeout = {**globals_, **(function.get("Properties") or {})}.get("Timeout", 3)
+            if str(function_timeout).isdigit() and int(str(timeout)) < int(str(function_timeout)):
+                add(
+                    Diagnostic(
+                        "warning",
+                        f"{base}/Properties/ServiceTimeout",
+                        f"ServiceTimeout {timeout} s is shorter than {target}'s Timeout "
+                        f"{function_timeout} s: CloudFormation gives up while it still runs",
+                        "make ServiceTimeout at least the function's Timeout",
+                        *(_pos(timeout) or pos),
+                    )
+                )
+        if isinstance(schema, dict):
+            _check_properties(report, plain, name, schema, pos)
+    return report
+
+
+def _check_properties(
+    report: FileReport,
+    plain: dict[str, Any],
+    name: str,
+    schema: dict[str, Any],
+    pos: tuple[int | None, int | None],
+) -> None:
+    import jsonschema
+
+    from cfngen._kinds.custom_resource._lambda import _NO_VALUE, _Resolver
+    from cfngen._kinds.custom_resource._run import _typed
+
+    raw = {
+        k: v
+        for k, v in plain["Resources"][name]["Properties"].items()
+        if k not in ("ServiceToken", "ServiceTimeout")
+    }
+    warnings: list[str] = []
+    resolver = _Resolver(plain, "us-east-1", warnings)
+    resolved = {
+        k: v
+        for k, v in ((k, resolver.stringify(resolver.resolve(v))) for k, v in raw.items())
+        if v is not _NO_VALUE
+    }
+    try:
+        validator = jsonschema.Draft7Validator(schema)
+        errors = sorted(validator.iter_errors(_typed(schema, resolved)), key=lambda e: e.path)
+    except jsonschema.SchemaError:
+        return
+    for error in errors:
+        where = "/".join(str(p) for p in error.absolute_path)
+        placeholder = "cfngen-placeholder" in json.dumps(error.instance)
+        report.diagnostics.append(
+            Diagnostic(
+                "warning" if placeholder else "error",
+                f"/Resources/{name}/Properties" + (f"/{where}" if where else ""),
+                f"{PROPERTIES_SCHEMA} rejects {name}'s properties: {error.message}",
+                "an intrinsic cfngen cannot resolve offline stands here"
+                if placeholder
+                else f"fix the property or {PROPERTIES_SCHEMA}",
+                *pos,
+            )
+        )

@@ -1,0 +1,383 @@
+"""The resource contract tests: the official suite's (`cfn test`) under their names, plus the
+ones it misses (NotUpdatable, invalid inputs); each a function of a `Case`."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cfngen._kinds.resource.contract import _rules
+from cfngen._kinds.resource.contract._case import Case
+from cfngen._kinds.resource.contract._messages import (
+    R_ALREADY_EXISTS,
+    R_DELETE_NOT_FOUND,
+    R_INVALID,
+    R_KEEP_ID,
+    R_LIST_HAS,
+    R_LIST_OMITS,
+    R_NOT_UPDATABLE,
+    R_READ_NOT_FOUND,
+    R_RECREATE,
+    R_STABILIZE,
+    R_UPDATE_NOT_FOUND,
+    Failed,
+    Skipped,
+    as_json,
+    explain,
+)
+from cfngen._kinds.resource.contract._rules import pointer
+
+# --------------------------------------------------------------------------- the tests
+
+
+def _create_create(case: Case) -> None:
+    if not case.info.writable_identifiers:
+        raise Skipped(_NO_WRITABLE_ID)
+    request = case.create_input
+    case.create(request)
+    case.fail_with(
+        "CREATE",
+        request,
+        code="AlreadyExists",
+        rule=R_ALREADY_EXISTS,
+        headline=(
+            "CREATE succeeded twice with the same identifier; "
+            "expected FAILED (AlreadyExists) the second time"
+        ),
+    )
+
+
+def _create_read(case: Case) -> None:
+    request = case.create_input
+    created = case.create(request)
+    read = case.read(created, request)
+    if not _rules.same_identifier(case.info, created, read):
+        raise Failed(f"READ returned another primaryIdentifier than CREATE: {as_json(read)}")
+
+
+def _create_list(case: Case) -> None:
+    created = case.create(case.create_input)
+    found, models = case.in_list(created)
+    if not found:
+        raise Failed(
+            explain(
+                f"LIST did not return the created resource {_ids(case, created)}",
+                R_LIST_HAS,
+                sent=created,
+            )
+            + f"\n  listed: {as_json(models)}"
+        )
+    case.succeed("READ", created)
+
+
+def _create_delete(case: Case) -> None:
+    created = case.create(case.create_input)
+    case.succeed("DELETE", created)
+
+
+def _create_stabilizes_within_timeout(case: Case) -> None:
+    # The loop stops a create still IN_PROGRESS past timeoutInMinutes (in simulated time);
+    # this names the rule in a test of its own, so a slow stabilisation is seen at once.
+    case.succeed("CREATE", case.create_input, rule=R_STABILIZE)
+
+
+def _create_taggable(case: Case) -> None:
+    _needs_tagging(case, updatable=False)
+    if case.info.tag_property not in case.inputs.create:
+        raise Failed(
+            f"{case.inputs.source('create')} has no {case.info.tag_property}: the resource is "
+            "taggable, so the create input must hold tags for the tests to cover them"
+        )
+
+
+def _create_invalid(case: Case) -> None:
+    invalid = _invalid_input(case)
+    outcome = case.call("CREATE", invalid, rejecting=True)
+    if outcome.crash is not None:
+        raise Failed(
+            explain(
+                f"CREATE crashed on {case.inputs.source('invalid')} instead of rejecting it",
+                R_INVALID,
+                sent=invalid,
+                outcome=outcome,
+            )
+        )
+    if outcome.status == "SUCCESS":
+        raise Failed(
+            explain(
+                f"CREATE accepted {case.inputs.source('invalid')}, "
+                "a model that does not match the schema",
+                R_INVALID,
+                sent=invalid,
+                outcome=outcome,
+            )
+        )
+
+
+def _update_read(case: Case) -> None:
+    _created, request, updated = _updated(case)
+    case.read(updated, request)
+
+
+def _update_list(case: Case) -> None:
+    _created, _request, updated = _updated(case)
+    found, models = case.in_list(updated)
+    if not found:
+        raise Failed(
+            explain(
+                f"LIST did not return the updated resource {_ids(case, updated)}",
+                R_LIST_HAS,
+                sent=updated,
+            )
+            + f"\n  listed: {as_json(models)}"
+        )
+
+
+def _update_without_create(case: Case) -> None:
+    request = case.create_input
+    update = case.update_input(request)
+    case.fail_with(
+        "UPDATE",
+        update,
+        request,
+        code="NotFound",
+        rule=R_UPDATE_NOT_FOUND,
+    )
+
+
+def _update_tag_updatable(case: Case) -> None:
+    _needs_tagging(case, updatable=True)
+    if case.inputs.update is None:
+        raise Skipped(case.inputs.missing("update"))
+    if case.info.tag_property not in case.inputs.update:
+        raise Failed(
+            f"{case.inputs.source('update')} has no {case.info.tag_property}: tags are "
+            "updatable, so the update input must hold tags for the tests to cover them"
+        )
+
+
+def _update_not_updatable(case: Case) -> None:
+    if not case.info.create_only:
+        raise Skipped("the schema has no createOnlyProperties")
+    if case.inputs.update is None:
+        raise Skipped(case.inputs.missing("update"))
+    created = case.create(case.create_input)
+    update = case.update_input(created)
+    change = _change_create_only(case, update)
+    if change is None:
+        raise Skipped(
+            "cannot make a valid new value for any createOnly property present in the update "
+            "input (" + ", ".join(pointer(p) for p in case.info.create_only) + ")"
+        )
+    path, old, new = change
+    case.fail_with(
+        "UPDATE",
+        update,
+        created,
+        code="NotUpdatable",
+        rule=R_NOT_UPDATABLE,
+        headline=(
+            f"UPDATE changing createOnly {pointer(path)} from {as_json(old, 80)} to "
+            f"{as_json(new, 80)} was not refused with NotUpdatable"
+        ),
+    )
+
+
+def _delete_read(case: Case) -> None:
+    deleted = _deleted(case)
+    case.fail_with("READ", deleted, code="NotFound", rule=R_READ_NOT_FOUND)
+
+
+def _delete_list(case: Case) -> None:
+    deleted = _deleted(case)
+    found, models = case.in_list(deleted)
+    if found:
+        raise Failed(
+            explain(
+                f"LIST still returns the deleted resource {_ids(case, deleted)}",
+                R_LIST_OMITS,
+                sent=deleted,
+            )
+            + f"\n  listed: {as_json(models)}"
+        )
+
+
+def _delete_update(case: Case) -> None:
+    deleted = _deleted(case)
+    update = case.update_input(deleted)
+    case.fail_with("UPDATE", update, deleted, code="NotFound", rule=R_UPDATE_NOT_FOUND)
+
+
+def _delete_delete(case: Case) -> None:
+    deleted = _deleted(case)
+    case.fail_with("DELETE", deleted, code="NotFound", rule=R_DELETE_NOT_FOUND)
+
+
+def _delete_create(case: Case) -> None:
+    if not case.info.writable_identifiers:
+        raise Skipped(_NO_WRITABLE_ID)
+    request = case.create_input
+    _deleted(case, request)
+    outcome = case.succeed("CREATE", request, rule=R_RECREATE)
+    case.same("CREATE", request, outcome)
+
+
+# ------------------------------------------------------------------ shared steps
+
+_NO_WRITABLE_ID = (
+    "the user sets no identifier (no createOnly primaryIdentifier, no additionalIdentifier "
+    "without readOnly parts): creating the same model twice makes two resources"
+)
+
+
+def _ids(case: Case, model: dict[str, Any]) -> str:
+    return as_json(_rules.identifiers_of(case.info, model))
+
+
+def _updated(case: Case) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    if case.inputs.update is None:
+        raise Skipped(case.inputs.missing("update"))
+    created = case.create(case.create_input)
+    request = case.update_input(created)
+    outcome = case.succeed("UPDATE", request, created)
+    case.same("UPDATE", request, outcome)
+    updated: dict[str, Any] = outcome.response["resourceModel"]
+    if not _rules.same_identifier(case.info, created, updated):
+        raise Failed(
+            explain(
+                "UPDATE returned another primaryIdentifier than CREATE",
+                R_KEEP_ID,
+                sent=request,
+                outcome=outcome,
+                table=[
+                    (pointer(p), _rules.get(created, p), _rules.get(updated, p))
+                    for p in case.info.primary
+                ],
+            )
+        )
+    return created, request, updated
+
+
+def _deleted(case: Case, request: dict[str, Any] | None = None) -> dict[str, Any]:
+    created = case.create(request if request is not None else case.create_input)
+    case.succeed("DELETE", created)
+    return created
+
+
+def _needs_tagging(case: Case, *, updatable: bool) -> None:
+    if not case.info.tagging:
+        raise Skipped("the schema has no tagging metadata")
+    if not case.info.taggable:
+        raise Skipped("the resource is not taggable")
+    if updatable and not case.info.tag_updatable:
+        raise Skipped("the resource's tags are not updatable")
+
+
+def _invalid_input(case: Case) -> dict[str, Any]:
+    invalid = case.inputs.invalid
+    if invalid is None:
+        raise Skipped(case.inputs.missing("invalid"))
+    conformance = case.run.conformance
+    if not conformance.errors(invalid, partial=False):
+        raise Skipped(f"{case.inputs.source('invalid')} matches the schema: nothing to reject")
+    return copy.deepcopy(invalid)
+
+
+def _change_create_only(case: Case, update: dict[str, Any]) -> tuple[_rules.Path, Any, Any] | None:
+    """Change one createOnly property of `update` to another valid value, in place.
+
+    A property outside the primaryIdentifier first: then the handler finds the resource and
+    has to notice the change itself.
+    """
+    paths = sorted(case.info.create_only, key=lambda p: p in case.info.primary)
+    for path in paths:
+        if "*" in path:
+            continue
+        old = _rules.get(update, path)
+        if old is _rules.MISSING:
+            continue
+        node = case.info.subschema(path) or {}
+        for new in _candidates(old, node):
+            changed = copy.deepcopy(update)
+            if not _rules.set_value(changed, path, new):
+                break
+            if not _valid_value(new, node) or case.run.conformance.errors(changed, partial=True):
+                continue
+            update.clear()
+            update.update(changed)
+            return path, old, new
+    return None
+
+
+def _candidates(old: Any, node: dict[str, Any]) -> list[Any]:
+    enum = node.get("enum")
+    if isinstance(enum, list):
+        return [value for value in enum if value != old]
+    if isinstance(old, bool):
+        return [not old]
+    if isinstance(old, (int, float)):
+        return [old + 1, old - 1]
+    if isinstance(old, str):
+        out = []
+        if old:
+            for char in "bcdefgh1234":
+                if old[-1] != char:
+                    out.append(old[:-1] + char)
+                    break
+        return [*out, old + "2", old + "x", old[:-1] if len(old) > 1 else "x"]
+    return []
+
+
+def _valid_value(value: Any, node: dict[str, Any]) -> bool:
+    from cfngen._patterns import PatternError, search
+
+    if isinstance(value, str):
+        if len(value) < node.get("minLength", 0) or len(value) > node.get("maxLength", 1 << 30):
+            return False
+        pattern = node.get("pattern")
+        if isinstance(pattern, str):
+            try:
+                return search(pattern, value)
+            except PatternError:
+                return True
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in node and value < node["minimum"]:
+            return False
+        if "maximum" in node and value > node["maximum"]:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class ResourceTest:
+    name: str
+    #: The handlers the test calls; it is skipped when the schema does not declare them all.
+    needs: tuple[str, ...]
+    body: Callable[[Case], None]
+
+
+TESTS: tuple[ResourceTest, ...] = (
+    ResourceTest("contract_create_create", ("create",), _create_create),
+    ResourceTest("contract_create_read", ("create", "read"), _create_read),
+    ResourceTest("contract_create_list", ("create", "list", "read"), _create_list),
+    ResourceTest("contract_create_delete", ("create", "delete"), _create_delete),
+    ResourceTest(
+        "contract_create_stabilizes_within_timeout", ("create",), _create_stabilizes_within_timeout
+    ),
+    ResourceTest("contract_create_taggable", ("create",), _create_taggable),
+    ResourceTest("contract_create_invalid", ("create",), _create_invalid),
+    ResourceTest("contract_update_read", ("create", "update", "read"), _update_read),
+    ResourceTest("contract_update_list", ("create", "update", "list"), _update_list),
+    ResourceTest("contract_update_without_create", ("update",), _update_without_create),
+    ResourceTest("contract_update_tag_updatable", ("update",), _update_tag_updatable),
+    ResourceTest("contract_update_not_updatable", ("create", "update"), _update_not_updatable),
+    ResourceTest("contract_delete_create", ("create", "delete"), _delete_create),
+    ResourceTest("contract_delete_read", ("create", "delete", "read"), _delete_read),
+    ResourceTest("contract_delete_list", ("create", "delete", "list"), _delete_list),
+    ResourceTest("contract_delete_update", ("create", "delete", "update"), _delete_update),
+    ResourceTest("contract_delete_delete", ("create", "delete"), _delete_delete),
+)
+
+TEST_NAMES = tuple(test.name for test in TESTS)

@@ -1,0 +1,215 @@
+"""cfngen/_contract's runner, protocol-free: the worker process and the re-invocation loop,
+driven by plain functions standing in for handlers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cfngen._contract._call import Invocation
+from cfngen._contract._isolate import ChildExit, isolated
+from cfngen._contract._loop import Policy, carry
+from cfngen._errors import CfngenError, ExitCode
+
+# --------------------------------------------------------------------------- the worker
+
+
+def test_the_result_and_the_messages_come_back_in_order():
+    seen: list[Any] = []
+
+    def work(send):
+        send("one")
+        send({"two": 2})
+        return os.getpid()
+
+    child = isolated(work, seen.append)
+    assert seen == ["one", {"two": 2}]
+    assert child != os.getpid()
+
+
+def test_an_error_raised_in_the_worker_is_raised_here_with_its_message_and_hint():
+    def work(send):
+        raise CfngenError("bad input", "fix it", exit_code=ExitCode.FAILED)
+
+    with pytest.raises(CfngenError, match="bad input") as caught:
+        isolated(work, lambda _m: None)
+    assert (caught.value.hint, caught.value.exit_code) == ("fix it", ExitCode.FAILED)
+
+
+@pytest.mark.parametrize(
+    ("end", "how"),
+    [
+        (lambda: os._exit(3), "the handler process exited with status 3"),
+        (lambda: os.kill(os.getpid(), signal.SIGKILL), "the handler process was killed by SIGKILL"),
+    ],
+)
+def test_a_worker_that_dies_is_a_child_exit_saying_how(end, how):
+    seen: list[Any] = []
+
+    def work(send):
+        send("before")
+        end()
+        return "never"
+
+    with pytest.raises(ChildExit) as caught:
+        isolated(work, seen.append)
+    assert caught.value.how == how
+    assert seen == ["before"]
+
+
+# --------------------------------------------------------------------------- the loop
+
+
+class Exchange:
+    label = "CREATE"
+    limit = 60.0
+    waits = True
+
+    def __init__(self, timeout_minutes: float | None = 60) -> None:
+        self.timeout_minutes = timeout_minutes
+        self.contexts: list[Any] = []
+
+    def event(self, number: int, callback_context: Mapping[str, Any] | None) -> dict[str, Any]:
+        self.contexts.append(callback_context)
+        return {"number": number}
+
+    def answer(self, invocation: Invocation, returned: Any) -> dict[str, Any] | None:
+        return invocation.response
+
+    def advance(self, response: Mapping[str, Any]) -> None:
+        pass
+
+
+def handler(answers: list[dict[str, Any]], seen: list[tuple[float, int]]):
+    """A stand-in answering `answers` in turn, noting (wall clock, remaining ms) per call."""
+
+    def call(event, number, context):
+        seen.append((time.time(), context.get_remaining_time_in_millis()))
+        response = answers[min(number, len(answers)) - 1]
+        return Invocation("CREATE", number, event, dict(response), 0.0, 60.0), None
+
+    return call
+
+
+WAIT = {"status": "IN_PROGRESS", "callbackDelaySeconds": 600, "callbackContext": {"n": 1}}
+
+
+def test_simulated_waits_move_the_handlers_clock_without_sleeping():
+    seen: list[tuple[float, int]] = []
+    exchange = Exchange()
+    started = time.perf_counter()
+    outcome = carry(
+        exchange,
+        call=handler([WAIT, WAIT, {"status": "SUCCESS"}], seen),
+        status_key="status",
+        in_progress="IN_PROGRESS",
+        policy=Policy(simulated=True, sleep=lambda _s: pytest.fail("slept")),
+    )
+    assert outcome.status == "SUCCESS" and len(outcome.invocations) == 3
+    assert time.perf_counter() - started < 5
+    assert seen[2][0] - seen[0][0] >= 1200  # two 10-minute waits
+    assert all(55_000 < remaining <= 60_000 for _, remaining in seen)
+    assert exchange.contexts == [None, {"n": 1}, {"n": 1}]
+
+
+def test_real_waits_are_slept_up_to_max_delay():
+    slept: list[float] = []
+    outcome = carry(
+        Exchange(),
+        call=handler([WAIT, {"status": "SUCCESS"}], []),
+        status_key="status",
+        in_progress="IN_PROGRESS",
+        policy=Policy(simulated=False, max_delay=0.25, sleep=slept.append),
+    )
+    assert outcome.status == "SUCCESS" and slept == [0.25]
+
+
+def test_waits_past_the_timeout_stop_the_loop_on_the_timeout_rule():
+    outcome = carry(
+        Exchange(timeout_minutes=25),
+        call=handler([WAIT], []),
+        status_key="status",
+        in_progress="IN_PROGRESS",
+        policy=Policy(simulated=True),
+    )
+    # 600 s waits: the third answer asks for a wait that ends past 25 minutes.
+    assert len(outcome.invocations) == 3 and outcome.past_timeout and not outcome.endless
+    assert "past its timeoutInMinutes (25)" in (outcome.guard or "")
+
+
+def test_a_real_wait_is_announced_before_it_is_slept():
+    happened: list[str] = []
+    carry(
+        Exchange(),
+        call=handler([WAIT, {"status": "SUCCESS"}], []),
+        status_key="status",
+        in_progress="IN_PROGRESS",
+        policy=Policy(
+            simulated=False, max_delay=0.5, sleep=lambda s: happened.append(f"slept {s:g}")
+        ),
+        on_wait=lambda real, asked, simulated: happened.append(f"wait {real:g} of {asked:g}"),
+    )
+    assert happened == ["wait 0.5 of 600", "slept 0.5"]
+
+
+# --------------------------------------------------------------------------- a third protocol
+
+
+class PlainFunction:
+    """A protocol of a plain `handler(event, context)` (as a custom resource's function is):
+    answers carry `Status`, and nothing is re-invoked."""
+
+    label = "function"
+    options: tuple[str, ...] = ()
+    status_key = "Status"
+    in_progress: str | None = None
+    statuses = frozenset({"SUCCESS", "FAILED"})
+    error_codes: frozenset[str] = frozenset()
+    session_module: str | None = None
+
+    def adapt(self, entrypoint: Any) -> None:
+        pass
+
+    def invoke(self, runner, action, request_file, listener, **options):  # pragma: no cover
+        raise NotImplementedError
+
+    def run_tests(self, runner, listener, **options):  # pragma: no cover
+        raise NotImplementedError
+
+
+def test_a_plain_function_found_elsewhere_runs_under_a_protocol_of_its_own(tmp_path):
+    from cfngen._contract import ContractProtocol, Settings
+    from cfngen._contract._entrypoint import Source
+    from cfngen._contract._runner import Runner
+    from cfngen._project import load_project
+
+    code = tmp_path / "function"
+    code.mkdir()
+    (code / "cfngen_plain_fn.py").write_text(
+        "def handler(event, context):\n"
+        "    remaining = context.get_remaining_time_in_millis()\n"
+        "    return {'Status': 'SUCCESS', 'Data': {'Echo': event['RequestType'], "
+        "'Remaining': remaining}}\n"
+    )
+    project = load_project(Path(__file__).parent / "fixtures" / "contract" / "store")
+    protocol: ContractProtocol = PlainFunction()
+    runner = Runner(project, protocol, Settings())
+
+    class Request(Exchange):
+        label = "Create"
+        limit = 5.0
+
+        def event(self, number, callback_context):
+            return {"RequestType": "Create"}
+
+    with runner.open(Source(code, "cfngen_plain_fn.handler")):
+        outcome = runner.isolated(lambda: runner.carry(Request(), handler="Create"))
+    assert outcome.status == "SUCCESS" and len(outcome.invocations) == 1
+    data = outcome.response["Data"]
+    assert data["Echo"] == "Create" and 4_000 < data["Remaining"] <= 5_000

@@ -1,0 +1,430 @@
+"""`cfngen test` for custom resources, judged on handlers with one planted protocol violation
+each: the right lifecycle test must fail, with a message naming the broken rule. Correct
+handlers of every style (raw urllib, crhelper over HTTPS, AWS's cfnresponse in inline code)
+must pass."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from cfngen._kinds.custom_resource._run import run_tests
+from cfngen._project import load_project
+
+TEMPLATE = """\
+AWSTemplateFormatVersion: "2010-09-09"
+Transform: AWS::Serverless-2016-10-31
+Resources:
+  Fn:
+    Type: AWS::Serverless::Function
+    Properties:
+      CodeUri: src/
+      Handler: app.handler
+      Runtime: python3.12
+      Timeout: {timeout}
+  Thing:
+    Type: Custom::Thing
+    Properties:
+      ServiceToken: !GetAtt Fn.Arn
+      Name: world
+"""
+
+SCHEMA = {"type": "object", "properties": {"Name": {"type": "string"}}, "required": ["Name"]}
+
+#: A correct handler speaking the protocol by hand (what people write after reading the docs).
+RAW = """\
+import hashlib, json, urllib.request
+
+
+def send(event, status, physical_id, reason=None, data=None):
+    body = {
+        "Status": status,
+        "PhysicalResourceId": physical_id,
+        "StackId": event["StackId"],
+        "RequestId": event["RequestId"],
+        "LogicalResourceId": event["LogicalResourceId"],
+    }
+    if reason:
+        body["Reason"] = reason
+    if data:
+        body["Data"] = data
+    raw = json.dumps(body).encode()
+    request = urllib.request.Request(event["ResponseURL"], data=raw, method="PUT")
+    request.add_header("Content-Type", "")
+    try:
+        urllib.request.urlopen(request, timeout=5).read()
+    except Exception as exc:
+        print("not delivered:", exc)
+
+
+def handler(event, context):
+    kind = event["RequestType"]
+    properties = event["ResourceProperties"]
+    if kind == "Create":
+        seed = event["StackId"] + event["LogicalResourceId"] + event["RequestId"]
+        physical_id = "thing-" + hashlib.sha256(seed.encode()).hexdigest()[:12]
+    else:
+        physical_id = event["PhysicalResourceId"]
+    try:
+        if kind == "Delete":
+            data = {}
+        else:
+            if not properties.get("Name"):
+                raise ValueError("Name is required")
+            data = {"Greeting": "Hello, " + properties["Name"]}
+        send(event, "SUCCESS", physical_id, data=data)
+    except Exception as exc:
+        failed_id = "never-made-" + physical_id if kind == "Create" else physical_id
+        send(event, "FAILED", failed_id, reason=str(exc))
+"""
+
+#: The same resource on crhelper (which PUTs over HTTPS only).
+CRHELPER = """\
+from crhelper import CfnResource
+
+helper = CfnResource(json_logging=False, log_level="ERROR", sleep_on_delete=0)
+
+
+@helper.create
+def create(event, context):
+    if not event["ResourceProperties"].get("Name"):
+        raise ValueError("Name is required")
+    helper.Data["Greeting"] = "Hello, " + event["ResourceProperties"]["Name"]
+    return "thing-" + event["LogicalResourceId"]
+
+
+@helper.update
+def update(event, context):
+    if not event["ResourceProperties"].get("Name"):
+        raise ValueError("Name is required")
+    helper.Data["Greeting"] = "Hello, " + event["ResourceProperties"]["Name"]
+
+
+@helper.delete
+def delete(event, context):
+    pass
+
+
+def handler(event, context):
+    helper(event, context)
+"""
+
+#: AWS's cfnresponse, inline in the template (ZipFile), with the id passed explicitly.
+INLINE = """\
+import cfnresponse
+
+
+def handler(event, context):
+    kind = event["RequestType"]
+    physical_id = event.get("PhysicalResourceId") or "thing-" + event["LogicalResourceId"]
+    if kind != "Delete" and not event["ResourceProperties"].get("Name"):
+        reason = "Name is required"
+        cfnresponse.send(event, context, cfnresponse.FAILED, {}, physical_id, reason=reason)
+        return
+    data = {} if kind == "Delete" else {"Greeting": "hello"}
+    cfnresponse.send(event, context, cfnresponse.SUCCESS, data, physical_id)
+"""
+
+INLINE_TEMPLATE = """\
+Resources:
+  Fn:
+    Type: AWS::Lambda::Function
+    Properties:
+      Runtime: python3.12
+      Handler: index.handler
+      Timeout: 3
+      Role: arn:aws:iam::123456789012:role/x
+      Code:
+        ZipFile: |
+{code}
+  Thing:
+    Type: AWS::CloudFormation::CustomResource
+    Properties:
+      ServiceToken: !GetAtt Fn.Arn
+      Name: world
+"""
+
+
+def project(root: Path, code: str, *, timeout: int = 3, schema: bool = True) -> Path:
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.py").write_text(code)
+    (root / "template.yaml").write_text(TEMPLATE.format(timeout=timeout))
+    if schema:
+        (root / "properties-schema.json").write_text(json.dumps(SCHEMA))
+    return root
+
+
+def outcomes(root: Path, keyword: str | None = None) -> dict[str, tuple[str, str]]:
+    result = run_tests(load_project(root), keyword=keyword)
+    return {t.name: (t.outcome, t.message or "") for t in result.tests}
+
+
+def test_a_correct_raw_handler_passes_every_test(tmp_path):
+    got = outcomes(project(tmp_path, RAW))
+    assert {name: outcome for name, (outcome, _) in got.items()} == {
+        name: "skipped" if name == "cr_update_replacement_deletes_old" else "passed" for name in got
+    }, got
+
+
+def test_a_correct_crhelper_handler_passes_over_https(tmp_path):
+    got = outcomes(project(tmp_path, CRHELPER))
+    failed = {name: message for name, (outcome, message) in got.items() if outcome == "failed"}
+    assert not failed, failed
+    assert got["cr_create"][0] == "passed"
+
+
+def test_inline_code_gets_aws_cfnresponse(tmp_path):
+    code = textwrap.indent(INLINE, " " * 10)
+    (tmp_path / "template.yaml").write_text(INLINE_TEMPLATE.format(code=code))
+    got = outcomes(tmp_path)
+    failed = {name: message for name, (outcome, message) in got.items() if outcome == "failed"}
+    assert not failed, failed
+
+
+def test_cfnresponse_default_id_is_caught(tmp_path):
+    """AWS's cfnresponse defaults the id to the log stream: every update replaces."""
+    code = INLINE.replace(
+        "cfnresponse.send(event, context, cfnresponse.SUCCESS, data, physical_id)",
+        "cfnresponse.send(event, context, cfnresponse.SUCCESS, data)",
+    )
+    (tmp_path / "template.yaml").write_text(
+        INLINE_TEMPLATE.format(code=textwrap.indent(code, " " * 10))
+    )
+    outcome, message = outcomes(tmp_path, "cr_update_unchanged_keeps_id")[
+        "cr_update_unchanged_keeps_id"
+    ]
+    assert outcome == "failed"
+    assert "physical-id" in message
+
+
+# One violation at a time: (replace this, with that) in RAW -> the test that must fail, and
+# words its message must hold (the rule's name first).
+PLANTED = {
+    "no response": (
+        ('send(event, "SUCCESS", physical_id, data=data)', "pass"),
+        "cr_create",
+        ["one-response", "no response before the deadline", "returned without answering"],
+    ),
+    "oversize response": (
+        ('data = {"Greeting": "Hello, " + properties["Name"]}', 'data = {"Big": "x" * 5000}'),
+        "cr_create",
+        ["size", "4096"],
+    ),
+    "empty physical id": (
+        ('physical_id = "thing-" + hashlib', 'physical_id = "" and hashlib'),
+        "cr_create",
+        ["physical-id", "non-empty"],
+    ),
+    "a new id on every update": (
+        (
+            'physical_id = event["PhysicalResourceId"]',
+            'physical_id = "thing-" + event["RequestId"]',
+        ),
+        "cr_update_unchanged_keeps_id",
+        ["physical-id", "changes nothing", "deletes"],
+    ),
+    "delete fails for an unknown id": (
+        (
+            "            data = {}\n",
+            '            assert physical_id.startswith("thing-"), "unknown id"\n'
+            "            data = {}\n",
+        ),
+        "cr_delete_unknown_id",
+        ["answered FAILED", "never made"],
+    ),
+    "FAILED without Reason": (
+        ("reason=str(exc))", "reason=None)"),
+        "cr_create_failed_rollback_delete",
+        ["reason", "FAILED response must say why"],
+    ),
+    "two responses": (
+        (
+            'send(event, "SUCCESS", physical_id, data=data)',
+            'send(event, "SUCCESS", physical_id, data=data); '
+            'send(event, "SUCCESS", physical_id, data=data)',
+        ),
+        "cr_create",
+        ["one-response", "2 responses"],
+    ),
+    "wrong RequestId": (
+        ('"RequestId": event["RequestId"],', '"RequestId": "not-" + event["RequestId"],'),
+        "cr_create",
+        ["echo", "RequestId"],
+    ),
+    "nested Data": (
+        (
+            'data = {"Greeting": "Hello, " + properties["Name"]}',
+            'data = {"Greeting": {"text": "Hello"}}',
+        ),
+        "cr_create",
+        ["data", "flat map", "Greeting"],
+    ),
+    "a Content-Type the presigned URL was not signed with": (
+        (
+            'request.add_header("Content-Type", "")',
+            'request.add_header("Content-Type", "application/json")',
+        ),
+        "cr_create",
+        ["put-headers", "application/json"],
+    ),
+    "Data on Delete": (
+        ("            data = {}\n", '            data = {"Gone": "yes"}\n'),
+        "cr_delete_unknown_id",
+        ["data", "Delete response carries no Data"],
+    ),
+    "a FAILED update with another id": (
+        (
+            'failed_id = "never-made-" + physical_id if kind == "Create" else physical_id',
+            'failed_id = "never-made-" + physical_id',
+        ),
+        "cr_update_failed_rollback_update",
+        ["physical-id", "must echo the request's"],
+    ),
+    "the same Create delivered twice gets another id": (
+        (
+            'seed = event["StackId"] + event["LogicalResourceId"] + event["RequestId"]',
+            "import uuid; seed = str(uuid.uuid4())",
+        ),
+        "cr_create_duplicate_delivery",
+        ["delivered twice", "same answer"],
+    ),
+    "retries an expired URL forever": (
+        (
+            '        print("not delivered:", exc)',
+            "        send(event, status, physical_id, reason, data)",
+        ),
+        "cr_expired_url",
+        ["one-response", "expired ResponseURL", "403"],
+    ),
+    "accepts properties the schema rejects": (
+        ('raise ValueError("Name is required")', 'properties["Name"] = ""'),
+        "cr_create_failed_rollback_delete",
+        ["properties the schema rejects must fail"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", PLANTED)
+def test_each_planted_violation_is_caught_by_its_test(tmp_path, case):
+    (old, new), test, words = PLANTED[case]
+    assert old in RAW, "the planted change no longer applies: fix the table"
+    got = outcomes(project(tmp_path, RAW.replace(old, new, 1)), test)
+    outcome, message = got[test]
+    assert outcome == "failed", f"{case}: {test} {outcome}"
+    for word in words:
+        assert word in message, f"{case}: {word!r} not in:\n{message}"
+
+
+def test_without_a_schema_the_failure_tests_say_why_they_skip(tmp_path):
+    got = outcomes(project(tmp_path, RAW, schema=False), "failed_rollback")
+    assert {o for o, _ in got.values()} == {"skipped"}
+    assert all("properties-schema.json" in m for _, m in got.values())
+
+
+def test_a_handler_past_its_deadline_is_abandoned_and_cannot_write_into_the_report(
+    tmp_path, capsys
+):
+    code = (
+        "import time\n\ndef handler(event, context):\n"
+        '    print("started")\n    time.sleep(1.5)\n    print("LATE OUTPUT")\n'
+    )
+    root = project(tmp_path, code, timeout=1)
+    got = outcomes(root, "cr_create or expired")
+    outcome, message = got["cr_create"]
+    assert outcome == "failed"
+    assert "still running at its deadline" in message and "started" in message
+    # Sent once: the other tests do not wait for the deadline again.
+    for name in ("cr_create_duplicate_delivery", "cr_expired_url"):
+        assert got[name][0] == "failed" and "not sent again" in got[name][1], got[name]
+    import time
+
+    time.sleep(1.0)  # the abandoned handler prints now
+    assert "LATE OUTPUT" not in capsys.readouterr().out
+
+
+def test_a_layer_of_the_project_is_importable_and_a_missing_module_says_what_to_do(tmp_path):
+    root = project(tmp_path, "from shared_answer import handler\n")
+    (root / "layer" / "python").mkdir(parents=True)
+    (root / "layer" / "python" / "shared_answer.py").write_text(RAW)
+    template = (root / "template.yaml").read_text()
+    template = template.replace(
+        "      Timeout: 3\n", "      Timeout: 3\n      Layers:\n        - !Ref Shared\n"
+    ) + (
+        "  Shared:\n    Type: AWS::Serverless::LayerVersion\n"
+        "    Properties:\n      ContentUri: layer/\n"
+    )
+    (root / "template.yaml").write_text(template)
+    assert outcomes(root, "cr_create")["cr_create"][0] == "passed"
+    (root / "layer" / "python" / "shared_answer.py").unlink()
+    outcome, message = outcomes(root, "cr_create")["cr_create"]
+    assert outcome == "failed"
+    assert "No module named 'shared_answer'" in message and "requirements" in message
+
+
+def _wheel(folder: Path, name: str, source: str) -> Path:
+    """A minimal pure-Python wheel holding the module `name`."""
+    import zipfile
+
+    path = folder / f"{name}-1.0-py3-none-any.whl"
+    info = f"{name}-1.0.dist-info"
+    with zipfile.ZipFile(path, "w") as wheel:
+        wheel.writestr(f"{name}.py", source)
+        wheel.writestr(f"{info}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+        wheel.writestr(
+            f"{info}/WHEEL",
+            "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        )
+        wheel.writestr(f"{info}/RECORD", "")
+    return path
+
+
+def test_missing_requirements_are_installed_for_the_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("CFNGEN_HOME", str(tmp_path / "home"))
+    wheel = _wheel(tmp_path, "cfngen_test_cr_dependency", RAW)
+    root = project(tmp_path / "p", "from cfngen_test_cr_dependency import handler\n")
+    (root / "src" / "requirements.txt").write_text(f"{wheel}\n")
+    result = run_tests(load_project(root), keyword="cr_create and not failed")
+    assert [t.outcome for t in result.tests] == ["passed", "passed"], result.tests
+    assert any("installed" in note for note in result.notes)
+
+
+SNS_TEMPLATE = """\
+Transform: AWS::Serverless-2016-10-31
+Resources:
+  Topic:
+    Type: AWS::SNS::Topic
+  Fn:
+    Type: AWS::Serverless::Function
+    Properties:
+      CodeUri: src/
+      Handler: app.handler
+      Runtime: python3.12
+      Events:
+        Requests:
+          Type: SNS
+          Properties:
+            Topic: !Ref Topic
+  Thing:
+    Type: Custom::Thing
+    Properties:
+      ServiceToken: !Ref Topic
+      Name: world
+"""
+
+
+def test_a_service_token_naming_an_sns_topic_reaches_its_subscriber_wrapped(tmp_path):
+    root = project(tmp_path, "from unwrapping import handler\n")
+    (root / "template.yaml").write_text(SNS_TEMPLATE)
+    (root / "src" / "unwrapping.py").write_text(
+        "import json\nimport raw\n\n\ndef handler(event, context):\n"
+        '    raw.handler(json.loads(event["Records"][0]["Sns"]["Message"]), context)\n'
+    )
+    (root / "src" / "raw.py").write_text(RAW)
+    assert outcomes(root, "cr_create")["cr_create"][0] == "passed"
+    # A handler that does not unwrap never answers.
+    (root / "src" / "app.py").write_text("from raw import handler\n")
+    outcome, message = outcomes(root, "cr_create")["cr_create"]
+    assert outcome == "failed" and "KeyError" in message
