@@ -26,12 +26,6 @@ if TYPE_CHECKING:
 
 CONFIG_FILE = ".rpdk-config"
 
-#: Where each kind keeps the names of its contract tests (kinds whose contract has no
-#: `test_names` of its own). A kind not listed gets one item that runs all of its tests.
-_NAMES = {
-    "resource": ("cfngen._kinds.resource.contract._suite", "TEST_NAMES"),
-    "hook": ("cfngen._kinds.hook._tests", "TEST_NAMES"),
-}
 #: The item of a kind whose test names are unknown: all of its tests at once.
 ALL_TESTS = "contract"
 
@@ -107,7 +101,7 @@ class ContractProject(pytest.File):
         contract = project.kind.contract
         if contract is None:
             return
-        for name in _test_names(project.kind.name, contract):
+        for name in _test_names(project.kind, contract):
             item: ContractItem = ContractItem.from_parent(self, name=name)
             item.add_marker("cfngen")
             yield item
@@ -121,15 +115,34 @@ class ContractProject(pytest.File):
         )
 
 
-def _test_names(kind: str, contract: Any) -> tuple[str, ...]:
+def _test_names(kind: Any, contract: Any) -> tuple[str, ...]:
+    """The names of a kind's contract tests: its contract's `test_names`, else the
+    `TEST_NAMES` of the kind's tests module (`*tests.py` in the kind's folder, at any depth).
+    A kind with neither gets one item that runs all of its tests."""
     names = getattr(contract, "test_names", None)
-    if names is None and kind in _NAMES:
-        module, attribute = _NAMES[kind]
-        try:
-            names = getattr(importlib.import_module(module), attribute)
-        except (ImportError, AttributeError):
-            names = None
+    if names is None:
+        names = _names_in_package(type(kind).__module__)
     return tuple(names) if names else (ALL_TESTS,)
+
+
+def _names_in_package(package: str) -> tuple[str, ...] | None:
+    import pkgutil
+
+    try:
+        root = importlib.import_module(package)
+    except ImportError:
+        return None
+    found = pkgutil.walk_packages(getattr(root, "__path__", []), prefix=f"{package}.")
+    for module in sorted(info.name for info in found):
+        if not module.rsplit(".", 1)[-1].endswith("tests"):
+            continue
+        try:
+            names = getattr(importlib.import_module(module), "TEST_NAMES", None)
+        except ImportError:
+            continue
+        if names:
+            return tuple(names)
+    return None
 
 
 class ContractFailure(Exception):

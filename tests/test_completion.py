@@ -19,7 +19,7 @@ CASES = [
     (["cfngen", "template", ""], ["sync"]),
     (["cfngen", "schema", "export", "--ch"], ["--check"]),
     (["cfngen", "init", "--ci", "g"], ["github", "gitlab"]),
-    (["cfngen", "test", "--region", "eu-west-1", "--max"], ["--max-reinvoke"]),
+    (["cfngen", "test", "--region", "eu-west-1", "--enf"], ["--enforce-timeout"]),
     (["cfngen", "--col"], ["--color"]),
 ]
 
