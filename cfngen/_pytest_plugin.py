@@ -2,8 +2,8 @@
 
 Registered under the `pytest11` entry point, so pytest loads it in every session; it imports
 nothing of cfngen's until it is enabled. Enabled, it collects each project below the root (every
-`.rpdk-config`: a monorepo works) as one item per contract test, so `-k`, `-m cfngen`,
-`--collect-only`, `--junitxml` and xdist work as for any test. Each item runs its one test
+`.rpdk-config`, and each custom resource's template: a monorepo works) as one item per contract
+test, so `-k`, `-m cfngen`, `--collect-only`, `--junitxml` and xdist work as for any test. Each item runs its one test
 through `cfngen._contract.run_contract_tests`, the function `cfngen test` calls: one
 implementation. A test the schema rules out is reported skipped with the reason (never
 deselected: deselected tests vanish from JUnit reports); a failure shows the runner's message,
@@ -12,6 +12,7 @@ with the property-level difference of the models.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import re
@@ -80,14 +81,35 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if file_path.name != CONFIG_FILE or not _enabled(parent.config):
+    if not _enabled(parent.config):
+        return None
+    if file_path.name != CONFIG_FILE and not _custom_resource_template(file_path):
         return None
     project: ContractProject = ContractProject.from_parent(parent, path=file_path)
     return project
 
 
+_TEMPLATE_SUFFIXES = (".yaml", ".yml", ".json", ".template")
+
+
+def _custom_resource_template(path: Path) -> bool:
+    """A SAM/CloudFormation template that makes its folder a custom resource project (one
+    without `.rpdk-config`), as `cfngen test` finds it."""
+    if path.suffix not in _TEMPLATE_SUFFIXES or (path.parent / CONFIG_FILE).exists():
+        return False
+    return _template_of(path.parent) == path
+
+
+@functools.cache
+def _template_of(folder: Path) -> Path | None:
+    from cfngen._project import custom_resource_template
+
+    return custom_resource_template(folder)
+
+
 class ContractProject(pytest.File):
-    """A project folder's contract tests; its node is the `.rpdk-config` that makes it one."""
+    """A project folder's contract tests; its node is the `.rpdk-config` (or a custom
+    resource's template) that makes it one."""
 
     def collect(self) -> Iterator[pytest.Item]:
         from cfngen._errors import CfngenError

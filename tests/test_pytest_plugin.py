@@ -144,3 +144,22 @@ def test_a_hook_project_gets_the_hook_tests_and_reports_skips_at_the_project(tmp
     result = pytest_run("--cfngen", "-m", "cfngen", "-rs", "-k", "pre_create_failed", cwd=root)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "SKIPPED [1] .rpdk-config:1: no wildcard target" in result.stdout
+
+
+def test_a_custom_resource_project_is_collected_by_its_template(tmp_path_factory):
+    from tests.test_init_support import made_once
+
+    made = made_once(tmp_path_factory, "plugin-custom", "--artifact-type", "custom-resource")
+    root = tmp_path_factory.mktemp("plugin-custom") / "custom"
+    shutil.copytree(made, root)
+    listed = pytest_run("--cfngen", "--collect-only", "-q", cwd=root)
+    names = [line.split("::")[-1] for line in listed.stdout.splitlines() if "::" in line]
+    ran = subprocess.run(
+        [sys.executable, "-m", "cfngen", "test", "--format", "json"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert names == [test["name"] for test in json.loads(ran.stdout)["tests"]]
+    assert len(names) > 5
