@@ -23,7 +23,7 @@ from typing import Any
 
 from cfngen import __version__
 
-__all__ = ["SCHEMA_DIR", "ExportResult", "export_schemas", "metaschemas"]
+__all__ = ["SCHEMA_DIR", "ExportResult", "export_schemas", "metaschemas", "wants_schemas"]
 
 #: Where the exported schemas go in a project (posix, relative to its root).
 SCHEMA_DIR = ".cfngen/schemas"
@@ -109,6 +109,24 @@ def _rooted(whole: dict[str, Any], node: dict[str, Any], title: str) -> dict[str
     rooted["$comment"] = whole["$comment"]
     rooted["definitions"] = copy.deepcopy(whole.get("definitions", {}))
     return rooted
+
+
+def wants_schemas(root: Path) -> bool:
+    """The project's editor settings (from its template) point at the exported schemas."""
+    return any(
+        SCHEMA_DIR in text
+        for text in (
+            _text(root / ".vscode" / "settings.json"),
+            _text(root / ".idea" / "jsonSchemas.xml"),
+        )
+    )
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def export_schemas(root: Path, *, check: bool = False) -> ExportResult:

@@ -3,11 +3,11 @@
 Registered under the `pytest11` entry point, so pytest loads it in every session; it imports
 nothing of cfngen's until it is enabled. Enabled, it collects each project below the root (every
 `.rpdk-config`, and each custom resource's template: a monorepo works) as one item per contract
-test, so `-k`, `-m cfngen`, `--collect-only`, `--junitxml` and xdist work as for any test. Each item runs its one test
-through `cfngen._contract.run_contract_tests`, the function `cfngen test` calls: one
-implementation. A test the schema rules out is reported skipped with the reason (never
-deselected: deselected tests vanish from JUnit reports); a failure shows the runner's message,
-with the property-level difference of the models.
+test, so `-k`, `-m cfngen`, `--collect-only`, `--junitxml` and xdist work as for any test.
+Each item runs its one test through `cfngen._contract.run_contract_tests`, the function
+`cfngen test` calls: one implementation. A test the schema rules out is reported skipped with
+the reason (never deselected: deselected tests vanish from JUnit reports); a failure shows the
+runner's message, with the property-level difference of the models.
 """
 
 from __future__ import annotations

@@ -51,6 +51,11 @@ def hook(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def custom(tmp_path_factory) -> Path:
+    return made_once(tmp_path_factory, "plugin-custom", "--artifact-type", "custom-resource")
+
+
+@pytest.fixture(scope="module")
 def gitlab(tmp_path_factory) -> Path:
     return made_once(tmp_path_factory, "gitlab-widget", "--ci", "gitlab", "-t", "Acme::Svc::Widget")
 
@@ -143,7 +148,7 @@ def test_schema_export_check_and_refresh(resource, tmp_path, capsys):
 # ------------------------------------------------------------------------------ CI
 
 
-@pytest.mark.parametrize("which", ["resource", "hook"])
+@pytest.mark.parametrize("which", ["resource", "hook", "custom"])
 def test_the_github_workflow_validates_and_passes_zizmor(which, request):
     root: Path = request.getfixturevalue(which)
     workflow = root / ".github" / "workflows" / "cfngen.yml"

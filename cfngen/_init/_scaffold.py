@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cfngen._editor import export_schemas
+from cfngen._editor import export_schemas, wants_schemas
 from cfngen._errors import CfngenError
 from cfngen._files import (
     Transaction,
@@ -191,7 +191,8 @@ def init_project(
             _copier.pin_template(project, src, version)
             result.generated = generate_project(project)
             # The meta-schemas the editor settings of the template point at.
-            export_schemas(project)
+            if wants_schemas(project):
+                export_schemas(project)
             if existed:
                 result.kept = _set_aside_existing(project, dest)
             result.files = _files_of(project)

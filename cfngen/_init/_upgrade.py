@@ -181,9 +181,10 @@ def upgrade_project(root: Path, *, recopy: bool = False) -> UpgradeResult:
     except CfngenError as exc:
         result.generate_error = exc.message
     # The editor settings the template brings point at this cfngen's meta-schemas.
-    from cfngen._editor import export_schemas
+    from cfngen._editor import export_schemas, wants_schemas
 
-    export_schemas(root)
+    if wants_schemas(root):
+        export_schemas(root)
     return result
 
 
