@@ -11,7 +11,17 @@ from cfngen._errors import ExitCode
 def test_version(cli):
     result = cli("--version")
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"cfngen {__version__}"
+    first, *shaping = result.stdout.splitlines()
+    assert first == f"cfngen {__version__}"
+    # The libraries that shape generated output, with their versions.
+    names = [line.split()[0] for line in shaping]
+    assert names == [
+        "datamodel-code-generator",
+        "black",
+        "ruff",
+        "cloudformation-cli-python-lib",
+        "copier",
+    ]
 
 
 def test_help_lists_commands(cli):

@@ -81,6 +81,7 @@ def test_no_input_makes_a_project_with_one_commit(home, tmp_path, capsys):
         "tagging": True,
         "type_configuration": False,
         "handlers": ["create", "read", "update", "delete", "list"],
+        "ci": "github",
     }
     # git had no identity on this machine: the commit is cfngen's, and nothing is configured.
     assert git(dest, "log", "-1", "--format=%an").strip() == "cfngen"

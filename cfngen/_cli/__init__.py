@@ -12,25 +12,31 @@ from __future__ import annotations
 
 import argparse
 import errno
+import itertools
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
 
-from cfngen import __version__
+from cfngen import _config
 from cfngen._cli import (
     build,
+    completion,
     generate,
     init,
     invoke,
     module,
     runtime,
+    schema,
     submit,
     template,
     test,
     upgrade,
     validate,
 )
-from cfngen._cli._output import print_error, print_warning, tolerant_streams
+from cfngen._cli._options import add_format
+from cfngen._cli._output import configure, print_error, print_warning, tolerant_streams
 from cfngen._cli._status_line import status_line
 from cfngen._errors import CfngenError, ExitCode
 
@@ -51,31 +57,153 @@ COMMANDS = (
     build,
     submit,
     module,
+    schema,
+    completion,
 )
 
 
+class UsageError(Exception):
+    """argparse found the command line malformed: the parser that did, and its message."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(f"{parser.prog}: {message}")
+        self.parser = parser
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, whose usage errors `main` reports (as text, or as JSON with --format json)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self, message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cfngen",
         description=(
             "Build AWS CloudFormation extensions: validate schemas, generate models, "
             "run the handler contract in-process."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"cfngen {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the versions and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.add(sub)
+    # Every command takes --format (text or json at least) and the output options.
+    for runnable in [parser, *_runnable(parser)]:
+        if runnable is not parser and not _has(runnable, "--format"):
+            add_format(runnable)
+        _add_output_options(runnable)
     return parser
+
+
+def _has(parser: argparse.ArgumentParser, option: str) -> bool:
+    return any(option in action.option_strings for action in parser._actions)
+
+
+def _add_output_options(p: argparse.ArgumentParser) -> None:
+    """`--color`, `--quiet`, `--verbose`: before or after the command's name alike (a command
+    that gives one of these spellings a meaning of its own keeps it)."""
+    out = p.add_argument_group("output")
+    options: list[tuple[tuple[str, ...], dict[str, object]]] = [
+        (
+            ("--color",),
+            {
+                "choices": ("auto", "always", "never"),
+                "help": "colour: auto (default: on a terminal, unless NO_COLOR or TERM=dumb; "
+                "FORCE_COLOR forces it), always or never",
+            },
+        ),
+        (
+            ("-q", "--quiet"),
+            {
+                "action": "store_true",
+                "help": "no warnings and no progress on stderr (errors and results still show)",
+            },
+        ),
+        (
+            ("-v", "--verbose"),
+            {"action": "store_true", "help": "log what cfngen does to stderr (never to a file)"},
+        ),
+    ]
+    for names, options_ in options:
+        free = [name for name in names if not _has(p, name)]
+        if free and free[-1].startswith("--"):
+            out.add_argument(*free, default=argparse.SUPPRESS, **options_)  # type: ignore[arg-type]
+
+
+def _runnable(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parsers of the commands that run something (`runtime`, `runtime set`, not
+    `template`)."""
+    found = [parser] if parser.get_default("run") is not None else []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):
+                found.extend(_runnable(child))
+    return found
+
+
+class _Version(argparse.Action):
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
+        from cfngen._versions import render_versions
+
+        sys.stdout.write(render_versions())
+        parser.exit()
+
+
+def _wants_json(argv: Sequence[str]) -> bool:
+    """--format json anywhere on the command line: errors, usage errors included, are then a
+    JSON document on stdout too."""
+    args = list(argv)
+    return "--format=json" in args or ("--format", "json") in set(itertools.pairwise(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     tolerant_streams()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        config_path, settings = _config.load(Path.cwd())
+    except CfngenError as error:
+        if _wants_json(argv):
+            return _print_json(_error_doc(error.message, error.hint, error.exit_code), 2)
+        print_error(error)
+        return int(error.exit_code)
+    if _wants_json(argv):
+        return _main_json(argv, config_path, settings)
+    try:
+        args = _parse(argv, config_path, settings)
+    except UsageError as error:
+        # argparse's own words and exit: callers (and tests) see SystemExit(2) as before.
+        error.parser.print_usage(sys.stderr)
+        error.parser.exit(ExitCode.USAGE, f"{error.parser.prog}: error: {error.message}\n")
+    except CfngenError as error:
+        print_error(error)
+        return int(error.exit_code)
+    return _run(args)
+
+
+def _parse(
+    argv: Sequence[str], config_path: Path | None, settings: dict[str, object]
+) -> argparse.Namespace:
     parser = build_parser()
+    if config_path is not None:
+        _config.apply(_runnable(parser), config_path, dict(settings))
     args = parser.parse_args(argv)
+    configure(colour=getattr(args, "color", "auto"), quiet=getattr(args, "quiet", False))
+    if getattr(args, "verbose", False):
+        import logging
+
+        logging.basicConfig(
+            stream=sys.stderr, level=logging.INFO, format="cfngen: %(name)s: %(message)s"
+        )
+    return args
+
+
+def _run(args: argparse.Namespace) -> int:
     run: Runner = args.run
     try:
-        if args.command in _SILENT or (args.command == "init" and not args.no_input):
+        if _no_status(args):
             return int(run(args))
         with status_line(args.command):
             return int(run(args))
@@ -95,13 +223,123 @@ def main(argv: Sequence[str] | None = None) -> int:
         # bug, reported below).
         if exc.errno not in _ENVIRONMENT_ERRNOS:
             return _internal_error(exc)
-        from cfngen._files import reason
-
-        where = f"{exc.filename}: " if exc.filename else ""
-        print_error(CfngenError(f"{where}{reason(exc)}", "fix that and retry"))
+        print_error(_environment_error(exc))
         return int(ExitCode.USAGE)
     except Exception as exc:  # a bug in cfngen, not a user mistake
         return _internal_error(exc)
+
+
+def _environment_error(exc: OSError) -> CfngenError:
+    from cfngen._files import reason
+
+    where = f"{exc.filename}: " if exc.filename else ""
+    return CfngenError(f"{where}{reason(exc)}", "fix that and retry")
+
+
+def _main_json(
+    argv: Sequence[str], config_path: Path | None = None, settings: dict[str, object] | None = None
+) -> int:
+    """`--format json`: exactly one JSON document on stdout, whatever happens. A command that
+    writes its own document (validate, test, generate, ...) has it passed through; another's
+    text becomes `output`; an error is `{"error": {"message", "hint"}}` (with the command's
+    document, if it wrote one, as `result`). Warnings and progress stay on stderr."""
+    import io
+    from contextlib import redirect_stdout
+
+    captured = io.StringIO()
+    doc: dict[str, object] | None = None
+    code: int
+    try:
+        with redirect_stdout(captured):
+            args = _parse(argv, config_path, settings or {})
+    except CfngenError as error:
+        doc = _error_doc(error.message, error.hint, error.exit_code)
+        code = int(error.exit_code)
+    except UsageError as error:
+        doc = _error_doc(str(error), f"see `{error.parser.prog} --help`", ExitCode.USAGE)
+        code = int(ExitCode.USAGE)
+    except SystemExit as exit_:  # --help or --version: their text, as output
+        code = exit_.code if isinstance(exit_.code, int) else 0
+        doc = {"exit_code": code, "output": captured.getvalue().splitlines()}
+    else:
+        try:
+            with redirect_stdout(captured):
+                code = _run_raising(args)
+        except CfngenError as error:
+            doc = _error_doc(error.message, error.hint, error.exit_code)
+            code = int(error.exit_code)
+        except KeyboardInterrupt:
+            doc = _error_doc("interrupted", None, ExitCode.INTERRUPTED)
+            code = int(ExitCode.INTERRUPTED)
+        except OSError as exc:
+            if exc.errno not in _ENVIRONMENT_ERRNOS:
+                code = _internal_error(exc)
+                doc = _error_doc(f"internal error: {type(exc).__name__}: {exc}", None, code)
+            else:
+                problem = _environment_error(exc)
+                doc = _error_doc(problem.message, problem.hint, ExitCode.USAGE)
+                code = int(ExitCode.USAGE)
+        except Exception as exc:  # a bug in cfngen, not a user mistake
+            code = _internal_error(exc)
+            doc = _error_doc(
+                f"internal error: {type(exc).__name__}: {exc}",
+                "this is a bug in cfngen; rerun with CFNGEN_DEBUG=1 for the traceback",
+                code,
+            )
+    text = captured.getvalue()
+    written = _one_document(text)
+    if doc is None:
+        if written is not None:
+            sys.stdout.write(text)
+            return code
+        doc = {"exit_code": code, "output": text.splitlines()}
+    elif written is not None and "error" in doc:
+        doc["result"] = written
+    return _print_json(doc, code)
+
+
+def _print_json(doc: dict[str, object], code: int) -> int:
+    import json
+
+    try:
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stderr.close()
+    return code
+
+
+def _no_status(args: argparse.Namespace) -> bool:
+    return (
+        args.command in _SILENT
+        or (args.command == "init" and not args.no_input)
+        or getattr(args, "quiet", False)
+    )
+
+
+def _run_raising(args: argparse.Namespace) -> int:
+    run: Runner = args.run
+    if _no_status(args):
+        return int(run(args))
+    with status_line(args.command):
+        return int(run(args))
+
+
+def _error_doc(message: str, hint: str | None, code: int) -> dict[str, object]:
+    return {"error": {"message": message, "hint": hint}, "exit_code": int(code)}
+
+
+def _one_document(text: str) -> object | None:
+    """The JSON document `text` is, or None (empty, plain text, or more than one)."""
+    import json
+
+    if not text.strip():
+        return None
+    try:
+        document: object = json.loads(text)
+    except ValueError:
+        return None
+    return document
 
 
 #: Commands that show their own progress as they go (or ask questions on the terminal): no

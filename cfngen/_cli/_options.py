@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +44,48 @@ def count(text: str) -> int:
     return value
 
 
+#: An AWS region name: `us-east-1`, `us-gov-west-1`, `cn-north-1`, `eu-isoe-west-1`, ...
+_REGION = re.compile(r"[a-z]{2}(-[a-z]+)+-[0-9]{1,2}")
+
+
+def region(text: str) -> str:
+    """A region name, checked by its shape before any work (a new region needs no cfngen
+    release; `mars-1`, `US-EAST-1` or `us-east` are refused)."""
+    if not _REGION.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"not an AWS region: {text!r} (regions look like us-east-1 or eu-west-2)"
+        )
+    return text
+
+
+def endpoint_url(text: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise argparse.ArgumentTypeError(
+            f"not an http(s) URL: {text!r} (e.g. http://localhost:5000)"
+        )
+    return text
+
+
 def add_format(
-    p: argparse.ArgumentParser, *, text_help: str = "text (default) or one JSON document on stdout"
+    p: argparse.ArgumentParser,
+    *,
+    text_help: str = "text (default) or one JSON document on stdout",
+    ci: bool = False,
 ) -> None:
-    p.add_argument("--format", choices=("text", "json"), default="text", help=text_help)
+    """`--format`: text or json everywhere; a checking command (`ci=True`) also writes JUnit
+    XML, SARIF 2.1.0 or GitHub workflow commands to stdout (cfngen/_formats.py)."""
+    from cfngen._formats import FORMATS
+
+    if ci:
+        text_help += (
+            "; junit (JUnit XML), sarif (SARIF 2.1.0) or github (::error/::warning "
+            "workflow commands that annotate a pull request)"
+        )
+    choices = FORMATS if ci else FORMATS[:2]
+    p.add_argument("--format", choices=choices, default="text", help=text_help)
 
 
 def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> None:
@@ -198,7 +237,7 @@ def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:
     """The options invoke and test share: region, time limits, re-invocations."""
     from cfngen._contract import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
 
-    p.add_argument("--region", default=None, help="the region (default: us-east-1)")
+    p.add_argument("--region", type=region, default=None, help="the region (default: us-east-1)")
     p.add_argument(
         "--enforce-timeout",
         type=seconds,

@@ -26,7 +26,25 @@ _STYLES: dict[Style, str] = {
 }
 
 
+#: `--color`: "auto" (the environment decides), "always" or "never".
+_colour_mode = "auto"
+#: `--quiet`: warnings are not shown (errors always are).
+_quiet = False
+
+
+def configure(*, colour: str = "auto", quiet: bool = False) -> None:
+    """The process's output settings from the command line (`--color`, `--quiet`)."""
+    global _colour_mode, _quiet
+    _colour_mode, _quiet = colour, quiet
+
+
+def quiet() -> bool:
+    return _quiet
+
+
 def use_colour(stream: TextIO) -> bool:
+    if _colour_mode != "auto":
+        return _colour_mode == "always"
     # https://no-color.org first; a dumb terminal (Emacs shell, some CI logs) shows escapes raw.
     if os.environ.get("NO_COLOR"):
         return False
@@ -65,8 +83,10 @@ def rendered() -> Rendered:
 
 
 def show(text: Rendered) -> None:
-    """Write rendered text to stdout and stderr, in its order."""
+    """Write rendered text to stdout and stderr, in its order (with --quiet, stdout only)."""
     for where, part in text.parts:
+        if _quiet and where == "err":
+            continue
         stream = sys.stdout if where == "out" else sys.stderr
         other = sys.stderr if where == "out" else sys.stdout
         other.flush()
@@ -81,5 +101,7 @@ def print_error(error: CfngenError, stream: TextIO | None = None) -> None:
 
 
 def print_warning(message: str, stream: TextIO | None = None) -> None:
+    if _quiet:
+        return
     stream = stream or sys.stderr
     print(warning_line(message, painter(stream)), file=stream)

@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cfngen._cli._output import painter, rendered, show
+from cfngen._cli._options import add_format
+from cfngen._cli._output import painter, print_warning, rendered, show
 from cfngen._errors import ExitCode
+
+if TYPE_CHECKING:
+    from cfngen._generate import GenerateResult
 
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,6 +59,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         const="keep",
         help="keep generated files you edited by hand as yours: cfngen stops generating them",
     )
+    add_format(p, ci=True)
     p.set_defaults(run=run)
 
 
@@ -61,14 +67,44 @@ def run(args: argparse.Namespace) -> int:
     from cfngen._generate import InvalidSchemaError, generate_project
     from cfngen._validate import render_text
 
+    root = args.path or Path.cwd()
     try:
-        result = generate_project(
-            args.path or Path.cwd(), check=args.check, force=args.force, edits=args.edits
-        )
+        result = generate_project(root, check=args.check, force=args.force, edits=args.edits)
     except InvalidSchemaError as error:
-        sys.stderr.write(render_text([error.report], painter(sys.stderr)))
+        if args.format == "text":
+            sys.stderr.write(render_text([error.report], painter(sys.stderr)))
+        else:
+            from cfngen._generate import GenerateResult
+
+            sys.stdout.write(_machine(args.format, GenerateResult(report=error.report), root))
         raise
+    if args.format != "text":
+        sys.stdout.write(_machine(args.format, result, root))
+        for message in result.warnings:
+            print_warning(message)
+        return ExitCode.FAILED if result.failed(check=args.check) else ExitCode.OK
     text = rendered()
     result.render(text, check=args.check)
     show(text)
     return ExitCode.FAILED if result.failed(check=args.check) else ExitCode.OK
+
+
+def _machine(fmt: str, result: GenerateResult, root: Path) -> str:
+    """The JSON document, or a CI format: the schema's findings and, with --check, one case
+    per derived file (failed when out of date)."""
+    if fmt == "json":
+        import json
+
+        return json.dumps(result.as_json(), indent=2) + "\n"
+    from cfngen._formats import drift_cases, drift_findings, render, report_cases, report_findings
+
+    reports = [result.report] if result.report is not None else []
+    return render(
+        fmt,
+        findings=[*report_findings(reports), *drift_findings(result, root=root)],
+        cases=[
+            *report_cases(reports, suite="cfngen generate"),
+            *drift_cases(result, root=root, suite="cfngen generate"),
+        ],
+        tool="cfngen generate",
+    )

@@ -93,6 +93,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--no-git", dest="git", action="store_false", help="do not make a git repository"
     )
     p.add_argument(
+        "--ci",
+        choices=("github", "gitlab", "none"),
+        default=None,
+        help="the CI workflow to add: GitHub Actions (.github/workflows/cfngen.yml, the "
+        "default), GitLab CI (.gitlab-ci.yml) or none; it validates, checks the derived files, "
+        "runs the unit and contract tests and uploads their JUnit reports",
+    )
+    p.add_argument(
         "--template-version",
         metavar="VERSION",
         help="render an earlier template version this cfngen ships (default: the newest)",
@@ -166,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
         use_git=args.git,
         template_version=args.template_version,
+        ci=args.ci,
     )
     text = rendered()
     result.render(text, where=_display_path(result.root))

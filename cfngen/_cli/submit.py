@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfngen._cli._options import seconds
+from cfngen._cli._options import endpoint_url, region, seconds
 from cfngen._cli._output import paint
 from cfngen._cli.build import add_package_options, build_package
 from cfngen._errors import ExitCode
@@ -33,9 +33,9 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the project folder (default: the current folder)",
     )
     p.add_argument("--dry-run", action="store_true", help="only build the package (`cfngen build`)")
-    p.add_argument("--region", help="the AWS region to register in")
+    p.add_argument("--region", type=region, help="the AWS region to register in")
     p.add_argument("--profile", help="the AWS profile whose credentials to use")
-    p.add_argument("--endpoint-url", help="the CloudFormation endpoint to call")
+    p.add_argument("--endpoint-url", type=endpoint_url, help="the CloudFormation endpoint to call")
     p.add_argument(
         "--set-default",
         action="store_true",

@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cfngen._cli._options import add_format, add_handler_options, add_kind_options, kind_options
 from cfngen._cli._output import painter, print_warning
 from cfngen._errors import ExitCode
+
+if TYPE_CHECKING:
+    from cfngen._contract._results import SuiteResult
 
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,7 +50,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_format(
         p,
         text_help="text (default: each test's line, then the summary, on stdout) or one JSON "
-        "document on stdout (each test's line goes to stderr)",
+        "document on stdout (each test's line goes to stderr, as for the formats below)",
+        ci=True,
     )
     add_handler_options(p, after="fail an action after")
     add_kind_options(p)
@@ -59,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
     # Each test's line and the summary on one stream, so they stay in order when both are
     # redirected; with --format json, stdout holds only the document.
-    lines = sys.stderr if args.format == "json" else sys.stdout
+    lines = sys.stdout if args.format == "text" else sys.stderr
     paint_lines = painter(lines)
 
     def progress(result: TestResult) -> None:
@@ -80,6 +85,38 @@ def run(args: argparse.Namespace) -> int:
         print_warning(note)
     if args.format == "json":
         sys.stdout.write(render_json(result))
+    elif args.format != "text":
+        sys.stdout.write(_ci_report(args.format, args.project or Path.cwd(), result))
+        sys.stderr.write(render_summary(result, painter(sys.stderr)))
     else:
         sys.stdout.write(render_summary(result, painter(sys.stdout)))
     return ExitCode.OK if result.ok else ExitCode.FAILED
+
+
+def _ci_report(fmt: str, root: Path, result: SuiteResult) -> str:
+    """JUnit, SARIF or GitHub annotations: one case per contract test, named by the project's
+    type name, and failures pinned to the handlers file."""
+    from cfngen._formats import render, suite_cases, suite_findings
+
+    name, handlers = _project_names(root)
+    return render(
+        fmt,
+        findings=suite_findings(result, path=handlers),
+        cases=suite_cases(result, suite=name, path=handlers),
+        tool="cfngen test",
+    )
+
+
+def _project_names(root: Path) -> tuple[str, str | None]:
+    """The project's type name (the JUnit suite) and its handlers file, as findings name it."""
+    from cfngen._errors import CfngenError
+    from cfngen._formats import display_path
+    from cfngen._project import load_project
+
+    try:
+        project = load_project(root)
+        name = str(project.type_name)
+        handlers = project.handlers_path
+    except (CfngenError, AttributeError, ValueError):
+        return root.resolve().name, None
+    return name, display_path(handlers) if handlers.is_file() else None

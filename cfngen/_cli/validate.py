@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from cfngen._cli._options import add_format
-from cfngen._cli._output import painter
+from cfngen._cli._output import painter, quiet
 from cfngen._errors import ExitCode
 
 
@@ -28,7 +28,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="PATH",
         help="schema files or project folders (default: the project in the current folder)",
     )
-    add_format(p)
+    add_format(p, ci=True)
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
     p.add_argument(
         "--example",
@@ -42,14 +42,46 @@ def run(args: argparse.Namespace) -> int:
     from cfngen._kinds import all_kinds
     from cfngen._validate import render_json, render_summary, render_text, validate_paths
 
-    paths = list(args.paths)
+    paths = _project_paths(args.paths)
     if args.example:
         paths.extend(path for kind in all_kinds() for path in kind.example_files)
     reports = validate_paths(paths or [Path.cwd()], strict=args.strict)
     if args.format == "json":
         sys.stdout.write(render_json(reports))
+    elif args.format != "text":
+        from cfngen._formats import render, report_cases, report_findings
+
+        sys.stdout.write(
+            render(
+                args.format,
+                findings=report_findings(reports),
+                cases=report_cases(reports),
+                tool="cfngen validate",
+            )
+        )
+        if not quiet():
+            sys.stderr.write(render_summary(reports))
     else:
         sys.stdout.write(render_text(reports, painter(sys.stdout)))
         sys.stdout.flush()
-        sys.stderr.write(render_summary(reports))
+        if not quiet():
+            sys.stderr.write(render_summary(reports))
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FAILED
+
+
+def _project_paths(given: list[Path]) -> list[Path]:
+    """A `.rpdk-config` stands for its project (pre-commit passes it when it changes); a file
+    inside a project also given whole is checked once."""
+    from cfngen._project import CONFIG_FILE
+
+    paths = [path.parent if path.name == CONFIG_FILE else path for path in given]
+    folders = {path.resolve() for path in paths if path.is_dir()}
+    seen: set[Path] = set()
+    kept = []
+    for path in paths:
+        key = path.resolve()
+        if key in seen or (not path.is_dir() and key.parent in folders):
+            continue
+        seen.add(key)
+        kept.append(path)
+    return kept

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cfngen._editor import export_schemas, wants_schemas
 from cfngen._errors import CfngenError
 from cfngen._files import (
     Transaction,
@@ -128,6 +129,7 @@ def init_project(
     use_git: bool = True,
     template_version: str | None = None,
     generate: Callable[[Path], GenerateResult] | None = None,
+    ci: str | None = None,
 ) -> InitResult:
     """`generate(project)` replaces `cfngen generate` on the rendered project (tests pass a
     failing one)."""
@@ -186,9 +188,15 @@ def init_project(
         try:
             # The packaged folder is byte for byte the cache's tag (sync just made sure), and
             # rendering it skips copier's clone and checkout of the cache: ~0.3 s of every init.
-            _copier.render(str(versions[version].path), project, answers.copier_data(), None)
+            data = answers.copier_data()
+            if ci is not None:
+                data["ci"] = ci  # the template's own question; its default is github
+            _copier.render(str(versions[version].path), project, data, None)
             _copier.pin_template(project, src, version)
             result.generated = (generate or generate_project)(project)
+            # The meta-schemas the editor settings of the template point at.
+            if wants_schemas(project):
+                export_schemas(project)
             if existed:
                 result.kept = _set_aside_existing(project, dest)
             result.files = _files_of(project)

@@ -199,6 +199,11 @@ def upgrade_project(
         result.generated = (generate or generate_project)(root)
     except CfngenError as exc:
         result.generate_error = exc.message
+    # The editor settings the template brings point at this cfngen's meta-schemas.
+    from cfngen._editor import export_schemas, wants_schemas
+
+    if wants_schemas(root):
+        export_schemas(root)
     return result
 
 

@@ -223,9 +223,10 @@ def loads(text: str) -> JsonDocument:
     return JsonDocument(text=text, data=data, has_duplicates=dup)
 
 
-def read_text(path: str | Path) -> str:
+def read_text(path: str | Path, *, not_utf8: ExitCode = ExitCode.FAILED) -> str:
     """A file's text as UTF-8, with a CfngenError that says what to do when it cannot be read
-    (a named pipe or a symlink loop included: see cfngen._files)."""
+    (a named pipe or a symlink loop included: see cfngen._files). Text that is not UTF-8 is
+    `not_utf8`: a failed check for a file being checked, a usage error for a request."""
     from cfngen._files import read_bytes
 
     path = Path(path)
@@ -236,14 +237,19 @@ def read_text(path: str | Path) -> str:
         raise CfngenError(
             f"{path}: byte {exc.start} is not valid UTF-8",
             "save the file as UTF-8",
-            exit_code=ExitCode.FAILED,
+            exit_code=not_utf8,
         ) from None
 
 
 def load_object(path: Path, hint: str, *, text: str | None = None) -> dict[str, Any]:
     """A file holding one JSON object; a CfngenError with `hint` when it is not one."""
     if text is None:
-        text = read_text(path)
+        try:
+            text = read_text(path)
+        except CfngenError as exc:
+            # A file given to a command that cannot be decoded is a usage error, as invalid
+            # JSON is (only validate reports an undecodable schema as a finding: exit 1).
+            raise CfngenError(exc.message, exc.hint) from None
     try:
         data = loads(text).data
     except JsonSyntaxError as exc:

@@ -349,7 +349,9 @@ def _invoke(
             f"use one of {', '.join(_hook_protocol.POINTS)} (or preCreate, preUpdate, preDelete)",
         )
     used: dict[str, str] = {}
-    text = _inputs.render_exports(_schema.read_text(target_file), exports or {}, used)
+    text = _inputs.render_exports(
+        _schema.read_text(target_file, not_utf8=ExitCode.USAGE), exports or {}, used
+    )
     target, file_point, hook_model = read_invoke_file(target_file, text)
     warnings: list[str] = []
     if file_point and _hook_protocol.point_name(file_point) != chosen:

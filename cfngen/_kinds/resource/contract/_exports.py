@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen import _schema
-from cfngen._errors import CfngenError
+from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.resource._view import ResourceSchema
 
 _EXPORT = re.compile(r"{{([-A-Za-z0-9:\s]+?)}}")
@@ -67,7 +67,7 @@ def load(
 ) -> dict[str, Any]:
     """The JSON object in `path` with every `{{Name}}` replaced (see the module docstring);
     `info` and `model_path` say which property a placeholder stands for."""
-    text = _schema.read_text(path)
+    text = _schema.read_text(path, not_utf8=ExitCode.USAGE)
     if not _EXPORT.search(text):
         return _nested_within_reason(path, _schema.load_object(path, hint, text=text))
     data = _nested_within_reason(path, _schema.load_object(path, hint, text=_marked(text)))

