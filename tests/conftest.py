@@ -221,6 +221,8 @@ INSTALL = {
     "(.ci/run does it; or set CFNGEN_SAM to a sam executable)",
     "cfn": 'pip install -e ".[dev]" (cloudformation-cli is a dev dependency)',
     "cfn-lint": 'pip install -e ".[dev]"',
+    "zsh": "apt-get install zsh (.ci/run does it)",
+    "fish": "apt-get install fish (.ci/run does it)",
 }
 
 
