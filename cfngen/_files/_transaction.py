@@ -40,6 +40,7 @@ from cfngen._files._atomic import new_file_mode
 from cfngen._files._locks import fcntl
 from cfngen._files._read import reason
 from cfngen._files._signals import interrupt_pending, signals_deferred
+from cfngen._progress import advance, phase
 
 JOURNAL = ".cfngen-journal.json"
 _JOURNAL_TMP = JOURNAL + ".new"
@@ -263,25 +264,28 @@ class _Commit:
             self.current = relpath
             (self.root / relpath).mkdir()
         by_path = {c.path: c for c in self.changes}
-        for entry in self.entries:
-            if entry.op == "delete":
-                continue
-            self.current = entry.path
-            change = by_path[entry.path]
-            target = self.root / entry.path
-            mode = change.mode
-            if mode is None and entry.had_original:
-                with contextlib.suppress(OSError):
-                    mode = os.stat(target).st_mode & 0o7777
-            staged = self.root / entry.staged
-            fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
-            try:
-                view = memoryview(change.data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fchmod(fd, mode if mode is not None else new_file_mode())
-            finally:
-                os.close(fd)
+        writes = [entry for entry in self.entries if entry.op != "delete"]
+        with phase("writing the files", total=len(writes)):
+            for entry in writes:
+                self._stage_one(entry, by_path[entry.path])
+                advance()
+
+    def _stage_one(self, entry: _Entry, change: _Change) -> None:
+        self.current = entry.path
+        target = self.root / entry.path
+        mode = change.mode
+        if mode is None and entry.had_original:
+            with contextlib.suppress(OSError):
+                mode = os.stat(target).st_mode & 0o7777
+        staged = self.root / entry.staged
+        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        try:
+            view = memoryview(change.data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fchmod(fd, mode if mode is not None else new_file_mode())
+        finally:
+            os.close(fd)
 
 
 # --------------------------------------------------------------------------- apply and undo

@@ -26,6 +26,7 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._package._platform import Platform
+from cfngen._progress import advance, phase
 
 #: What every Python Lambda runtime already has on its path (the runtimes page lists the SDK
 #: each one includes; these are boto3 and what it depends on). Shipping them only makes the
@@ -122,12 +123,15 @@ def pip_install(
             )
             _require_pure(wheel, platform)
         left_out: list[tuple[str, str]] = []
-        for wheel in sorted(Path(downloads).glob("*.whl")):
-            name, version, _, _ = parse_wheel_filename(wheel.name)
-            if leave_out(name):
-                left_out.append((name, str(version)))
-            else:
-                _unpack(wheel, dest)
+        wheels = sorted(Path(downloads).glob("*.whl"))
+        with phase("installing dependencies", total=len(wheels)):
+            for wheel in wheels:
+                name, version, _, _ = parse_wheel_filename(wheel.name)
+                if leave_out(name):
+                    left_out.append((name, str(version)))
+                else:
+                    _unpack(wheel, dest)
+                advance()
         return left_out
 
 

@@ -128,7 +128,7 @@ def build_handler_zip(
                 "--include-boto3 Lambda's own SDK is left out",
                 exit_code=ExitCode.FAILED,
             )
-        data = zip_bytes(files, deflate=True)
+        data = zip_bytes(files, deflate=True, what="the handler and its dependencies")
     finally:
         _cache.discard(p for p in temporary if p.exists())
     shipped = tuple(_shipped(d) for d in dists)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from cfngen import _schema
 from cfngen._diagnostics import ACCEPTED, Diagnostic, Problem
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._progress import phase
+from cfngen._progress import advance, phase
 from cfngen._render import Paint, plain
 
 if TYPE_CHECKING:
@@ -241,10 +241,15 @@ def validate_text(
 def validate_paths(paths: Sequence[Path], *, strict: bool = False) -> list[FileReport]:
     # Resolve every path first: a missing one is a usage error before any work is done.
     targets = [target for path in paths for target in _targets(path)]
-    reports = []
-    for file, kind in targets:
+    if len(targets) == 1:
+        file, kind = targets[0]
         with phase(f"validating {file.name}"):
+            return [kind.check_file(file, strict=strict)]
+    reports = []
+    with phase("validating schemas", total=len(targets)):
+        for file, kind in targets:
             reports.append(kind.check_file(file, strict=strict))
+            advance()
     return reports
 
 
