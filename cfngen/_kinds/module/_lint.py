@@ -24,6 +24,9 @@ REGION = "us-east-1"
 @functools.cache
 def _rules() -> Any:
     """cfn-lint's rules, loaded once per process (loading them costs more than linting)."""
+    from cfngen._kinds.module._imports import defer_sympy
+
+    defer_sympy()
     from cfnlint.config import ConfigMixIn  # type: ignore[import-untyped]
     from cfnlint.runner import Runner  # type: ignore[import-untyped]
 
