@@ -94,6 +94,9 @@ class Decoded:
 
 
 def decode(text: str) -> Decoded:
+    from cfngen._kinds.module._imports import defer_sympy
+
+    defer_sympy()
     from cfnlint.decode import decode_str  # type: ignore[import-untyped]
 
     template, matches = decode_str(text)

@@ -12,6 +12,8 @@ replace are switched off (docs/module.md lists them):
 from __future__ import annotations
 
 import functools
+import json
+from pathlib import Path
 from typing import Any
 
 from cfngen._diagnostics import Diagnostic
@@ -24,10 +26,113 @@ REGION = "us-east-1"
 @functools.cache
 def _rules() -> Any:
     """cfn-lint's rules, loaded once per process (loading them costs more than linting)."""
+    from cfngen._kinds.module._imports import defer_sympy
+
+    defer_sympy()
     from cfnlint.config import ConfigMixIn  # type: ignore[import-untyped]
     from cfnlint.runner import Runner  # type: ignore[import-untyped]
 
-    return Runner(ConfigMixIn(regions=[REGION])).rules
+    rules = _made_reading_large_data_when_used(lambda: Runner(ConfigMixIn(regions=[REGION])).rules)
+    if rules is None:  # cfn-lint's code is not as expected: everything read as usual
+        rules = Runner(ConfigMixIn(regions=[REGION])).rules
+    return rules
+
+
+#: Data files at least this large are read when a rule first uses them, not when it is made.
+#: AWS's IAM actions (2 MB, read by two rules) and the EC2/RDS instance classes (4-5 MB) are
+#: ~40 % of making the rules, and only templates with IAM policies or those resources use them.
+LAZY_BYTES = 256 * 1024
+
+
+class _Unread:
+    """A cfn-lint data file not read yet."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def read(self) -> Any:
+        return json.loads(self.path.read_text(encoding="utf-8"))  # as cfn-lint's load_resource
+
+
+class _ReadWhenUsed:
+    """A rule's attribute whose value may be an _Unread file: read (once) on first use."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type) -> Any:
+        if instance is None:
+            return self
+        try:
+            value = instance.__dict__[self.name]
+        except KeyError:
+            raise AttributeError(self.name) from None
+        if isinstance(value, _Unread):
+            value = instance.__dict__[self.name] = value.read()
+        return value
+
+    def __set__(self, instance: Any, value: Any) -> None:
+        instance.__dict__[self.name] = value
+
+
+def _made_reading_large_data_when_used(make: Any) -> Any:
+    """cfn-lint's rules, made while its `load_resource` gives a large file as _Unread.
+
+    A rule that only keeps the file in an attribute gets that attribute read on first use (the
+    same JSON, read as cfn-lint reads it). None when any rule did more with an unread file at
+    creation (it failed, or the file is not in a rule's attribute): then the caller makes the
+    rules again as usual."""
+    import sys
+
+    import cfnlint.helpers  # type: ignore[import-untyped]
+
+    original = cfnlint.helpers.load_resource
+    unread: list[_Unread] = []
+    loading = True
+
+    def load_resource(package: Any, filename: str = "us-east-1.json") -> Any:
+        folder = getattr(package, "__file__", None)
+        if loading and folder:
+            path = Path(folder).parent / filename
+            try:
+                if path.stat().st_size >= LAZY_BYTES:
+                    unread.append(_Unread(path))
+                    return unread[-1]
+            except OSError:
+                pass
+        return original(package, filename)
+
+    # Rule modules run during loading bind the name then; modules imported before hold it too.
+    # (Each module's own namespace: a module-level __getattr__, sympy's for one, is not run.)
+    holders = [
+        namespace
+        for namespace in (getattr(m, "__dict__", None) for m in list(sys.modules.values()))
+        if isinstance(namespace, dict) and namespace.get("load_resource") is original
+    ]
+    for namespace in holders:
+        namespace["load_resource"] = load_resource
+    try:
+        rules = make()
+    except Exception:
+        return None
+    finally:
+        loading = False
+        for namespace in holders:
+            namespace["load_resource"] = original
+    kept: set[int] = set()
+    for rule in rules.data.values():
+        for name, value in list(vars(rule).items()):
+            if not isinstance(value, _Unread):
+                continue
+            descriptor = type(rule).__dict__.get(name)
+            if descriptor is None:
+                setattr(type(rule), name, _ReadWhenUsed(name))
+            elif not isinstance(descriptor, _ReadWhenUsed):
+                rule.__dict__[name] = value.read()
+            kept.add(id(value))
+    if any(id(file) not in kept for file in unread):
+        return None
+    return rules
 
 
 def lint(template: Any, *, ignore: tuple[str, ...] = REPLACED_RULES) -> list[Diagnostic]:
