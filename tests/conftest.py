@@ -32,6 +32,17 @@ from pathlib import Path
 
 import pytest
 
+# No test may reach AWS or the instance-metadata address botocore falls back to without
+# credentials: fake keys and a region for this process and every subprocess it starts.
+os.environ.update(
+    AWS_EC2_METADATA_DISABLED="true",
+    AWS_ACCESS_KEY_ID="testing",
+    AWS_SECRET_ACCESS_KEY="testing",
+    AWS_DEFAULT_REGION="us-east-1",
+)
+for _name in ("AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"):
+    os.environ.pop(_name, None)
+
 REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "snapshots"
 UPDATE_ENV = "CFNGEN_UPDATE_SNAPSHOTS"
