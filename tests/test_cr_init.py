@@ -1,27 +1,22 @@
 """`cfngen init --artifact-type custom-resource`: golden projects (file set first, then each
 file), and what the judge checks of them: no `.rpdk-config`, the template passes cfn-lint and
 aws-sam-translator, validate is clean, and the example passes `cfngen test` offline. Refresh the
-goldens with:
+goldens (with every other snapshot) with:
 
-    CFNGEN_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_cr_init.py
+    CFNGEN_UPDATE_SNAPSHOTS=1 python -m pytest -m snapshot
 """
 
 from __future__ import annotations
 
-import difflib
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
 from cfngen._cli import main
-from tests.test_init_support import REPO, project_files
+from tests.test_init_support import project_files
 
-SNAPSHOTS = REPO / "snapshots" / "init"
-REFRESH = "CFNGEN_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_cr_init.py"
 CASES = {
     "custom-resource": ["--artifact-type", "custom-resource"],
     "custom-resource-example": ["--artifact-type", "custom-resource", "--example"],
@@ -42,27 +37,10 @@ def make(dest: Path, args: list[str]) -> dict[str, bytes]:
     return project_files(dest)
 
 
+@pytest.mark.snapshot
 @pytest.mark.parametrize("case", CASES)
-def test_init_snapshot(home, tmp_path, case):
-    actual = make(tmp_path / "project", CASES[case])
-    target = SNAPSHOTS / case
-    if os.environ.get("CFNGEN_UPDATE_SNAPSHOTS"):
-        shutil.rmtree(target, ignore_errors=True)
-        for rel, data in actual.items():
-            (target / rel).parent.mkdir(parents=True, exist_ok=True)
-            (target / rel).write_bytes(data)
-    assert target.is_dir(), f"no snapshot for {case}; create it with:\n  {REFRESH}"
-    expected = project_files(target)
-    assert sorted(actual) == sorted(expected), f"file set differs; refresh with:\n  {REFRESH}"
-    for rel in expected:
-        if actual[rel] != expected[rel]:
-            diff = difflib.unified_diff(
-                expected[rel].decode(errors="replace").splitlines(keepends=True),
-                actual[rel].decode(errors="replace").splitlines(keepends=True),
-                f"snapshots/init/{case}/{rel}",
-                f"generated/{rel}",
-            )
-            pytest.fail(f"{rel} differs:\n{''.join(diff)}\nrefresh with:\n  {REFRESH}")
+def test_init_snapshot(home, tmp_path, case, golden):
+    golden(f"init/{case}", make(tmp_path / "project", CASES[case]))
 
 
 @pytest.mark.parametrize("case", CASES)
