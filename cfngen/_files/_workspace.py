@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from cfngen._files._locks import fcntl
+from cfngen._files._signals import signals_deferred
 
 _OWNER = "owner"
 #: A workspace without its owner file is only swept this long after it was made (its maker
@@ -48,10 +49,13 @@ class Workspace:
     def close(self) -> None:
         import shutil
 
-        shutil.rmtree(self.path, ignore_errors=True)
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        # A Ctrl-C inside rmtree would stop it half-way and leave the workspace behind (seen
+        # with a late SIGINT during init): hold signals back until it is gone.
+        with signals_deferred():
+            shutil.rmtree(self.path, ignore_errors=True)
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
 
     def __enter__(self) -> Workspace:
         return self

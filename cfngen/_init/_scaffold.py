@@ -203,6 +203,10 @@ def init_project(
             if use_git:
                 _git_step(project, dest, answers, version, result)
         except OSError as exc:
+            if _during_interrupt(exc):
+                # A library's cleanup (copier removes what it rendered) failed while an
+                # interrupt went through it: the interrupt is what happened.
+                raise KeyboardInterrupt from None
             raise CfngenError(
                 f"cannot write the project: {reason(exc)}; nothing was created",
                 _hint(exc, "fix that and retry"),
@@ -217,6 +221,15 @@ def init_project(
         if not moved:
             _remove(created_parents)
     return result
+
+
+def _during_interrupt(exc: BaseException) -> bool:
+    seen: BaseException | None = exc.__context__
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__context__
+    return False
 
 
 def _in_destination(error: CfngenError, project: Path, dest: Path) -> CfngenError:
