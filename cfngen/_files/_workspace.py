@@ -50,9 +50,15 @@ class Workspace:
         import shutil
 
         # A Ctrl-C inside rmtree would stop it half-way and leave the workspace behind (seen
-        # with a late SIGINT during init): hold signals back until it is gone.
+        # with a late SIGINT during init): hold signals back until it is gone. A child process
+        # an interrupt cut short (git, killed by subprocess) may still be writing into it for a
+        # moment, so removal is retried briefly; what is left then, the next command sweeps.
         with signals_deferred():
-            shutil.rmtree(self.path, ignore_errors=True)
+            for pause in (0.0, 0.05, 0.1, 0.2, 0.4):
+                time.sleep(pause)
+                shutil.rmtree(self.path, ignore_errors=True)
+                if not os.path.lexists(self.path):
+                    break
             if self._fd is not None:
                 os.close(self._fd)
                 self._fd = None
