@@ -213,7 +213,13 @@ def init_project(
             ) from None
         except CfngenError as exc:
             raise _in_destination(exc, project, dest) from None
-        _move_into_place(project, dest, existed=existed)
+        try:
+            _move_into_place(project, dest, existed=existed)
+        except KeyboardInterrupt:
+            # An interrupt held back while the move committed arrives as it ends: when every
+            # file is in place the project was created, and saying "interrupted" would be false.
+            if not _in_place(result.files, dest):
+                raise
         moved = True
     finally:
         if workspace is not None:
@@ -221,6 +227,10 @@ def init_project(
         if not moved:
             _remove(created_parents)
     return result
+
+
+def _in_place(files: list[str], dest: Path) -> bool:
+    return bool(files) and all(os.path.lexists(dest / rel) for rel in files)
 
 
 def _during_interrupt(exc: BaseException) -> bool:
