@@ -209,3 +209,9 @@ def test_a_request_that_is_not_utf8_is_a_usage_error_like_bad_json(tmp_path):
         result = run_cli("invoke", "CREATE", str(request), "--project", str(project), cwd=tmp_path)
         assert result.returncode == ExitCode.USAGE, result.stderr
         assert request.name in result.stderr
+
+
+def test_a_missing_request_file_is_a_usage_error_where_the_kind_needs_one(capsys):
+    project = Path(__file__).resolve().parent / "fixtures" / "contract" / "store"
+    assert main(["invoke", "CREATE", "--project", str(project)]) == ExitCode.USAGE
+    assert "REQUEST_FILE is missing" in capsys.readouterr().err

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cfngen._cli._options import add_handler_options, add_kind_options, delay, kind_options
 from cfngen._cli._output import paint, painter, print_warning
-from cfngen._errors import CfngenError, ExitCode
+from cfngen._errors import ExitCode
 
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -89,12 +89,6 @@ def run(args: argparse.Namespace) -> int:
         out.write(paint("output while importing the handlers:", "bold", out) + "\n")
         out.write("".join(f"  | {line}\n" for line in lines))
 
-    if args.request is None:
-        from cfngen._project import load_project
-
-        contract = load_project(args.project or Path.cwd()).kind.contract
-        if not getattr(contract, "request_optional", False):
-            raise CfngenError("REQUEST_FILE is missing", "name the request JSON file")
     result = invoke(
         args.project or Path.cwd(),
         args.action,

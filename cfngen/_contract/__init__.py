@@ -53,7 +53,7 @@ def _contract(project: Project) -> ContractProtocol:
 def invoke(
     root: Path,
     action: str,
-    request_file: Path,
+    request_file: Path | None,
     *,
     profile: str | None = None,
     region: str | None = None,
@@ -75,6 +75,8 @@ def invoke(
 
     project = load_project(root)
     contract = _contract(project)
+    if request_file is None and not contract.request_optional:
+        raise CfngenError("REQUEST_FILE is missing", "name the request JSON file")
     settings = Settings(
         region=region,
         profile=profile,

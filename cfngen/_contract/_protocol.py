@@ -156,6 +156,9 @@ class ContractProtocol(Protocol):
     #: Options beyond the runner's own that `invoke` and `run_tests` take (a hook's
     #: `typeconfig`); given to a kind that does not take them, they are a usage error.
     options: tuple[str, ...]
+    #: Whether `cfngen invoke` runs without a request file (a custom resource's template has
+    #: the properties); otherwise a missing one is a usage error.
+    request_optional: bool
     #: The response field holding the status ("status", "hookStatus", "Status").
     status_key: str
     #: The status asking to be called again, or None when the protocol never re-invokes.
@@ -176,7 +179,7 @@ class ContractProtocol(Protocol):
         self,
         runner: Runner,
         action: str,
-        request_file: Path,
+        request_file: Path | None,
         listener: Listener,
         **options: Any,
     ) -> InvokeResult:

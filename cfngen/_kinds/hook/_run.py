@@ -408,6 +408,7 @@ class HookProtocol:
     label = "hook handler"
     #: Options beyond the runner's own that `invoke` and `run_tests` take.
     options: tuple[str, ...] = ("typeconfig", "exports")
+    request_optional = False
     status_key = _hook_protocol.STATUS_KEY
     in_progress: str | None = "IN_PROGRESS"
     session_module: str | None = "cloudformation_cli_python_lib.hook"
@@ -420,8 +421,14 @@ class HookProtocol:
         pass
 
     def invoke(
-        self, runner: Runner, action: str, request_file: Path, listener: Listener, **options: Any
+        self,
+        runner: Runner,
+        action: str,
+        request_file: Path | None,
+        listener: Listener,
+        **options: Any,
     ) -> InvokeResult:
+        assert request_file is not None  # request_optional is False: the runner checked
         return _invoke(runner, action, request_file, listener, **options)
 
     def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:

@@ -29,6 +29,7 @@ class ResourceProtocol:
     label = "resource handler"
     #: `--export`/`--exports`: the values of the CloudFormation exports inputs name as {{Name}}.
     options: tuple[str, ...] = ("exports",)
+    request_optional = False
     status_key = "status"
     in_progress: str | None = "IN_PROGRESS"
     session_module: str | None = "cloudformation_cli_python_lib.resource"
@@ -42,8 +43,14 @@ class ResourceProtocol:
         _keep_next_token(entrypoint)
 
     def invoke(
-        self, runner: Runner, action: str, request_file: Path, listener: Listener, **options: Any
+        self,
+        runner: Runner,
+        action: str,
+        request_file: Path | None,
+        listener: Listener,
+        **options: Any,
     ) -> InvokeResult:
+        assert request_file is not None  # request_optional is False: the runner checked
         from cfngen._kinds.resource.contract._invoke import invoke
 
         return invoke(runner, action, request_file, listener, exports=options.get("exports"))
