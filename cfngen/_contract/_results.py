@@ -4,6 +4,8 @@ TestResult per contract test and a SuiteResult per `cfngen test`, with their ren
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -11,6 +13,30 @@ from cfngen._contract._loop import Outcome
 from cfngen._render import Paint, Style, plain
 
 Status = Literal["passed", "failed", "skipped"]
+
+
+class Failed(Exception):
+    """A contract test found a violation (its message says which rule)."""
+
+
+class Skipped(Exception):
+    """A contract test does not apply (its message says why)."""
+
+
+def run_test(name: str, body: Callable[[], None]) -> TestResult:
+    """One contract test of any kind, timed: Failed and Skipped become its outcome."""
+    started = time.perf_counter()
+    outcome: Status = "passed"
+    message: str | None = None
+    try:
+        body()
+    except Failed as exc:
+        outcome, message = "failed", str(exc)
+    except Skipped as exc:
+        outcome, message = "skipped", str(exc)
+    return TestResult(name, outcome, message, time.perf_counter() - started)
+
+
 _OUTCOME_STYLE: dict[str, Style] = {"passed": "ok", "failed": "error", "skipped": "warning"}
 
 

@@ -22,7 +22,7 @@ from cfngen._contract._entrypoint import Source
 from cfngen._contract._isolate import ChildExit
 from cfngen._contract._loop import Outcome
 from cfngen._contract._protocol import Listener, Settings
-from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
+from cfngen._contract._results import InvokeResult, SuiteResult, TestResult, run_test
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.custom_resource import INPUTS_FILE, PROPERTIES_SCHEMA
 from cfngen._kinds.custom_resource._lambda import Resource, find_resource
@@ -34,7 +34,7 @@ from cfngen._kinds.custom_resource._protocol import (
     Exchange,
 )
 from cfngen._kinds.custom_resource._receiver import certificate
-from cfngen._kinds.custom_resource._tests import TESTS, Case, Failed, Inputs, Skipped
+from cfngen._kinds.custom_resource._tests import TESTS, Case, Inputs
 from cfngen._project import Project
 from cfngen._render import Paint, plain
 
@@ -321,18 +321,8 @@ def _run_tests(
         result.notes.extend(notes + inputs.notes)
 
         def unit(name: str, test: Callable[[Case], None]) -> TestResult:
-            began = time.perf_counter()
             with cloud.receiving() if cloud.runner is not None else contextlib.nullcontext():
-                try:
-                    test(Case(cloud, inputs))
-                except Failed as failure:
-                    outcome = TestResult(name, "failed", str(failure), 0.0)
-                except Skipped as skipped:
-                    outcome = TestResult(name, "skipped", str(skipped), 0.0)
-                else:
-                    outcome = TestResult(name, "passed", None, 0.0)
-            outcome.seconds = time.perf_counter() - began
-            return outcome
+                return run_test(name, lambda: test(Case(cloud, inputs)))
 
         def done(index: int, found: TestResult | ChildExit) -> None:
             if isinstance(found, ChildExit):

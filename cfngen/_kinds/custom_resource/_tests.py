@@ -13,18 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from cfngen._contract._results import Failed, Skipped
 from cfngen._kinds.custom_resource._protocol import Cloud, Exchange
 
 #: More attempts than this at an expired URL is an endless retry.
 MAX_EXPIRED_ATTEMPTS = 5
-
-
-class Failed(Exception):
-    pass
-
-
-class Skipped(Exception):
-    pass
 
 
 @dataclass

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cfngen._contract._results import Failed, Skipped
 from cfngen._kinds.hook._hook_protocol import (
     FILE_PART,
     POINTS,
@@ -54,14 +55,6 @@ from cfngen._kinds.hook._inputs import InputSet, covers, declared, has_wildcard
 
 #: The target the unsupported-target test sends (the official suite sends a random one).
 UNSUPPORTED_TARGET = "Cfngen::Unsupported::Target"
-
-
-class Failed(Exception):
-    pass
-
-
-class Skipped(Exception):
-    pass
 
 
 #: Carries one invocation point for one target to its end (the runner, or a stand-in).

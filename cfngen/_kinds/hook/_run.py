@@ -17,7 +17,7 @@ from typing import Any
 from cfngen import _schema
 from cfngen._contract._isolate import ChildExit
 from cfngen._contract._protocol import DEFAULT_MAX_REINVOKE, Listener, Settings, lib_statuses
-from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
+from cfngen._contract._results import InvokeResult, SuiteResult, TestResult, run_test
 from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
 from cfngen._errors import CfngenError, ExitCode
@@ -221,17 +221,7 @@ def _run_tests(
         cases = {id(s): _hook_tests.Case(carry, s, schema) for s in input_sets}
 
         def unit(input_set: Any, point: str, test: Any, name: str) -> TestResult:
-            began = time.perf_counter()
-            try:
-                test(cases[id(input_set)], point)
-            except _hook_tests.Failed as failure:
-                outcome = TestResult(name, "failed", str(failure), 0.0)
-            except _hook_tests.Skipped as skipped:
-                outcome = TestResult(name, "skipped", str(skipped), 0.0)
-            else:
-                outcome = TestResult(name, "passed", None, 0.0)
-            outcome.seconds = time.perf_counter() - began
-            return outcome
+            return run_test(name, lambda: test(cases[id(input_set)], point))
 
         def done(index: int, found: TestResult | ChildExit) -> None:
             if isinstance(found, ChildExit):

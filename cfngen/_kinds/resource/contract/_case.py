@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cfngen._contract._loop import Outcome
+from cfngen._contract._results import Failed, Skipped
 from cfngen._contract._runner import Runner
 from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._kinds.resource.contract import _rules
@@ -18,8 +19,6 @@ from cfngen._kinds.resource.contract._messages import (
     R_SAME,
     R_SHAPE,
     R_SUCCESS,
-    Failed,
-    Skipped,
     explain,
     status_text,
 )

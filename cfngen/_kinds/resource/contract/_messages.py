@@ -67,14 +67,6 @@ R_SHAPE = (
 )
 
 
-class Failed(Exception):
-    pass
-
-
-class Skipped(Exception):
-    pass
-
-
 # --------------------------------------------------------------------------- messages
 
 

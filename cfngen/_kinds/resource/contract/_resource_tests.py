@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cfngen._contract._loop import Outcome
+from cfngen._contract._results import Failed, Skipped
 from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._case import Case
 from cfngen._kinds.resource.contract._messages import (
@@ -25,8 +26,6 @@ from cfngen._kinds.resource.contract._messages import (
     R_TAG_UPDATE,
     R_TAGS,
     R_UPDATE_NOT_FOUND,
-    Failed,
-    Skipped,
     as_json,
     explain,
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cfngen._contract._loop import Outcome
+from cfngen._contract._results import Failed
 from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._messages import (
     R_CONFORM,
@@ -19,7 +20,6 @@ from cfngen._kinds.resource.contract._messages import (
     R_SYNC,
     R_TIME,
     R_WRITE_ONLY,
-    Failed,
     as_json,
     explain,
 )

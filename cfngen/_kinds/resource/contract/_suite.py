@@ -18,7 +18,7 @@ from typing import Any
 from cfngen._contract._entrypoint import Stub
 from cfngen._contract._isolate import ChildExit
 from cfngen._contract._protocol import Listener
-from cfngen._contract._results import Status, SuiteResult, TestResult
+from cfngen._contract._results import SuiteResult, TestResult, run_test
 from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
 from cfngen._errors import CfngenError
@@ -29,7 +29,7 @@ from cfngen._kinds.resource.contract._inputs import (
     check_user_inputs,
     load_input_sets,
 )
-from cfngen._kinds.resource.contract._messages import R_EXIT, Failed, Skipped
+from cfngen._kinds.resource.contract._messages import R_EXIT
 from cfngen._kinds.resource.contract._request import Limits
 from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES, TESTS, ResourceTest
 from cfngen._kinds.resource.contract._rules import Conformance, read_schema
@@ -140,19 +140,11 @@ def _without_calls(run: SuiteRun, test: ResourceTest, name: str) -> TestResult |
 
 def _run_one(run: SuiteRun, test: ResourceTest, inputs: InputSet, name: str) -> TestResult:
     """One test, in the worker process."""
-    started = time.perf_counter()
     case = Case(run, inputs)
-    outcome: Status = "passed"
-    message: str | None = None
     try:
-        test.body(case)
-    except Failed as exc:
-        outcome, message = "failed", str(exc)
-    except Skipped as exc:
-        outcome, message = "skipped", str(exc)
+        return run_test(name, lambda: test.body(case))
     finally:
         case.clean_up()
-    return TestResult(name, outcome, message, time.perf_counter() - started)
 
 
 def _not_implemented(stubs: list[Stub]) -> str:
