@@ -21,9 +21,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from cfngen._contract import ContractProtocol
     from cfngen._kinds import Derived, InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
@@ -105,7 +106,7 @@ class ModuleKind:
     # ------------------------------------------------------------------ invoke, test, init
 
     @functools.cached_property
-    def contract(self) -> Any:
+    def contract(self) -> ContractProtocol | None:
         from cfngen._kinds.module._run import CONTRACT
 
         return CONTRACT

@@ -18,7 +18,7 @@ from cfngen._kinds.module._render import DEFAULT_LOGICAL_ID, Rendered, parse_par
 
 if TYPE_CHECKING:
     from cfngen._contract import Listener
-    from cfngen._contract._results import Status, SuiteResult
+    from cfngen._contract._results import InvokeResult, Status, SuiteResult
     from cfngen._contract._runner import Runner
     from cfngen._project import Project
 
@@ -79,7 +79,8 @@ class ModuleContract:
 
     label = "module"
     #: The `cfngen test` options a module takes (cfngen/_cli/_options.py declares them).
-    options = ("logical_id", "params", "params_file")
+    options: tuple[str, ...] = ("logical_id", "params", "params_file")
+    request_optional = False
     status_key = ""
     in_progress: str | None = None
     statuses: frozenset[str] = frozenset()
@@ -89,21 +90,23 @@ class ModuleContract:
     def adapt(self, entrypoint: Any) -> None:
         return None
 
-    def invoke(self, runner: Runner, *_args: Any, **_kwargs: Any) -> Any:
+    def invoke(
+        self,
+        runner: Runner,
+        action: str,
+        request_file: Path | None,
+        listener: Listener,
+        **options: Any,
+    ) -> InvokeResult:
         raise CfngenError(
             f"{runner.project.root}: a module has no handlers to invoke",
             "`cfngen module render` shows the template CloudFormation makes of it",
         )
 
-    def run_tests(
-        self,
-        runner: Runner,
-        listener: Listener,
-        *,
-        logical_id: str | None = None,
-        params: list[str] | None = None,
-        params_file: Path | None = None,
-    ) -> SuiteResult:
+    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:
+        logical_id: str | None = options.get("logical_id")
+        params: list[str] | None = options.get("params")
+        params_file: Path | None = options.get("params_file")
         project = runner.project
         keyword = runner.settings.keyword
         on_result = listener.on_result
