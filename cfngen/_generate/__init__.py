@@ -197,7 +197,14 @@ def generate_project(
     derived = kind.derive(project, inputs)
     from cfngen._generate._plan import make_plan
 
-    plan = make_plan(root, derived.files, manifest, edits=edits, until_edited=derived.until_edited)
+    plan = make_plan(
+        root,
+        derived.files,
+        manifest,
+        edits=edits,
+        until_edited=derived.until_edited,
+        official_rewrites=derived.official_rewrites,
+    )
     plan.manifest.fingerprint = fingerprint
     result = GenerateResult(report=derived.report)
     result.warnings += notes

@@ -103,17 +103,6 @@ def is_official_output(relpath: str, data: bytes) -> bool:
         return _is_official_configuration(data)
     if path.parts[0] == "example_inputs" and path.suffix == ".json":
         return _is_placeholder(data)
-    return is_official_rewrite(relpath, data)
-
-
-def is_official_rewrite(relpath: str, data: bytes) -> bool:
-    """Whether `data` is what the official CLI writes at `relpath` by itself, without being
-    asked to generate: a module's schema.json, rewritten by every `cfn validate` and `cfn
-    submit`. Such a rewrite of a file cfngen wrote is not a hand edit."""
-    if relpath == "schema.json":
-        from cfngen._kinds.module._schema import is_official_schema
-
-        return is_official_schema(data)
     return False
 
 

@@ -8,6 +8,7 @@ The plan is made from what is on disk before anything is written, so a generate 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -17,7 +18,6 @@ from cfngen._generate._ownership import (
     Manifest,
     has_header,
     is_official_output,
-    is_official_rewrite,
     is_official_sam,
     sha256,
 )
@@ -51,8 +51,10 @@ def make_plan(
     *,
     edits: str,
     until_edited: frozenset[str] = frozenset(),
+    official_rewrites: Mapping[str, Callable[[bytes], bool]] | None = None,
 ) -> Plan:
-    """`until_edited`: paths whose first edit makes them the user's (Derived.until_edited)."""
+    """`until_edited`: paths whose first edit makes them the user's (Derived.until_edited);
+    `official_rewrites`: Derived.official_rewrites."""
     plan = Plan(manifest=Manifest(fingerprint=old.fingerprint))
     for relpath, data in rendered.items():
         if relpath in until_edited and _taken_over(root, relpath, old):
@@ -65,7 +67,8 @@ def make_plan(
             plan.writes[relpath] = data
             plan.manifest.files[relpath] = sha256(data)
             continue
-        _place(root, relpath, data, old=old, edits=edits, plan=plan)
+        rewritten = (official_rewrites or {}).get(relpath)
+        _place(root, relpath, data, old=old, edits=edits, plan=plan, rewritten=rewritten)
     for relpath in sorted(old.files):
         if relpath in rendered or inspect(root / relpath).kind != "file":
             continue
@@ -130,7 +133,16 @@ def released_renderings(relpath: str) -> frozenset[bytes]:
     return frozenset(found)
 
 
-def _place(root: Path, relpath: str, data: bytes, *, old: Manifest, edits: str, plan: Plan) -> None:
+def _place(
+    root: Path,
+    relpath: str,
+    data: bytes,
+    *,
+    old: Manifest,
+    edits: str,
+    plan: Plan,
+    rewritten: Callable[[bytes], bool] | None = None,
+) -> None:
     record = plan.manifest.files
     if not inside(root, relpath):
         plan.skipped[relpath] = "its folder is a link to outside the project"
@@ -154,7 +166,7 @@ def _place(root: Path, relpath: str, data: bytes, *, old: Manifest, edits: str, 
         plan.unchanged.append(relpath)
         record[relpath] = sha256(data)
     elif relpath in old.files:
-        if sha256(current) == old.files[relpath] or is_official_rewrite(relpath, current):
+        if sha256(current) == old.files[relpath] or (rewritten is not None and rewritten(current)):
             # The official tool's own rewrite (a module's schema.json) is not a hand edit.
             plan.writes[relpath] = data
             record[relpath] = sha256(data)
@@ -167,7 +179,11 @@ def _place(root: Path, relpath: str, data: bytes, *, old: Manifest, edits: str, 
             plan.manifest.user_files.append(relpath)
         else:
             plan.edited.append(relpath)
-    elif has_header(current) or is_official_output(relpath, current):
+    elif (
+        has_header(current)
+        or is_official_output(relpath, current)
+        or (rewritten is not None and rewritten(current))
+    ):
         plan.writes[relpath] = data
         record[relpath] = sha256(data)
     else:

@@ -60,6 +60,10 @@ class Derived:
     #: Paths of `files` that are derived only until the user edits them: an edit makes the
     #: file the user's for good instead of stopping generate (a resource's contract inputs).
     until_edited: frozenset[str] = frozenset()
+    #: Paths of `files` the official CLI rewrites by itself (a module's schema.json, on every
+    #: `cfn validate`), each with the test that recognises its rewrite: such a rewrite of a
+    #: file cfngen wrote is not a hand edit.
+    official_rewrites: Mapping[str, Callable[[bytes], bool]] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- init

@@ -76,7 +76,8 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
         SCHEMA_FILE: (json.dumps(schema, indent=4) + "\n").encode(),
         DOCS_FILE: with_header(DOCS_FILE, module_docs(type_name, report.schema)).encode(),
     }
-    return Derived(files=files, report=report)
+    # `cfn validate` and `cfn submit` rewrite schema.json by themselves.
+    return Derived(files=files, report=report, official_rewrites={SCHEMA_FILE: is_official_schema})
 
 
 # --------------------------------------------------------------------------- schema.json
