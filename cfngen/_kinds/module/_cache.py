@@ -11,6 +11,7 @@ or written is simply not used; `CFNGEN_NO_CACHE=1` turns it off.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -93,10 +94,8 @@ def store(cache_key: str | None, diagnostics: list[Diagnostic], template: Any) -
     body = json.dumps(
         {"diagnostics": [d.as_json() for d in diagnostics], "template": template}
     ).encode()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        temporary = folder / f".{cache_key}.{os.getpid()}.tmp"
-        temporary.write_bytes(body)
-        os.replace(temporary, folder / f"{cache_key}.json")
-    except OSError:
-        pass
+    from cfngen._files import write_atomic
+
+    # A cache that cannot be written (a full disk, a read-only home) only costs speed.
+    with contextlib.suppress(OSError):
+        write_atomic(folder / f"{cache_key}.json", body)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._diagnostics import Diagnostic
+from cfngen._schema import join_pointer
 
 #: cfn-lint rules that cfngen's own checks replace.
 REPLACED_RULES = ("E3006",)
@@ -148,7 +149,7 @@ def lint(template: Any, *, ignore: tuple[str, ...] = REPLACED_RULES) -> list[Dia
         if severity is None:
             continue
         path = getattr(match, "path", None) or []
-        pointer = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+        pointer = join_pointer("", *(str(p) for p in path))
         found.append(
             Diagnostic(
                 "error" if severity == "error" else "warning",
