@@ -201,12 +201,8 @@ def _parse(
 
 
 def _run(args: argparse.Namespace) -> int:
-    run: Runner = args.run
     try:
-        if _no_status(args):
-            return int(run(args))
-        with status_line(args.command):
-            return int(run(args))
+        return _run_raising(args)
     except CfngenError as error:
         print_error(error)
         return int(error.exit_code)
@@ -319,10 +315,18 @@ def _no_status(args: argparse.Namespace) -> bool:
 
 def _run_raising(args: argparse.Namespace) -> int:
     run: Runner = args.run
-    if _no_status(args):
-        return int(run(args))
-    with status_line(args.command):
-        return int(run(args))
+    try:
+        if _no_status(args):
+            return int(run(args))
+        with status_line(args.command):
+            return int(run(args))
+    except ModuleNotFoundError as exc:
+        from cfngen._extras import as_missing_extra
+
+        problem = as_missing_extra(exc, f"`cfngen {args.command}`")
+        if problem is None:
+            raise
+        raise problem from exc
 
 
 def _error_doc(message: str, hint: str | None, code: int) -> dict[str, object]:

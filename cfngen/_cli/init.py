@@ -135,9 +135,12 @@ def _chosen_kind(flag: str | None, data: dict[str, str]) -> Kind | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cfngen._extras import require
     from cfngen._init import _answers
     from cfngen._init._scaffold import check_destination, init_project
 
+    # Before the wizard's questions: their answers would be lost.
+    require("init", "`cfngen init`")
     dest = args.dir.absolute()
     check_destination(dest, force=args.force)
     questions = _questions()

@@ -40,13 +40,17 @@ __all__ = [
 ]
 
 
-def _contract(project: Project) -> ContractProtocol:
+def _contract(project: Project, command: str) -> ContractProtocol:
     contract = project.kind.contract
     if contract is None:
         raise CfngenError(
             f"{project.root}: a {project.kind.label} project has no handlers for cfngen to run",
             "`cfngen invoke` and `cfngen test` run the handlers of projects that have them",
         )
+    if contract.extra is not None:
+        from cfngen._extras import require
+
+        require(contract.extra, f"`cfngen {command}`")
     return contract
 
 
@@ -74,7 +78,7 @@ def invoke(
     from cfngen._project import load_project
 
     project = load_project(root)
-    contract = _contract(project)
+    contract = _contract(project, "invoke")
     if request_file is None and not contract.request_optional:
         raise CfngenError("REQUEST_FILE is missing", "name the request JSON file")
     settings = Settings(
@@ -119,7 +123,7 @@ def run_contract_tests(
     from cfngen._project import load_project
 
     project = load_project(root)
-    contract = _contract(project)
+    contract = _contract(project, "test")
     settings = Settings(
         region=region,
         enforce_timeout=enforce_timeout,

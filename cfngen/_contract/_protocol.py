@@ -159,17 +159,26 @@ class ContractProtocol(Protocol):
     #: Whether `cfngen invoke` runs without a request file (a custom resource's template has
     #: the properties); otherwise a missing one is a usage error.
     request_optional: bool
+    #: The extra of cfngen (optional dependencies, cfngen/_extras.py) running this kind's
+    #: handlers needs ("test": moto, the handler library), or None when base cfngen runs them.
+    extra: str | None
     #: The response field holding the status ("status", "hookStatus", "Status").
     status_key: str
     #: The status asking to be called again, or None when the protocol never re-invokes.
     in_progress: str | None
-    #: Every status an answer may carry.
-    statuses: frozenset[str]
-    #: The error codes this kind's handlers may return.
-    error_codes: frozenset[str]
     #: The entrypoint's library module whose `_get_boto_session` the runner shares per set of
     #: credentials offline (None: leave it alone).
     session_module: str | None
+
+    @property
+    def statuses(self) -> frozenset[str]:
+        """Every status an answer may carry."""
+        ...
+
+    @property
+    def error_codes(self) -> frozenset[str]:
+        """The error codes this kind's handlers may return."""
+        ...
 
     def adapt(self, entrypoint: Any) -> None:
         """Fix the imported entrypoint object where its library is wrong (called per import)."""

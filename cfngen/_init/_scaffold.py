@@ -133,8 +133,10 @@ def init_project(
 ) -> InitResult:
     """`generate(project)` replaces `cfngen generate` on the rendered project (tests pass a
     failing one)."""
+    from cfngen._extras import require
     from cfngen._generate import generate_project
 
+    require("init", "`cfngen init`")
     dest = dest.absolute()
     check_destination(dest, force=force)
     kind = answers.template

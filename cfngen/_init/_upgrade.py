@@ -111,8 +111,10 @@ def upgrade_project(
 ) -> UpgradeResult:
     """`merge(root, tag)` and `generate(root)` replace copier's update (or recopy) and
     `cfngen generate` after it (tests pass failing ones)."""
+    from cfngen._extras import require
     from cfngen._generate import generate_project
 
+    require("init", "`cfngen upgrade`")
     root = root.absolute()
     if not root.is_dir():
         raise CfngenError(f"{root}: no such folder", "run it in a project folder, or pass one")

@@ -34,6 +34,9 @@ class Clients:
 
 
 def make_clients(*, region: str | None, profile: str | None, endpoint_url: str | None) -> Clients:
+    from cfngen._extras import require
+
+    require("build", "`cfngen submit`")
     import boto3
     import botocore.config
     import botocore.exceptions

@@ -61,6 +61,9 @@ def build_handler_zip(
     pip_options: Sequence[str] = (),
     on_line: Callable[[str], None] | None = None,
 ) -> HandlerZip:
+    from cfngen._extras import require
+
+    require("build", "building handlers (`cfngen build`, `cfngen submit`)")
     platform, warnings = handler_platform(project)
     sources = source_files(project)
     requirements = project.root / REQUIREMENTS_FILE

@@ -399,13 +399,19 @@ class HookProtocol:
     #: Options beyond the runner's own that `invoke` and `run_tests` take.
     options: tuple[str, ...] = ("typeconfig", "exports")
     request_optional = False
+    extra: str | None = "test"
     status_key = _hook_protocol.STATUS_KEY
     in_progress: str | None = "IN_PROGRESS"
     session_module: str | None = "cloudformation_cli_python_lib.hook"
 
-    def __init__(self) -> None:
-        self.statuses = lib_statuses(hook=True)
-        self.error_codes = _hook_protocol.hook_error_codes()
+    # Read from the library when first asked, after the runner checked the "test" extra.
+    @functools.cached_property
+    def statuses(self) -> frozenset[str]:
+        return lib_statuses(hook=True)
+
+    @functools.cached_property
+    def error_codes(self) -> frozenset[str]:
+        return _hook_protocol.hook_error_codes()
 
     def adapt(self, entrypoint: Any) -> None:
         pass

@@ -30,14 +30,20 @@ class ResourceProtocol:
     #: `--export`/`--exports`: the values of the CloudFormation exports inputs name as {{Name}}.
     options: tuple[str, ...] = ("exports",)
     request_optional = False
+    extra: str | None = "test"
     status_key = "status"
     in_progress: str | None = "IN_PROGRESS"
     session_module: str | None = "cloudformation_cli_python_lib.resource"
 
-    def __init__(self) -> None:
+    # Read from the library when first asked, after the runner checked the "test" extra.
+    @functools.cached_property
+    def statuses(self) -> frozenset[str]:
         # PENDING and CHANGE_SET_SUCCESS_SKIP_STACK_HOOK are a hook's.
-        self.statuses = lib_statuses() - {"PENDING", "CHANGE_SET_SUCCESS_SKIP_STACK_HOOK"}
-        self.error_codes = lib_error_codes() - HOOK_ONLY_CODES
+        return lib_statuses() - {"PENDING", "CHANGE_SET_SUCCESS_SKIP_STACK_HOOK"}
+
+    @functools.cached_property
+    def error_codes(self) -> frozenset[str]:
+        return lib_error_codes() - HOOK_ONLY_CODES
 
     def adapt(self, entrypoint: Any) -> None:
         _keep_next_token(entrypoint)

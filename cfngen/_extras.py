@@ -1,0 +1,99 @@
+"""Optional dependencies: what a command needs beyond the base install.
+
+`pip install cfngen` brings what `validate`, `generate` (also `--check`), `schema export`,
+`runtime` and `completion` need: the pre-commit hooks install only that. `init`/`upgrade`,
+`invoke`/`test` and `build`/`submit` need the extras of the same names
+(`pip install "cfngen[all]"` for every command). The extras are read from cfngen's own metadata
+(pyproject.toml's `[project.optional-dependencies]`), so this module holds no second list.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING
+
+from cfngen._errors import CfngenError
+
+if TYPE_CHECKING:
+    from packaging.requirements import Requirement
+
+#: Which extra a command needs, for messages ("cfngen test needs ...").
+EXTRAS = ("init", "test", "build")
+
+
+def require(extra: str, needed_by: str) -> None:
+    """Raise CfngenError (exit 2) naming what to install when a distribution of `extra` is
+    missing or at a version the extra does not allow; do nothing when all are there."""
+    problems = _problems(extra)
+    if problems:
+        raise _error(needed_by, problems, extra)
+
+
+def as_missing_extra(exc: ModuleNotFoundError, needed_by: str) -> CfngenError | None:
+    """The message for an import of a module an extra provides (None: not one of those; the
+    error is then a bug). The net under `require` for paths that import before checking."""
+    name = (exc.name or "").partition(".")[0]
+    extra = _extra_of_module(name)
+    if extra is None:
+        return None
+    return _error(needed_by, _problems(extra) or [f"{name} (not importable)"], extra)
+
+
+def _error(needed_by: str, problems: list[str], extra: str) -> CfngenError:
+    return CfngenError(
+        f'{needed_by} needs cfngen\'s optional dependencies "{extra}": {", ".join(problems)}',
+        f'install them: python -m pip install "cfngen[{extra}]" (or "cfngen[all]" for every '
+        "command)",
+    )
+
+
+def _problems(extra: str) -> list[str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    problems = []
+    for requirement in _requirements().get(extra, []):
+        try:
+            installed = version(requirement.name)
+        except PackageNotFoundError:
+            problems.append(f"{requirement.name} (not installed)")
+            continue
+        if not requirement.specifier.contains(installed, prereleases=True):
+            problems.append(f"{requirement.name}{requirement.specifier} ({installed} is installed)")
+    return problems
+
+
+@functools.cache
+def _requirements() -> dict[str, list[Requirement]]:
+    """Each extra's requirements, from the installed cfngen's metadata ({} when cfngen runs
+    from a source tree that was never installed: nothing can be checked then)."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    from packaging.requirements import Requirement
+
+    try:
+        texts = requires("cfngen") or []
+    except PackageNotFoundError:
+        return {}
+    by_extra: dict[str, list[Requirement]] = {}
+    for text in texts:
+        requirement = Requirement(text)
+        for extra in EXTRAS:
+            if requirement.marker is not None and requirement.marker.evaluate({"extra": extra}):
+                by_extra.setdefault(extra, []).append(requirement)
+    return by_extra
+
+
+def _extra_of_module(module: str) -> str | None:
+    # An import name is its distribution's name with `-` as `_` for every extra's distribution
+    # (cloudformation_cli_python_lib, time_machine); botocore comes with boto3.
+    wanted = _canonical("boto3" if module == "botocore" else module)
+    for extra in EXTRAS:
+        for requirement in _requirements().get(extra, []):
+            if _canonical(requirement.name) == wanted:
+                return extra
+    return None
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()

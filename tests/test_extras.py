@@ -1,0 +1,156 @@
+"""The base install and the optional dependencies ("extras", cfngen/_extras.py).
+
+`pip install cfngen` is what the pre-commit hooks get: it validates and generates projects of
+every kind. `init`/`upgrade`, `invoke`/`test` and `build`/`submit` need the extras of the same
+names, and without them say which to install (exit 2), before doing anything.
+
+The environment is real: pre-commit installs this repository (at its HEAD commit, as a user's
+`.pre-commit-config.yaml` names a `rev`) into a fresh virtualenv from the package index, exactly
+as `pre-commit try-repo` does; the hooks run there, and so do the other commands.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+STORE = REPO / "tests" / "fixtures" / "contract" / "store"
+
+pytestmark = pytest.mark.oracle
+
+#: Distributions only an extra brings: none may be in the hook environment.
+EXTRA_ONLY = (
+    "moto",
+    "copier",
+    "questionary",
+    "cloudformation-cli-python-lib",
+    "installer",
+    "boto3",
+)
+
+
+def run(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        list(args),
+        cwd=cwd,
+        env={**os.environ, "NO_COLOR": "1", **(env or {})},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+
+
+def git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+class HookEnv:
+    def __init__(self, home: Path, project: Path) -> None:
+        self.home = home
+        self.project = project
+
+    def pre_commit(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return run(
+            sys.executable,
+            "-m",
+            "pre_commit",
+            *args,
+            cwd=self.project,
+            env={"PRE_COMMIT_HOME": str(self.home)},
+        )
+
+    @property
+    def bin(self) -> Path:
+        (python,) = self.home.glob("repo*/py_env-*/bin/python")
+        return python.parent
+
+    def cfngen(self, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+        return run(str(self.bin / "cfngen"), *args, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def hook_env(tmp_path_factory) -> HookEnv:
+    head = run("git", "rev-parse", "HEAD", cwd=REPO)
+    assert head.returncode == 0, f"{REPO} must be a git checkout: {head.stderr}"
+    tmp = tmp_path_factory.mktemp("extras")
+    project = tmp / "project"
+    shutil.copytree(STORE, project, ignore=shutil.ignore_patterns("__pycache__"))
+    made = run(sys.executable, "-m", "cfngen", "generate", cwd=project)
+    assert made.returncode == 0, made.stderr
+    config = {"repos": [{"repo": str(REPO), "rev": head.stdout.strip(), "hooks": [
+        {"id": "cfngen-validate"}, {"id": "cfngen-generate-check"}, {"id": "cfngen-generate"},
+    ]}]}  # fmt: skip
+    (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    env = HookEnv(tmp / "pre-commit-home", project)
+    installed = env.pre_commit("install-hooks")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    return env
+
+
+def test_the_hook_environment_has_no_extra(hook_env):
+    listed = run(
+        str(hook_env.bin / "python"), "-m", "pip", "list", "--format=freeze", cwd=hook_env.project
+    )
+    names = {line.split("==")[0].lower() for line in listed.stdout.splitlines()}
+    assert "cfngen" in names and "cfn-lint" in names and "datamodel-code-generator" in names
+    assert not names & set(EXTRA_ONLY), sorted(names & set(EXTRA_ONLY))
+
+
+def test_the_hooks_pass_on_a_clean_project_and_fail_on_drift(hook_env):
+    clean = hook_env.pre_commit("run", "--all-files")
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    role = hook_env.project / "resource-role.yaml"
+    saved = role.read_bytes()
+    role.unlink()
+    try:
+        drift = hook_env.pre_commit("run", "cfngen-generate-check", "--all-files")
+        assert drift.returncode == 1 and "out of date: resource-role.yaml" in drift.stdout
+    finally:
+        role.write_bytes(saved)
+
+
+@pytest.mark.parametrize("kind", ["hook", "module", "custom-resource"])
+def test_every_kind_validates_and_generates_in_the_base_install(hook_env, tmp_path, kind):
+    made = run(
+        sys.executable, "-m", "cfngen", "init", "--no-input", "--no-git", "--artifact-type", kind,
+        *({"hook": ["-t", "Acme::Guard::Check"], "module": ["-t", "Acme::Net::Vpc::MODULE"]}.get(kind, [])),
+        str(tmp_path / kind),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    for command in (["validate"], ["generate", "--check"]):
+        result = hook_env.cfngen(*command, cwd=tmp_path / kind)
+        assert result.returncode == 0, f"{command}: {result.stdout}{result.stderr}"
+
+
+@pytest.mark.parametrize(
+    ("command", "extra"),
+    [
+        (["test"], "test"),
+        (["invoke", "CREATE", "inputs/inputs_1_create.json"], "test"),
+        (["build"], "build"),
+        (["submit", "--region", "us-east-1"], "build"),
+        (["upgrade"], "init"),
+        (["init", "--no-input", "-t", "Acme::Svc::Thing", "new"], "init"),
+    ],
+)
+def test_a_command_needing_an_extra_names_it(hook_env, command, extra):
+    before = sorted(p.name for p in hook_env.project.iterdir())
+    result = hook_env.cfngen(*command, cwd=hook_env.project)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f'optional dependencies "{extra}"' in result.stderr
+    assert f'pip install "cfngen[{extra}]"' in result.stderr
+    assert "Traceback" not in result.stderr
+    assert sorted(p.name for p in hook_env.project.iterdir()) == before
