@@ -121,17 +121,22 @@ def test_the_hooks_pass_on_a_clean_project_and_fail_on_drift(hook_env):
         role.write_bytes(saved)
 
 
-@pytest.mark.parametrize("kind", ["hook", "module", "custom-resource"])
-def test_every_kind_validates_and_generates_in_the_base_install(hook_env, tmp_path, kind):
-    made = run(
-        sys.executable, "-m", "cfngen", "init", "--no-input", "--no-git", "--artifact-type", kind,
-        *({"hook": ["-t", "Acme::Guard::Check"], "module": ["-t", "Acme::Net::Vpc::MODULE"]}.get(kind, [])),
-        str(tmp_path / kind),
-        cwd=tmp_path,
-    )  # fmt: skip
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--artifact-type", "hook", "-t", "Acme::Guard::Check"],
+        ["--artifact-type", "module", "-t", "Acme::Net::Vpc::MODULE"],
+        ["--artifact-type", "custom-resource"],
+    ],
+    ids=["hook", "module", "custom-resource"],
+)
+def test_every_kind_validates_and_generates_in_the_base_install(hook_env, tmp_path, flags):
+    project = tmp_path / "project"
+    init = [sys.executable, "-m", "cfngen", "init", "--no-input", "--no-git", *flags, str(project)]
+    made = run(*init, cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     for command in (["validate"], ["generate", "--check"]):
-        result = hook_env.cfngen(*command, cwd=tmp_path / kind)
+        result = hook_env.cfngen(*command, cwd=project)
         assert result.returncode == 0, f"{command}: {result.stdout}{result.stderr}"
 
 
