@@ -6,9 +6,10 @@ set_runtime(root, name, today, ...) -> RuntimeChange
 The user guide's "Updating Lambda runtimes for resource types and hooks" done for the user:
 `.rpdk-config` "runtime" and "language" (what the official Python plugin reads) and every
 `Runtime:` of a Python function in template.yml, then `cfngen generate` (models are made for
-the runtime). Both files are the user's: only those values change, every other byte (layout,
-key order, YAML comments, quoting) stays, which is why they are edited as text at the spans
-their parsers report rather than loaded and dumped.
+the runtime). A custom resource's runtime is its function's, in the project's template (it has
+no `.rpdk-config`); a module has no code and so no runtime. Both files are the user's: only
+those values change, every other byte (layout, key order, YAML comments, quoting) stays, which
+is why they are edited as text at the spans their parsers report rather than loaded and dumped.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 from cfngen import _schema
 from cfngen._errors import CfngenError
 from cfngen._files import Transaction
-from cfngen._project import CONFIG_FILE, load_project
+from cfngen._project import CONFIG_FILE, Project, load_project
 from cfngen._runtimes import (
     DEFAULT_RUNTIME,
     OLDEST_RUNTIME,
@@ -42,10 +43,15 @@ Transactions = Callable[[Path], Transaction]
 
 @dataclass
 class RuntimeReport:
-    #: `.rpdk-config`'s "runtime" and "language" (None when missing).
+    #: `.rpdk-config`'s "runtime" and "language" (None when missing); for a project without
+    #: one, the template's Python runtime when its functions agree on one.
     runtime: str | None
     language: str | None
-    #: The Runtime: values in template.yml, in file order (empty: no file or none there).
+    #: `.rpdk-config`, or None for a project without one (a custom resource).
+    config_file: str | None
+    #: The template holding the functions' runtimes (template.yml, or a custom resource's).
+    template_file: str
+    #: The Runtime: values in the template, in file order (empty: no file or none there).
     template_runtimes: list[str]
     #: The table's row for `runtime`, and where Lambda's end of support stands on `today`.
     row: Runtime | None
@@ -66,14 +72,24 @@ class RuntimeChange:
 
 def show_runtime(root: Path, today: str) -> RuntimeReport:
     project = load_project(root)
+    config_path, template_path = _where(project)
     language = project.config.get("language")
-    template = _read_text(root / TEMPLATE_FILE)
-    row = find_runtime(project.runtime) if project.runtime else None
+    template = _read_text(template_path)
+    template_runtimes = [
+        value for _, _, value in _yaml_runtimes(template or "", template_path.name)
+    ]
+    declared = project.runtime
+    if config_path is None:
+        pythons = {value for value in template_runtimes if python_of(value) is not None}
+        declared = pythons.pop() if len(pythons) == 1 else None
+    row = find_runtime(declared) if declared else None
     return RuntimeReport(
-        runtime=project.runtime,
+        runtime=declared,
         language=language if isinstance(language, str) else None,
-        template_runtimes=[value for _, _, value in _yaml_runtimes(template or "")],
-        row=row if row is not None and row.name == project.runtime else None,
+        config_file=config_path.name if config_path is not None else None,
+        template_file=template_path.name,
+        template_runtimes=template_runtimes,
+        row=row if row is not None and row.name == declared else None,
         phase=row.phase(today) if row is not None else None,
         choices=[(r, r.phase(today)) for r in RUNTIMES],
     )
@@ -115,19 +131,18 @@ def set_runtime(
             f"functions from {runtime.create_blocked_on}; consider {DEFAULT_RUNTIME.name}"
         )
     project = load_project(root)
+    config_path, template_path = _where(project)
     edits: dict[Path, tuple[bytes, bytes]] = {}
-    config_path = root / CONFIG_FILE
-    config_text = _read_text(config_path)
-    assert config_text is not None  # load_project read it
-    new_config = edit_config(config_text, runtime, config_path)
-    if new_config != config_text:
-        edits[config_path] = (config_text.encode("utf-8"), new_config.encode("utf-8"))
-    template_path = root / TEMPLATE_FILE
+    config_text = _read_text(config_path) if config_path is not None else None
+    if config_path is not None and config_text is not None:
+        new_config = edit_config(config_text, runtime, config_path)
+        if new_config != config_text:
+            edits[config_path] = (config_text.encode("utf-8"), new_config.encode("utf-8"))
     template_text = _read_text(template_path)
     if template_text is not None:
-        new_template, others = edit_template(template_text, runtime)
+        new_template, others = edit_template(template_text, runtime, template_path.name)
         change.warnings += [
-            f"{TEMPLATE_FILE}:{line}: left Runtime: {value} alone (not a Python runtime)"
+            f"{template_path.name}:{line}: left Runtime: {value} alone (not a Python runtime)"
             for line, value in others
         ]
         if new_template != template_text:
@@ -162,6 +177,20 @@ def set_runtime(
         undo.commit()
         raise
     return change
+
+
+def _where(project: Project) -> tuple[Path | None, Path]:
+    """Where the project's runtime is written: `.rpdk-config` (None for a project without
+    one) and the template with its functions."""
+    if project.template is not None:
+        return None, project.template
+    packaging = project.kind.packaging
+    if packaging is None or packaging.role_template is None:
+        raise CfngenError(
+            f"{project.root}: a {project.kind.label} has no handlers, so no Lambda runtime",
+            "`cfngen runtime` is for resource types, hooks and custom resources",
+        )
+    return project.root / CONFIG_FILE, project.root / TEMPLATE_FILE
 
 
 # --------------------------------------------------------------------------- .rpdk-config
@@ -221,29 +250,32 @@ def _append_members(text: str, members: list[tuple[str, str]]) -> str:
 # --------------------------------------------------------------------------- template.yml
 
 
-def edit_template(text: str, runtime: Runtime) -> tuple[str, list[tuple[int, str]]]:
-    """template.yml with every Python `Runtime:` value set to `runtime`; every other byte kept.
+def edit_template(
+    text: str, runtime: Runtime, name: str = TEMPLATE_FILE
+) -> tuple[str, list[tuple[int, str]]]:
+    """The template (`name`, for messages) with every Python `Runtime:` value set to
+    `runtime`; every other byte kept.
 
     Returns the text and the (line, value) of Runtime: values left alone (not Python).
     """
     out = text
     others = []
-    for start, end, value in reversed(_yaml_runtimes(text)):
+    for start, end, value in reversed(_yaml_runtimes(text, name)):
         if python_of(value) is None:
             others.append((text.count("\n", 0, start) + 1, value))
             continue
         quote = text[start] if text[start] in "'\"" else ""
         out = out[:start] + quote + runtime.name + quote + out[end:]
-    wanted = [v if python_of(v) is None else runtime.name for _, _, v in _yaml_runtimes(text)]
-    if [v for _, _, v in _yaml_runtimes(out)] != wanted:  # never hand the user a broken file
+    wanted = [v if python_of(v) is None else runtime.name for _, _, v in _yaml_runtimes(text, name)]
+    if [v for _, _, v in _yaml_runtimes(out, name)] != wanted:  # never hand a broken file
         raise CfngenError(
-            f"{TEMPLATE_FILE}: cfngen could not edit it safely",
+            f"{name}: cfngen could not edit it safely",
             f"set every Runtime: to {runtime.name} by hand",
         )
     return out, others[::-1]
 
 
-def _yaml_runtimes(text: str) -> list[tuple[int, int, str]]:
+def _yaml_runtimes(text: str, name: str) -> list[tuple[int, int, str]]:
     """(start, end, value) of every scalar under a `Runtime` key, in file order.
 
     PyYAML's composer gives each node's offsets without constructing anything, so
@@ -255,8 +287,9 @@ def _yaml_runtimes(text: str) -> list[tuple[int, int, str]]:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as error:
         raise CfngenError(
-            f"{TEMPLATE_FILE}: cannot read it as YAML: {error}",
-            f"fix {TEMPLATE_FILE}, or delete it and run `cfngen generate`",
+            f"{name}: cannot read it as YAML: {error}",
+            f"fix {name}"
+            + (", or delete it and run `cfngen generate`" if name == TEMPLATE_FILE else ""),
         ) from None
     found: list[tuple[int, int, str]] = []
     stack = [root] if root is not None else []

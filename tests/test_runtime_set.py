@@ -337,3 +337,42 @@ def test_cli_show_and_set_with_the_real_generate(official, capsys, monkeypatch):
     assert "moved to python3.12" in captured.out
     assert fakes.models_pythons == [(3, 12)]
     assert main(["runtime", "set", "python3.7", "--project", str(official)]) == ExitCode.USAGE
+
+
+def test_a_custom_resource_moves_its_functions_runtime_in_its_template(made_project, tmp_path, cli):
+    """A custom resource has no .rpdk-config (and must not get one): its runtime is its
+    function's, in the template the project is found by."""
+    import shutil
+
+    root = tmp_path / "cr"
+    shutil.copytree(made_project("cr-runtime", "--artifact-type", "custom-resource"), root)
+    template = root / "template.yaml"
+    before = template.read_text()
+    shown = cli("runtime", "--project", root)
+    assert shown.exit_code == ExitCode.OK, shown.stderr
+    assert f"{template.name}: Runtime {DEFAULT_RUNTIME.name} (1 function(s))" in shown.stdout
+    assert ".rpdk-config" not in shown.stdout
+    moved = cli("runtime", "set", "python3.12", "--project", root)
+    assert moved.exit_code == ExitCode.OK, moved.stderr
+    assert "+      Runtime: python3.12" in moved.stdout
+    after = template.read_text()
+    assert after == before.replace(f"Runtime: {DEFAULT_RUNTIME.name}", "Runtime: python3.12")
+    assert after != before
+    assert not (root / ".rpdk-config").exists()
+    assert cli("validate", cwd=root).exit_code == ExitCode.OK
+
+
+def test_a_module_has_no_runtime_and_is_left_alone(made_project, tmp_path, cli):
+    import shutil
+
+    root = tmp_path / "module"
+    shutil.copytree(
+        made_project("module-runtime", "--artifact-type", "module", "-t", "Acme::Net::Vpc::MODULE"),
+        root,
+    )
+    before = snapshot_tree(root)
+    for args in (["runtime"], ["runtime", "set", "python3.12"]):
+        result = cli(*args, "--project", root)
+        assert result.exit_code == ExitCode.USAGE
+        assert "a module has no handlers, so no Lambda runtime" in result.stderr
+    assert snapshot_tree(root) == before

@@ -77,16 +77,18 @@ def _today() -> str:
 
 
 def _run_show(args: argparse.Namespace) -> int:
-    from cfngen._runtime_set import TEMPLATE_FILE, show_runtime
+    from cfngen._runtime_set import show_runtime
 
     today = _today()
     report = show_runtime(args.project or Path.cwd(), today)
     out = sys.stdout
     declared = report.runtime or "(none)"
-    print(f".rpdk-config: runtime {declared}, language {report.language or '(none)'}")
+    if report.config_file is not None:
+        print(f"{report.config_file}: runtime {declared}, language {report.language or '(none)'}")
     if report.template_runtimes:
         values = ", ".join(sorted(set(report.template_runtimes)))
-        print(f"{TEMPLATE_FILE}: Runtime {values} ({len(report.template_runtimes)} function(s))")
+        count = len(report.template_runtimes)
+        print(f"{report.template_file}: Runtime {values} ({count} function(s))")
     row = report.row
     if row is None:
         print_warning(f"{declared} is not a runtime cfngen knows")
