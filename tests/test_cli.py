@@ -42,6 +42,31 @@ def test_help_does_not_import_heavy_libraries():
     assert result.stdout.strip() == "[]"
 
 
+def test_a_command_declares_only_its_own_options_and_lists_the_others_alike():
+    """The parser built for the command about to run lists every command as the whole one
+    does, and declaring it does not load what the others' options need (init's: every kind's
+    questions)."""
+    from cfngen._cli import COMMANDS, build_parser
+
+    whole = build_parser()
+    for declared in COMMANDS:
+        name = declared.__name__.rpartition(".")[2]
+        assert build_parser(name).format_help() == whole.format_help(), name
+    code = (
+        "import sys; from cfngen._cli import _parse; _parse(['generate', '--check'], None, {});"
+        "print(sorted(m for m in sys.modules if m.endswith('._answers')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
+    code = code.replace("'generate', '--check'", "'init', '--help'")
+    result = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True
+    )
+    assert "--type-name" in result.stdout
+
+
 def test_no_command_is_a_usage_error(cli):
     result = cli()
     assert result.exit_code == ExitCode.USAGE

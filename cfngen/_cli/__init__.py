@@ -78,7 +78,10 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(self, message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or, given the `command` about to run, that command's options
+    and only the name and help line of the others: declaring a command's options can import
+    what it needs (init: every kind's questions), which the others should not pay for."""
     parser = _Parser(
         prog="cfngen",
         description=(
@@ -88,8 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="show the versions and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in COMMANDS:
-        command.add(sub)
+    for declared in COMMANDS:
+        name = declared.__name__.rpartition(".")[2]
+        if command is None or name == command:
+            declared.add(sub)
+        else:
+            sub.add_parser(name, help=declared.HELP)
     # Every command takes --format (text or json at least) and the output options.
     for runnable in [parser, *_runnable(parser)]:
         if runnable is not parser and not _has(runnable, "--format"):
@@ -144,6 +151,21 @@ def _runnable(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
     return found
 
 
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command `argv` runs, or None when it names none (then every command is declared,
+    for --help and for argparse's message)."""
+    names = {declared.__name__.rpartition(".")[2] for declared in COMMANDS}
+    words = iter(argv)
+    for word in words:
+        if word in names:
+            return word
+        if word in ("--format", "--color"):
+            next(words, None)
+        elif not word.startswith("-") or word == "--":
+            return None
+    return None
+
+
 class _Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
         from cfngen._versions import render_versions
@@ -186,7 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parse(
     argv: Sequence[str], config_path: Path | None, settings: dict[str, object]
 ) -> argparse.Namespace:
-    parser = build_parser()
+    # Settings are checked against every command that takes them, whichever runs.
+    parser = build_parser(None if settings else _command_in(argv))
     if config_path is not None:
         _config.apply(_runnable(parser), config_path, dict(settings))
     args = parser.parse_args(argv)

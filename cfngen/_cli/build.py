@@ -14,10 +14,14 @@ if TYPE_CHECKING:
     from cfngen._package import BuildResult
 
 
+#: The one line `cfngen --help` lists it with.
+HELP = "build the package `cfn submit` uploads, without Docker"
+
+
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "build",
-        help="build the package `cfn submit` uploads, without Docker",
+        help=HELP,
         description=(
             "Write the project's registry package (acme-svc-widget.zip, as `cfn submit "
             "--dry-run` names it) into the project folder: the official file set, with a "

@@ -7,13 +7,16 @@ import sys
 
 from cfngen._errors import ExitCode
 
+#: The one line `cfngen --help` lists it with.
+HELP = "print a shell completion script (bash, zsh or fish)"
+
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from cfngen._completion import SHELLS
 
     p = sub.add_parser(
         "completion",
-        help="print a shell completion script (bash, zsh or fish)",
+        help=HELP,
         description=(
             "Print a completion script for your shell. bash: "
             'eval "$(cfngen completion bash)" in ~/.bashrc; zsh: '

@@ -15,10 +15,14 @@ if TYPE_CHECKING:
     from cfngen._generate import GenerateResult
 
 
+#: The one line `cfngen --help` lists it with.
+HELP = "write the files derived from the schema (models, role, SAM template, docs)"
+
+
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "generate",
-        help="write the files derived from the schema (models, role, SAM template, docs)",
+        help=HELP,
         description=(
             "Validate the project's schema, then write the files derived from it: "
             "src/<package>/models.py, cfngen_runtime.py and cfngen_aws.py, resource-role.yaml, "

@@ -6,11 +6,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cfngen._cli._output import rendered, show
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._kinds import InitSpec, Kind, Question
+
+if TYPE_CHECKING:
+    from cfngen._kinds import InitSpec, Kind, Question
 
 
 def _questions() -> list[Question]:
@@ -30,10 +32,14 @@ def _kinds() -> list[Kind]:
     return [kind for kind in all_kinds() if kind.init is not None]
 
 
+#: The one line `cfngen --help` lists it with.
+HELP = "create a project: a wizard, or flags and --no-input"
+
+
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "init",
-        help="create a project: a wizard, or flags and --no-input",
+        help=HELP,
         description=(
             "Create a project for a new extension: answer the wizard (on a terminal) or pass "
             "the answers as flags with --no-input. The project is rendered from cfngen's copier "

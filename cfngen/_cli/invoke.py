@@ -10,6 +10,9 @@ from cfngen._cli._options import add_handler_options, add_kind_options, delay, k
 from cfngen._cli._output import paint, painter, print_warning
 from cfngen._errors import ExitCode
 
+#: The one line `cfngen --help` lists it with.
+HELP = "run one handler action in-process, re-invoking while IN_PROGRESS"
+
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from cfngen._contract import DEFAULT_MAX_DELAY
@@ -17,7 +20,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = sub.add_parser(
         "invoke",
-        help="run one handler action in-process, re-invoking while IN_PROGRESS",
+        help=HELP,
         description=(
             "Run the project's handler for ACTION with the request in REQUEST_FILE (the JSON "
             "`cfn invoke` reads: desiredResourceState, previousResourceState, "

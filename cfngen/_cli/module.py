@@ -10,11 +10,14 @@ from cfngen._cli._options import add_module_options
 from cfngen._cli._output import print_warning
 from cfngen._errors import CfngenError, ExitCode
 
+#: The one line `cfngen --help` lists it with.
+HELP = "modules: preview the template CloudFormation makes of one"
+
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "module",
-        help="modules: preview the template CloudFormation makes of one",
+        help=HELP,
         description="Commands for module projects (artifact_type MODULE).",
     )
     msub = p.add_subparsers(dest="module_command", metavar="COMMAND", required=True)

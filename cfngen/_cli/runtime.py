@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import datetime
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cfngen._cli._output import paint, print_warning
 from cfngen._errors import ExitCode
-from cfngen._render import Style
-from cfngen._runtimes import Runtime
+
+if TYPE_CHECKING:
+    from cfngen._render import Style
+    from cfngen._runtimes import Runtime
 
 _DIFF_STYLES: dict[str, Style] = {"+": "ok", "-": "error", "@": "hint"}
 _PHASES = {
@@ -21,10 +23,14 @@ _PHASES = {
 }
 
 
+#: The one line `cfngen --help` lists it with.
+HELP = "show the project's Lambda runtime and Lambda's dates for it; `set` moves it"
+
+
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "runtime",
-        help="show the project's Lambda runtime and Lambda's dates for it; `set` moves it",
+        help=HELP,
         description=(
             "Show the Lambda runtime the project declares (.rpdk-config and template.yml) with "
             "Lambda's end-of-support dates. `cfngen runtime set python3.12` moves the project: "
@@ -73,6 +79,8 @@ def _describe(row: Runtime, phase: str | None) -> str:
 
 
 def _today() -> str:
+    import datetime
+
     return datetime.date.today().isoformat()
 
 

@@ -10,11 +10,14 @@ from pathlib import Path
 from cfngen._cli._options import add_format
 from cfngen._errors import ExitCode
 
+#: The one line `cfngen --help` lists it with.
+HELP = "cfngen's meta-schemas for your editor"
+
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "schema",
-        help="cfngen's meta-schemas for your editor",
+        help=HELP,
         description="cfngen's meta-schemas as JSON Schemas that editors read.",
     )
     ssub = p.add_subparsers(dest="schema_command", metavar="COMMAND", required=True)

@@ -11,11 +11,14 @@ from cfngen._cli._output import paint
 from cfngen._cli.build import add_package_options, build_package
 from cfngen._errors import ExitCode
 
+#: The one line `cfngen --help` lists it with.
+HELP = "build the package, upload it and register the extension with CloudFormation"
+
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "submit",
-        help="build the package, upload it and register the extension with CloudFormation",
+        help=HELP,
         description=(
             "Build the package (as `cfngen build`), deploy the execution-role stack and the "
             "managed upload infrastructure stack as `cfn submit` does (or use --role-arn and "

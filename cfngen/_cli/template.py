@@ -7,11 +7,14 @@ import argparse
 from cfngen._cli._output import rendered, show
 from cfngen._errors import ExitCode
 
+#: The one line `cfngen --help` lists it with.
+HELP = "the local cache of project templates"
+
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "template",
-        help="the local cache of project templates",
+        help=HELP,
         description="Manage the local git cache that cfngen (and copier) render projects from.",
     )
     tsub = p.add_subparsers(dest="template_command", metavar="COMMAND", required=True)

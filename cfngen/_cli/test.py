@@ -15,10 +15,14 @@ if TYPE_CHECKING:
     from cfngen._contract._results import SuiteResult
 
 
+#: The one line `cfngen --help` lists it with.
+HELP = "check the handler contract in-process, offline, in seconds"
+
+
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "test",
-        help="check the handler contract in-process, offline, in seconds",
+        help=HELP,
         description=(
             "Run the resource handler contract tests (the official contract_* tests and the "
             "rules they miss) in this process, with every AWS call answered by moto. Inputs "

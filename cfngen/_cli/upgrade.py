@@ -8,11 +8,14 @@ from pathlib import Path
 from cfngen._cli._output import print_warning, rendered, show
 from cfngen._errors import ExitCode
 
+#: The one line `cfngen --help` lists it with.
+HELP = "merge this cfngen's project template into a project, keeping your edits"
+
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "upgrade",
-        help="merge this cfngen's project template into a project, keeping your edits",
+        help=HELP,
         description=(
             "Move a project made by `cfngen init` to the template this cfngen ships: a "
             "three-way merge (your edits stay; conflict markers only where you and the "

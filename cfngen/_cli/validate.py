@@ -10,11 +10,14 @@ from cfngen._cli._options import add_format
 from cfngen._cli._output import painter, quiet
 from cfngen._errors import ExitCode
 
+#: The one line `cfngen --help` lists it with.
+HELP = "check resource schemas and report every problem at once"
+
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "validate",
-        help="check resource schemas and report every problem at once",
+        help=HELP,
         description=(
             "Check resource schemas: JSON syntax, duplicate keys, structure, and the semantic "
             "mistakes the official validator misses. Every problem is reported with its JSON "
