@@ -54,7 +54,7 @@ class CustomResourceKind:
     # ------------------------------------------------------------------ validate
 
     def checked_files(self, project: Project) -> list[Path]:
-        from cfngen._kinds.custom_resource._lambda import find_template
+        from cfngen._kinds.custom_resource._template import find_template
 
         files = [project.template or find_template(project.root, None)]
         if (project.root / PROPERTIES_SCHEMA).is_file():

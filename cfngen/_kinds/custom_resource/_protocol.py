@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cfngen._contract._call import Invocation
-from cfngen._kinds.custom_resource._lambda import Function, as_lambda_runs, stack_id
+from cfngen._kinds.custom_resource._intrinsics import stack_id
+from cfngen._kinds.custom_resource._lambda import Function, as_lambda_runs
 from cfngen._kinds.custom_resource._receiver import Receiver, Slot
 
 if TYPE_CHECKING:

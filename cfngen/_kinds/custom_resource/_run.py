@@ -25,7 +25,6 @@ from cfngen._contract._protocol import Listener, Settings
 from cfngen._contract._results import InvokeResult, SuiteResult, TestResult, run_test
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.custom_resource import INPUTS_FILE, PROPERTIES_SCHEMA
-from cfngen._kinds.custom_resource._lambda import Resource, find_resource
 from cfngen._kinds.custom_resource._protocol import (
     REQUEST_TYPES,
     STATUS_KEY,
@@ -34,6 +33,7 @@ from cfngen._kinds.custom_resource._protocol import (
     Exchange,
 )
 from cfngen._kinds.custom_resource._receiver import certificate
+from cfngen._kinds.custom_resource._template import Resource, find_resource
 from cfngen._kinds.custom_resource._tests import TESTS, Case, Inputs
 from cfngen._project import Project
 from cfngen._render import Paint, plain
