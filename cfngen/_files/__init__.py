@@ -22,9 +22,10 @@ that names the file, never a hang or a traceback):
 from __future__ import annotations
 
 from cfngen._files._atomic import new_file_mode, umask, write_atomic
+from cfngen._files._journal import JOURNAL, recover
 from cfngen._files._read import Entry, inspect, read_bytes, read_optional, reason
 from cfngen._files._signals import signals_deferred
-from cfngen._files._transaction import JOURNAL, Transaction, canonical, inside, recover
+from cfngen._files._transaction import Transaction, canonical, inside
 from cfngen._files._workspace import Workspace, sweep
 
 __all__ = [
