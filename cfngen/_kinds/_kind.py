@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from cfngen._contract import ContractProtocol
     from cfngen._package import FileSet
     from cfngen._project import Project
-    from cfngen._validate import FileReport
+    from cfngen._validate._report import FileReport
 
 
 # --------------------------------------------------------------------------- generate
