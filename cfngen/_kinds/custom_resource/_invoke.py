@@ -26,6 +26,7 @@ from cfngen._render import Paint, plain
 
 if TYPE_CHECKING:
     from cfngen._contract._runner import Runner
+    from cfngen._project import Project
 from cfngen._kinds.custom_resource._open import opened
 
 
@@ -99,7 +100,7 @@ def request_type(action: str) -> str:
 
 
 def _invoke(
-    runner: Runner,
+    runner: Runner[Project],
     action: str,
     request_file: Path | None,
     listener: Listener,

@@ -22,6 +22,7 @@ from cfngen._kinds.custom_resource._template import Resource, find_resource
 
 if TYPE_CHECKING:
     from cfngen._contract._runner import Runner
+    from cfngen._project import Project
 
 
 #: Seconds an invocation may run when the function's Timeout is longer (--enforce-timeout).
@@ -58,7 +59,7 @@ def _offline(region: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def opened(
-    runner: Runner,
+    runner: Runner[Project],
     *,
     template: Path | None,
     resource: str | None,

@@ -32,6 +32,7 @@ from cfngen._kinds.custom_resource._receiver import Receiver, Slot
 
 if TYPE_CHECKING:
     from cfngen._contract._runner import Runner
+    from cfngen._project import Project
 
 MAX_RESPONSE_BYTES = 4096
 MAX_PHYSICAL_ID_BYTES = 1024
@@ -160,7 +161,7 @@ class Cloud:
 
     def __init__(
         self,
-        runner: Runner | None,
+        runner: Runner[Project] | None,
         function: Function,
         *,
         logical_id: str,

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 
 def _run_tests(
-    runner: Runner,
+    runner: Runner[Project],
     listener: Listener,
     *,
     template: Path | None = None,
@@ -156,7 +156,7 @@ class CustomResourceContract:
 
     def invoke(
         self,
-        runner: Runner,
+        runner: Runner[Project],
         action: str,
         request_file: Path | None,
         listener: Listener,
@@ -164,7 +164,7 @@ class CustomResourceContract:
     ) -> InvokeResult:
         return _invoke(runner, action, request_file, listener, **options)
 
-    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:
+    def run_tests(self, runner: Runner[Project], listener: Listener, **options: Any) -> SuiteResult:
         for key in ("property", "old_property", "physical_id"):
             if options.pop(key, None):
                 raise CfngenError(

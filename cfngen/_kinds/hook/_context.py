@@ -33,7 +33,7 @@ def load_hook_project(root: Path | Project) -> tuple[Project, dict[str, Any]]:
 
 @contextlib.contextmanager
 def _hook_context(
-    runner: Runner, type_configuration: Mapping[str, Any] | None
+    runner: Runner[Project], type_configuration: Mapping[str, Any] | None
 ) -> Iterator[_hook_protocol.Context]:
     """The request context, inside an open runner."""
     sandbox = runner.sandbox
@@ -52,7 +52,7 @@ def _hook_context(
 
 
 def _carrier(
-    runner: Runner, context: _hook_protocol.Context, limit: float
+    runner: Runner[Project], context: _hook_protocol.Context, limit: float
 ) -> Callable[[str, _hook_protocol.Target], _hook_protocol.Run]:
     """The `carry` collaborator of the tests: one point for one target, in the runner."""
 

@@ -18,6 +18,7 @@ from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.hook import _hook_protocol, _hook_tests, _inputs
 from cfngen._kinds.hook._context import DEFAULT_LIMIT, _hook_context, load_hook_project
 from cfngen._kinds.hook._type_configuration import check_type_configuration, load_type_configuration
+from cfngen._project import Project
 
 
 def render_verdict(run: _hook_protocol.Run) -> str:
@@ -73,7 +74,7 @@ def read_invoke_file(
 
 
 def _invoke(
-    runner: Runner,
+    runner: Runner[Project],
     point: str,
     target_file: Path,
     listener: Listener,

@@ -61,7 +61,7 @@ def run_hook_tests(
 
 
 def _run_tests(
-    runner: Runner,
+    runner: Runner[Project],
     listener: Listener,
     *,
     typeconfig: Path | None = None,
@@ -181,7 +181,7 @@ class HookProtocol:
 
     def invoke(
         self,
-        runner: Runner,
+        runner: Runner[Project],
         action: str,
         request_file: Path | None,
         listener: Listener,
@@ -190,7 +190,7 @@ class HookProtocol:
         assert request_file is not None  # request_optional is False: the runner checked
         return _invoke(runner, action, request_file, listener, **options)
 
-    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:
+    def run_tests(self, runner: Runner[Project], listener: Listener, **options: Any) -> SuiteResult:
         return _run_tests(runner, listener, **options)
 
 

@@ -34,12 +34,13 @@ from cfngen._kinds.resource.contract._request import Limits
 from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES, TESTS, ResourceTest
 from cfngen._kinds.resource.contract._rules import Conformance, read_schema
 from cfngen._kinds.resource.contract._suite_run import SuiteRun
+from cfngen._project import Project
 
 __all__ = ["TEST_NAMES", "run_tests"]
 
 
 def run_tests(
-    runner: Runner, listener: Listener, *, exports: Mapping[str, Any] | None = None
+    runner: Runner[Project], listener: Listener, *, exports: Mapping[str, Any] | None = None
 ) -> SuiteResult:
     """Run the contract tests on a resource type project (`exports`: the values of the
     CloudFormation exports inputs name as `{{Name}}`).

@@ -8,6 +8,7 @@ from cfngen._contract._runner import Runner
 from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._kinds.resource.contract._request import Limits
 from cfngen._kinds.resource.contract._rules import Conformance
+from cfngen._project import Project
 
 
 @dataclass
@@ -15,6 +16,6 @@ class SuiteRun:
     """What every test of one `cfngen test` run shares."""
 
     info: ResourceSchema
-    runner: Runner
+    runner: Runner[Project]
     limits: Limits
     conformance: Conformance
