@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from cfngen._contract._results import SuiteResult
     from cfngen._generate import GenerateResult
-    from cfngen._validate._report import FileReport
+    from cfngen._validate._file_report import FileReport
 from cfngen._formats._shapes import Case, Finding, Level, display_path, rule_id
 
 

@@ -45,7 +45,7 @@ from cfngen._typename import TypeName
 
 if TYPE_CHECKING:
     from cfngen._contract._protocol import ContractProtocol
-    from cfngen._validate._report import FileReport
+    from cfngen._validate._file_report import FileReport
 
 
 # --------------------------------------------------------------------------- generate

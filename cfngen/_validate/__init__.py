@@ -23,7 +23,7 @@ from cfngen._diagnostics import ACCEPTED, Diagnostic, Problem
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._progress import advance, phase
 from cfngen._render import Paint, plain
-from cfngen._validate._report import FileReport
+from cfngen._validate._file_report import FileReport
 
 if TYPE_CHECKING:
     from cfngen._kinds import Kind

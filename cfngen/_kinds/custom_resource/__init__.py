@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from cfngen._kinds import Derived, InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
-    from cfngen._validate._report import FileReport
+    from cfngen._validate._file_report import FileReport
 
 #: The optional JSON schema of the custom resource's properties, beside the template.
 PROPERTIES_SCHEMA = "properties-schema.json"

@@ -16,7 +16,7 @@ from typing import Any
 from cfngen._diagnostics import Diagnostic
 from cfngen._errors import CfngenError
 from cfngen._kinds.custom_resource import PROPERTIES_SCHEMA
-from cfngen._validate._report import FileReport
+from cfngen._validate._file_report import FileReport
 
 _TYPE = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")
 _CUSTOM_LIKE = re.compile(r"^(Custom::.*|AWS::CloudFormation::CustomResource)$")

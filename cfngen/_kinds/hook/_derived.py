@@ -43,7 +43,7 @@ from cfngen._kinds.hook._targets import target_names
 from cfngen._project import CONFIG_FILE, Project
 
 if TYPE_CHECKING:
-    from cfngen._validate._report import FileReport
+    from cfngen._validate._file_report import FileReport
 
 ANSWERS_FILE = ".copier-answers.yml"
 REQUIREMENTS_FILE = "requirements.txt"

@@ -9,7 +9,7 @@ from typing import Any
 from cfngen._diagnostics import Diagnostic
 from cfngen._kinds.module import _fragment
 from cfngen._validate import read_source
-from cfngen._validate._report import FileReport
+from cfngen._validate._file_report import FileReport
 
 
 def project_root(path: Path | None) -> Path | None:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate import SchemaRules
-    from cfngen._validate._report import FileReport
+    from cfngen._validate._file_report import FileReport
 
 #: A complete, valid resource schema that ships with cfngen (`cfngen validate --example`).
 EXAMPLE_SCHEMA = Path(__file__).with_name("example-schema.json")
