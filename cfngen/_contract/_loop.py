@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from cfngen._contract._call import Invocation, call_once
 from cfngen._contract._entrypoint import Entrypoint, HandlerCrash
+from cfngen._contract._settings import DEFAULT_MAX_DELAY
 from cfngen._simulated_time import (
     DEFAULT_MAX_INVOCATIONS,
     DEFAULT_MAX_REINVOKE,
@@ -28,10 +29,6 @@ from cfngen._simulated_time import (
     LambdaContext,
     LoopGuard,
 )
-
-#: Longest real wait between re-invocations with `--profile` (real AWS); offline the clock is
-#: simulated and nothing is slept.
-DEFAULT_MAX_DELAY = 5.0
 
 
 class Exchange(Protocol):

@@ -47,9 +47,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from cfngen._contract._loop import DEFAULT_MAX_DELAY, Exchange
 from cfngen._contract._responses import Responses, lib_error_codes, lib_statuses
-from cfngen._contract._settings import Settings
+from cfngen._contract._settings import DEFAULT_MAX_DELAY, Settings
 from cfngen._simulated_time import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
 
 if TYPE_CHECKING:
@@ -66,7 +65,6 @@ __all__ = [
     "DEFAULT_MAX_INVOCATIONS",
     "DEFAULT_MAX_REINVOKE",
     "ContractProtocol",
-    "Exchange",
     "Listener",
     "Responses",
     "Settings",

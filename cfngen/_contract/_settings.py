@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cfngen._contract._loop import DEFAULT_MAX_DELAY
 from cfngen._simulated_time import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
+
+#: Longest real wait between re-invocations with `--profile` (real AWS); offline the clock is
+#: simulated and nothing is slept.
+DEFAULT_MAX_DELAY = 5.0
 
 
 @dataclass
