@@ -8,11 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cfngen._formats._shapes import Case, Finding, Level, display_path, rule_id
+
 if TYPE_CHECKING:
     from cfngen._contract._results import SuiteResult
     from cfngen._generate import GenerateResult
     from cfngen._validate._file_report import FileReport
-from cfngen._formats._shapes import Case, Finding, Level, display_path, rule_id
 
 
 def report_findings(reports: Sequence[FileReport]) -> list[Finding]:

@@ -17,6 +17,7 @@ from cfngen._contract._protocol import Listener
 from cfngen._contract._results import InvokeResult
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.custom_resource._inputs import _strings
+from cfngen._kinds.custom_resource._open import opened
 from cfngen._kinds.custom_resource._protocol import (
     REQUEST_TYPES,
     STATUS_KEY,
@@ -27,7 +28,6 @@ from cfngen._render import Paint, plain
 if TYPE_CHECKING:
     from cfngen._contract._runner import Runner
     from cfngen._project import Project
-from cfngen._kinds.custom_resource._open import opened
 
 
 @dataclass
