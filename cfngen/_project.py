@@ -11,21 +11,27 @@ official tool would try to read. Anything else is not a project (exit 2).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, recover
+from cfngen._kinds._kind import CONFIG_FILE, Project, require_entrypoint
 from cfngen._typename import TypeName
 
-if TYPE_CHECKING:
-    from cfngen._kinds import Kind
+__all__ = [
+    "CONFIG_FILE",
+    "CUSTOM_RESOURCE_KIND",
+    "OFFICIAL_DEFAULT_ARTIFACT_TYPE",
+    "Project",
+    "custom_resource_template",
+    "custom_resources",
+    "load_project",
+    "require_entrypoint",
+]
 
-CONFIG_FILE = ".rpdk-config"
 #: What the official tool assumes when `.rpdk-config` has no artifact_type.
 OFFICIAL_DEFAULT_ARTIFACT_TYPE = "RESOURCE"
 #: `module.attribute`, each part an identifier (Lambda imports the module, then the attribute).
@@ -40,123 +46,6 @@ _CUSTOM_RESOURCE = re.compile(
     r"^(Custom::[A-Za-z0-9_@-]{1,60}|AWS::CloudFormation::CustomResource)$"
 )
 CUSTOM_RESOURCE_KIND = "custom-resource"
-
-
-@dataclass(frozen=True)
-class Project:
-    root: Path
-    kind: Kind
-    #: `.rpdk-config`, as read ({} for a project that has none).
-    config: dict[str, Any] = field(default_factory=dict)
-    #: For a project without `.rpdk-config`: the template that makes it one.
-    template: Path | None = None
-    #: What recovering from an earlier command killed while writing here did (cfngen._files).
-    notes: tuple[str, ...] = ()
-
-    @functools.cached_property
-    def type_name(self) -> TypeName:
-        """`.rpdk-config`'s typeName (the loader has checked it)."""
-        raw = self.config.get("typeName")
-        if not isinstance(raw, str):
-            raise CfngenError(
-                f"{self.root}: this {self.kind.label} project has no type name",
-                f'add "typeName" to {CONFIG_FILE}',
-            )
-        return TypeName(raw)
-
-    @property
-    def schema_path(self) -> Path:
-        return self.root / self.type_name.schema_filename
-
-    @property
-    def runtime(self) -> str | None:
-        """The Lambda runtime id (`python3.12`), as the official Python plugin records it."""
-        value = self.config.get("runtime")
-        return value if isinstance(value, str) else None
-
-    @property
-    def entrypoint(self) -> str:
-        """The Lambda handler, `pkg.handlers.resource`: `.rpdk-config`'s, so a renamed package
-        keeps working, else the official default for the type name."""
-        value = self.config.get("entrypoint")
-        if isinstance(value, str) and value:
-            return value
-        return f"{self.type_name.package_name}.handlers.resource"
-
-    @property
-    def test_entrypoint(self) -> str:
-        value = self.config.get("testEntrypoint")
-        if isinstance(value, str) and value:
-            return value
-        return self.handlers_module + ".test_entrypoint"
-
-    @property
-    def handlers_module(self) -> str:
-        """`pkg.handlers`: the module the entrypoint lives in."""
-        return self.entrypoint.rpartition(".")[0]
-
-    @property
-    def handlers_path(self) -> Path:
-        """The file of handlers_module: `src/pkg/handlers.py`."""
-        return self.src_dir.joinpath(*self.handlers_module.split(".")).with_suffix(".py")
-
-    @property
-    def package_name(self) -> str:
-        return self.entrypoint.split(".")[0]
-
-    @property
-    def src_dir(self) -> Path:
-        return self.root / "src"
-
-    @property
-    def package_dir(self) -> Path:
-        return self.src_dir / self.package_name
-
-    def entrypoint_problem(self) -> CfngenError | None:
-        """Why the handlers `.rpdk-config` names cannot be imported from src/, or None.
-
-        A typo there (or `os.system`) would otherwise make generate write models for a
-        package that does not exist, and test import something that is not the project."""
-        for key, dotted in (
-            ("entrypoint", self.entrypoint),
-            ("testEntrypoint", self.test_entrypoint),
-        ):
-            module = dotted.rpartition(".")[0]
-            package = module.split(".")[0]
-            where = f'{CONFIG_FILE}: {key} "{dotted}"'
-            if not (self.src_dir / package).is_dir():
-                return CfngenError(
-                    f"{where} names the package {package}, but src/{package}/ does not exist",
-                    _entrypoint_hint(self.src_dir),
-                )
-            base = self.src_dir.joinpath(*module.split("."))
-            if not (base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()):
-                shown = base.with_suffix(".py").relative_to(self.root).as_posix()
-                return CfngenError(
-                    f"{where} names the module {module}, but {shown} does not exist",
-                    f"restore {shown} (`git checkout -- {shown}`), or "
-                    + _entrypoint_hint(self.src_dir),
-                )
-        return None
-
-
-def _entrypoint_hint(src: Path) -> str:
-    """The fix, naming the handlers modules that do exist under src/."""
-    found = sorted(p.parent.name for p in src.glob("*/handlers.py")) if src.is_dir() else []
-    if found:
-        return f'set "entrypoint" in {CONFIG_FILE} to one of: ' + ", ".join(
-            f'"{name}.handlers.resource"' for name in found
-        )
-    return (
-        f'fix "entrypoint" in {CONFIG_FILE} ("package.handlers.resource", with the package in src/)'
-    )
-
-
-def require_entrypoint(project: Project) -> None:
-    """Stop (exit 2, before anything is written or imported) when the entrypoint is broken."""
-    problem = project.entrypoint_problem()
-    if problem is not None:
-        raise problem
 
 
 def load_project(root: Path) -> Project:

@@ -21,7 +21,8 @@ from cfngen._contract._loop import Policy
 from cfngen._generate import generate_project
 from cfngen._kinds.hook import _hook_protocol as _protocol
 from cfngen._kinds.hook._inputs import render_exports
-from cfngen._kinds.hook._run import load_type_configuration, no_test_ran, run_hook_tests
+from cfngen._kinds.hook._run import no_test_ran, run_hook_tests
+from cfngen._kinds.hook._type_configuration import load_type_configuration
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hooks" / "projects"
 

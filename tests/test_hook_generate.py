@@ -16,7 +16,7 @@ import yaml
 
 from cfngen._errors import CfngenError
 from cfngen._generate import generate_project
-from cfngen._kinds.hook import _derived, _targets
+from cfngen._kinds.hook import _targets
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
 PYENV = Path("/root/.pyenv/versions")
@@ -110,7 +110,7 @@ def test_official_projects_generate_offline_and_keep_what_their_handlers_use(tmp
     assert callable(handlers.hook) and callable(handlers.test_entrypoint)
     target = next(
         iter(
-            _derived.target_names(
+            _targets.target_names(
                 json.loads(
                     root.joinpath(
                         "-".join(config["typeName"].split("::")).lower() + ".json"

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from cfngen._models import MODELS_FILE, RUNTIME_FILE, render_models
-from cfngen._models._normalise import class_name, needs_alias, normalise, python_name
+from cfngen._models._names import class_name, needs_alias, python_name
+from cfngen._models._normalise import normalise
 from tests._maximal import first_difference, load_models, maximal, stringify, unload
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,7 +18,7 @@ from typing import Any
 
 from cfngen._contract._capture import Sink, abandon, set_sink
 from cfngen._contract._entrypoint import Entrypoint, HandlerCrash
-from cfngen._render import Paint, plain
+from cfngen._render import Paint, Style, plain
 
 
 @dataclass
@@ -53,8 +53,6 @@ class Invocation:
     def render(self, paint: Paint = plain) -> str:
         """The call as `cfngen invoke` prints it (a protocol whose calls show more, as a
         custom resource's made-up request and every response it PUT, overrides this)."""
-        from cfngen._contract._report import render_invocation
-
         return render_invocation(self, paint)
 
 
@@ -169,3 +167,27 @@ def _stop_thread(thread: threading.Thread) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
         ctypes.c_ulong(thread.ident), ctypes.py_object(HandlerTimeout)
     )
+
+
+_STATUS_STYLE: dict[str, Style] = {"SUCCESS": "ok", "FAILED": "error", "IN_PROGRESS": "warning"}
+
+
+def render_invocation(invocation: Invocation, paint: Paint = plain) -> str:
+    """One handler call: header, the handler's own output, the crash, the progress event."""
+    head = f"{invocation.action} #{invocation.number}"
+    if invocation.not_called:
+        return f"{paint(head, 'bold')}: not called: {invocation.not_called}\n"
+    if invocation.timed_out:
+        status = paint(f"no answer within {invocation.limit:g} s", "error")
+    else:
+        raw = invocation.status or f"no {invocation.status_key}"
+        status = paint(raw, _STATUS_STYLE.get(raw, "error"))
+    lines = [f"{paint(head, 'bold')} -> {status} ({invocation.seconds:.2f} s)"]
+    lines.extend(f"  | {line}" for line in invocation.output)
+    if invocation.crash is not None:
+        lines.append(paint(f"  handler raised {invocation.crash.headline}", "error"))
+        lines.extend(invocation.crash.frames)
+    if invocation.response is not None:
+        text = json.dumps(invocation.response, indent=2, sort_keys=True, default=str)
+        lines.extend("  " + line for line in text.splitlines())
+    return "\n".join(lines) + "\n"

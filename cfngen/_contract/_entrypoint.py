@@ -20,11 +20,31 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from cfngen._contract._capture import Sink, current_sink, set_sink
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._project import Project
+
+
+class HandlerProject(Protocol):
+    """What the runner needs of a project: where its handlers are and which to import (a
+    `cfngen._project.Project` is one; the runner knows no kind and no `.rpdk-config`)."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def src_dir(self) -> Path: ...
+
+    @property
+    def entrypoint(self) -> str:
+        """The handlers' `module.attribute`, imported from `src_dir`."""
+        ...
+
+    def entrypoint_problem(self) -> CfngenError | None:
+        """Why `entrypoint` cannot be imported from `src_dir`, or None."""
+        ...
+
 
 #: The line `cfngen init` puts in every stub handler it writes: the handler is not written yet.
 #: Its return values only have the contract's shapes, so testing it would test the template.
@@ -74,7 +94,7 @@ class Entrypoint:
 
     def __init__(
         self,
-        project: Project,
+        project: HandlerProject,
         adapt: Callable[[Any], None] | None = None,
         source: Source | None = None,
     ) -> None:

@@ -17,17 +17,45 @@ import contextlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from cfngen._contract._call import Invocation, call_once
 from cfngen._contract._entrypoint import Entrypoint, HandlerCrash
-from cfngen._contract._protocol import (
-    DEFAULT_MAX_DELAY,
+from cfngen._contract._settings import DEFAULT_MAX_DELAY
+from cfngen._simulated_time import (
     DEFAULT_MAX_INVOCATIONS,
     DEFAULT_MAX_REINVOKE,
-    Exchange,
+    CallbackClock,
+    LambdaContext,
+    LoopGuard,
 )
-from cfngen._simulated_time import CallbackClock, LambdaContext, LoopGuard
+
+
+class Exchange(Protocol):
+    """One action of one protocol, carried across calls by the runner's loop."""
+
+    #: What the calls are shown as: "CREATE", "CREATE_PRE_PROVISION AWS::S3::Bucket".
+    label: str
+    #: Seconds one call may take.
+    limit: float
+    #: The handler's timeoutInMinutes when the action may wait across callbacks (None: its
+    #: kind declares no timeout): IN_PROGRESS past it, in simulated time, stops the loop.
+    timeout_minutes: float | None
+    #: Whether an IN_PROGRESS answer is called again (a resource's READ and LIST are not).
+    waits: bool
+
+    def event(self, number: int, callback_context: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The event of call `number` (from 1), with the previous call's callbackContext."""
+        ...
+
+    def answer(self, invocation: Invocation, returned: Any) -> dict[str, Any] | None:
+        """The handler's answer to one call: its return value (resources, hooks) or what it
+        sent elsewhere (a custom resource's PUT)."""
+        ...
+
+    def advance(self, response: Mapping[str, Any]) -> None:
+        """Take what an IN_PROGRESS answer carries into the next call (e.g. its model)."""
+        ...
 
 
 @dataclass

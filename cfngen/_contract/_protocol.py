@@ -42,11 +42,13 @@ server thread of cfngen's own process would not see what the worker publishes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cfngen._contract._responses import Responses, lib_error_codes, lib_statuses
+from cfngen._contract._settings import DEFAULT_MAX_DELAY, Settings
 from cfngen._simulated_time import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
 
 if TYPE_CHECKING:
@@ -63,46 +65,12 @@ __all__ = [
     "DEFAULT_MAX_INVOCATIONS",
     "DEFAULT_MAX_REINVOKE",
     "ContractProtocol",
-    "Exchange",
     "Listener",
+    "Responses",
     "Settings",
     "lib_error_codes",
     "lib_statuses",
 ]
-
-#: Longest real wait between re-invocations with `--profile` (real AWS); offline the clock is
-#: simulated and nothing is slept.
-DEFAULT_MAX_DELAY = 5.0
-
-
-def lib_error_codes() -> frozenset[str]:
-    """Every error code cloudformation-cli-python-lib knows (HandlerErrorCode)."""
-    from cloudformation_cli_python_lib.interface import HandlerErrorCode
-
-    return frozenset(code.value for code in HandlerErrorCode)
-
-
-def lib_statuses(hook: bool = False) -> frozenset[str]:
-    """Every status of a progress event (OperationStatus; HookStatus for hooks)."""
-    from cloudformation_cli_python_lib.interface import HookStatus, OperationStatus
-
-    return frozenset(status.value for status in (HookStatus if hook else OperationStatus))
-
-
-@dataclass
-class Settings:
-    """What the user chose for a run (`cfngen invoke` / `cfngen test` options)."""
-
-    region: str | None = None
-    #: Real AWS with this profile's credentials (real time); None: moto, simulated time.
-    profile: str | None = None
-    #: `--enforce-timeout S`: the kind's per-call limits scaled to S.
-    enforce_timeout: float | None = None
-    max_reinvoke: int = DEFAULT_MAX_REINVOKE
-    max_invocations: int = DEFAULT_MAX_INVOCATIONS
-    max_delay: float = DEFAULT_MAX_DELAY
-    #: `-k EXPR` of `cfngen test`.
-    keyword: str | None = None
 
 
 @dataclass
@@ -121,38 +89,10 @@ class Listener:
             self.on_warning(text)
 
 
-class Exchange(Protocol):
-    """One action of one protocol, carried across calls by the runner's loop."""
+class ContractProtocol(Responses, Protocol):
+    """One kind's request/response protocol and contract tests (`Kind.contract`): what the
+    runner reads of its answers (`Responses`), and the commands it drives the runner with."""
 
-    #: What the calls are shown as: "CREATE", "CREATE_PRE_PROVISION AWS::S3::Bucket".
-    label: str
-    #: Seconds one call may take.
-    limit: float
-    #: The handler's timeoutInMinutes when the action may wait across callbacks (None: its
-    #: kind declares no timeout): IN_PROGRESS past it, in simulated time, stops the loop.
-    timeout_minutes: float | None
-    #: Whether an IN_PROGRESS answer is called again (a resource's READ and LIST are not).
-    waits: bool
-
-    def event(self, number: int, callback_context: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The event of call `number` (from 1), with the previous call's callbackContext."""
-        ...
-
-    def answer(self, invocation: Invocation, returned: Any) -> dict[str, Any] | None:
-        """The handler's answer to one call: its return value (resources, hooks) or what it
-        sent elsewhere (a custom resource's PUT)."""
-        ...
-
-    def advance(self, response: Mapping[str, Any]) -> None:
-        """Take what an IN_PROGRESS answer carries into the next call (e.g. its model)."""
-        ...
-
-
-class ContractProtocol(Protocol):
-    """One kind's request/response protocol and contract tests (`Kind.contract`)."""
-
-    #: For messages: "resource handler", "hook handler".
-    label: str
     #: Options beyond the runner's own that `invoke` and `run_tests` take (a hook's
     #: `typeconfig`); given to a kind that does not take them, they are a usage error.
     options: tuple[str, ...]
@@ -162,31 +102,10 @@ class ContractProtocol(Protocol):
     #: The extra of cfngen (optional dependencies, cfngen/_extras.py) running this kind's
     #: handlers needs ("test": moto, the handler library), or None when base cfngen runs them.
     extra: str | None
-    #: The response field holding the status ("status", "hookStatus", "Status").
-    status_key: str
-    #: The status asking to be called again, or None when the protocol never re-invokes.
-    in_progress: str | None
-    #: The entrypoint's library module whose `_get_boto_session` the runner shares per set of
-    #: credentials offline (None: leave it alone).
-    session_module: str | None
-
-    @property
-    def statuses(self) -> frozenset[str]:
-        """Every status an answer may carry."""
-        ...
-
-    @property
-    def error_codes(self) -> frozenset[str]:
-        """The error codes this kind's handlers may return."""
-        ...
-
-    def adapt(self, entrypoint: Any) -> None:
-        """Fix the imported entrypoint object where its library is wrong (called per import)."""
-        ...
 
     def invoke(
         self,
-        runner: Runner,
+        runner: Runner[Any],
         action: str,
         request_file: Path | None,
         listener: Listener,
@@ -195,6 +114,6 @@ class ContractProtocol(Protocol):
         """`cfngen invoke`: one action carried to its end."""
         ...
 
-    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:
+    def run_tests(self, runner: Runner[Any], listener: Listener, **options: Any) -> SuiteResult:
         """`cfngen test`: the contract tests; CfngenError when they cannot run at all."""
         ...

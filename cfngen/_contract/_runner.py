@@ -12,24 +12,27 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from cfngen._contract._call import Invocation
-from cfngen._contract._entrypoint import Entrypoint, Source, Stub
+from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source, Stub
 from cfngen._contract._isolate import ChildExit, Send, isolated
-from cfngen._contract._loop import Outcome, Policy, carry, entrypoint_call
-from cfngen._contract._protocol import ContractProtocol, Exchange, Settings
+from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_call
+from cfngen._contract._responses import Responses
 from cfngen._contract._sandbox import Sandbox
-from cfngen._project import Project
+from cfngen._contract._settings import Settings
 from cfngen._simulated_time import CallbackClock
 
 T = TypeVar("T")
+#: The project whose handlers run: a kind's protocol gets back the project it was given
+#: (`Runner[Project]`), while the runner itself only uses what `HandlerProject` names.
+P = TypeVar("P", bound=HandlerProject)
 
 
-class Runner:
+class Runner(Generic[P]):
     """Handlers of one project, run for one protocol with one set of settings."""
 
-    def __init__(self, project: Project, protocol: ContractProtocol, settings: Settings) -> None:
+    def __init__(self, project: P, protocol: Responses, settings: Settings) -> None:
         self.project = project
         self.protocol = protocol
         self.settings = settings
@@ -43,7 +46,7 @@ class Runner:
     # ------------------------------------------------------------------ lifecycle
 
     @contextlib.contextmanager
-    def open(self, source: Source | None = None) -> Iterator[Runner]:
+    def open(self, source: Source | None = None) -> Iterator[Runner[P]]:
         """The sandbox and the imported entrypoint, for the length of the block: the one
         `.rpdk-config` names, or `source` (a custom resource's function)."""
         directory = self.project.src_dir if source is None else source.directory

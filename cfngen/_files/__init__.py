@@ -13,6 +13,10 @@ Writing (every command that writes more than one file uses a Transaction):
     canonical(rel), inside(root, rel)   one spelling of a relative path; whether it stays in root
     signals_deferred()                  hold Ctrl-C/SIGTERM/SIGHUP over a few steps that belong
                                         together (e.g. making a Workspace and noting it)
+    commit_then_report(commit, root, files)
+                                        run a commit, then raise an interrupt that arrived
+                                        meanwhile only if the files are not all in place
+    raised_while_interrupted(exc)       whether exc is a cleanup failing under an interrupt
 
 Reading (regular files only; a named pipe, folder, loop or dangling link is a CfngenError
 that names the file, never a hang or a traceback):
@@ -22,9 +26,10 @@ that names the file, never a hang or a traceback):
 from __future__ import annotations
 
 from cfngen._files._atomic import new_file_mode, umask, write_atomic
+from cfngen._files._journal import JOURNAL, recover
 from cfngen._files._read import Entry, inspect, read_bytes, read_optional, reason
-from cfngen._files._signals import signals_deferred
-from cfngen._files._transaction import JOURNAL, Transaction, canonical, inside, recover
+from cfngen._files._signals import commit_then_report, raised_while_interrupted, signals_deferred
+from cfngen._files._transaction import Transaction, canonical, inside
 from cfngen._files._workspace import Workspace, sweep
 
 __all__ = [
@@ -33,9 +38,11 @@ __all__ = [
     "Transaction",
     "Workspace",
     "canonical",
+    "commit_then_report",
     "inside",
     "inspect",
     "new_file_mode",
+    "raised_while_interrupted",
     "read_bytes",
     "read_optional",
     "reason",

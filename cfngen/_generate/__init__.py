@@ -30,7 +30,7 @@ from cfngen._render import Rendered
 
 if TYPE_CHECKING:
     from cfngen._project import Project
-    from cfngen._validate import FileReport
+    from cfngen._validate._file_report import FileReport
 
 
 @dataclass

@@ -22,6 +22,8 @@ from cfngen._errors import CfngenError
 from cfngen._files import (
     Transaction,
     Workspace,
+    commit_then_report,
+    raised_while_interrupted,
     reason,
     recover,
     signals_deferred,
@@ -205,7 +207,7 @@ def init_project(
             if use_git:
                 _git_step(project, dest, answers, version, result)
         except OSError as exc:
-            if _during_interrupt(exc):
+            if raised_while_interrupted(exc):
                 # A library's cleanup (copier removes what it rendered) failed while an
                 # interrupt went through it: the interrupt is what happened.
                 raise KeyboardInterrupt from None
@@ -215,13 +217,9 @@ def init_project(
             ) from None
         except CfngenError as exc:
             raise _in_destination(exc, project, dest) from None
-        try:
-            _move_into_place(project, dest, existed=existed)
-        except KeyboardInterrupt:
-            # An interrupt held back while the move committed arrives as it ends: when every
-            # file is in place the project was created, and saying "interrupted" would be false.
-            if not _in_place(result.files, dest):
-                raise
+        commit_then_report(
+            lambda: _move_into_place(project, dest, existed=existed), dest, result.files
+        )
         moved = True
     finally:
         if workspace is not None:
@@ -229,19 +227,6 @@ def init_project(
         if not moved:
             _remove(created_parents)
     return result
-
-
-def _in_place(files: list[str], dest: Path) -> bool:
-    return bool(files) and all(os.path.lexists(dest / rel) for rel in files)
-
-
-def _during_interrupt(exc: BaseException) -> bool:
-    seen: BaseException | None = exc.__context__
-    while seen is not None:
-        if isinstance(seen, KeyboardInterrupt):
-            return True
-        seen = seen.__context__
-    return False
 
 
 def _in_destination(error: CfngenError, project: Path, dest: Path) -> CfngenError:

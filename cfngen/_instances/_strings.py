@@ -8,70 +8,29 @@ at a length, which AWS patterns combined with min/maxLength need. Here lengths a
 the tree and every candidate is checked against the pattern: 100 of the same 100 at a median of
 0.3 ms, and 3790 of all 3792 corpus triples (the other two match nothing at all). No randomness:
 a `variant` number picks among equally good choices.
+
+The tree: _pattern_tree.py; the characters a class allows: _char_classes.py.
 """
 
 from __future__ import annotations
 
-import bisect
 import functools
 import itertools
 import math
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cfngen import _patterns
+from cfngen._instances._char_classes import _ANY_CLASS, _char_class, _CharClass, _not_literal
+from cfngen._instances._pattern_tree import _ATOMIC_GROUP, _REPEATS, Item, _parse
 
 if sys.version_info >= (3, 11):  # 3.11 renamed the modules behind `re` (the old names warn)
     from re import _constants as sre
-    from re import _parser as sre_parse
 else:  # pragma: no cover
     import sre_constants as sre
-    import sre_parse
 
 _UNBOUNDED = 1 << 30
-#: Characters preferred when a class allows them, most readable first.
-_LOWER = "abcdefghijklmnopqrstuvwxyz"
-_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_DIGITS = "0123456789"
-_OTHER = "-_. /:=+@,;!~*'()[]{}<>#$%&?^|`\"\\\t\n\r"
-_PREFERRED = _LOWER + _DIGITS + _UPPER + _OTHER
-_ATOMIC_GROUP = getattr(sre, "ATOMIC_GROUP", None)
-_POSSESSIVE_REPEAT = getattr(sre, "POSSESSIVE_REPEAT", None)
-_REPEATS = tuple(op for op in (sre.MAX_REPEAT, sre.MIN_REPEAT, _POSSESSIVE_REPEAT) if op)
-
-Item = tuple[Any, Any]
-
-
-@functools.lru_cache(maxsize=2048)
-def _parse(pattern: str) -> tuple[Item, ...] | None:
-    try:
-        _patterns.compile_pattern(pattern)
-        return _freeze(sre_parse.parse(_patterns.translate(pattern)))
-    except (_patterns.PatternError, sre.error):
-        return None
-
-
-def _freeze(sub: Any) -> tuple[Item, ...]:
-    """The parse tree as nested tuples: fast to walk, and stable keys for the caches below."""
-    out = []
-    for op, av in sub:
-        if op is sre.SUBPATTERN:
-            av = (av[0], av[1], av[2], _freeze(av[3]))  # noqa: PLW2901
-        elif op is sre.BRANCH:
-            av = (None, tuple(_freeze(b) for b in av[1]))  # noqa: PLW2901
-        elif op in _REPEATS:
-            av = (av[0], av[1], _freeze(av[2]))  # noqa: PLW2901
-        elif op is _ATOMIC_GROUP:
-            av = _freeze(av)  # noqa: PLW2901
-        elif op in (sre.ASSERT, sre.ASSERT_NOT):
-            av = (av[0], _freeze(av[1]))  # noqa: PLW2901
-        elif op is sre.GROUPREF_EXISTS:
-            av = (av[0], _freeze(av[1]), None if av[2] is None else _freeze(av[2]))  # noqa: PLW2901
-        elif op is sre.IN:
-            av = tuple(av)  # noqa: PLW2901
-        out.append((op, av))
-    return tuple(out)
 
 
 _WIDTHS: dict[int, tuple[Any, tuple[int, int]]] = {}
@@ -83,95 +42,6 @@ def _opens_with_text(items: Sequence[Item], text: str = "aws") -> bool:
         items = items[0][1][3]
     head = [chr(av) for op, av in items[: len(text)] if op is sre.LITERAL]
     return "".join(head) == text
-
-
-def _ascii_word(c: str) -> bool:
-    return c.isascii() and (c.isalnum() or c == "_")
-
-
-#: sre categories (only reached for patterns that bypass the translation's explicit classes).
-_CATEGORIES: dict[Any, Callable[[str], bool]] = {
-    sre.CATEGORY_DIGIT: lambda c: "0" <= c <= "9",
-    sre.CATEGORY_NOT_DIGIT: lambda c: not "0" <= c <= "9",
-    sre.CATEGORY_SPACE: lambda c: c in " \t\n\r\f\v",
-    sre.CATEGORY_NOT_SPACE: lambda c: c not in " \t\n\r\f\v",
-    sre.CATEGORY_WORD: _ascii_word,
-    sre.CATEGORY_NOT_WORD: lambda c: not _ascii_word(c),
-    sre.CATEGORY_UNI_DIGIT: str.isdecimal,
-    sre.CATEGORY_UNI_NOT_DIGIT: lambda c: not c.isdecimal(),
-    sre.CATEGORY_UNI_SPACE: str.isspace,
-    sre.CATEGORY_UNI_NOT_SPACE: lambda c: not c.isspace(),
-    sre.CATEGORY_UNI_WORD: lambda c: c.isalnum() or c == "_",
-    sre.CATEGORY_UNI_NOT_WORD: lambda c: not (c.isalnum() or c == "_"),
-}
-
-
-def _never(_: str) -> bool:
-    return False
-
-
-_CLASSES: dict[int, tuple[Any, _CharClass]] = {}
-
-
-def _char_class(items: Any) -> _CharClass:
-    """One _CharClass per IN node of a cached parse tree."""
-    hit = _CLASSES.get(id(items))
-    if hit is None or hit[0] is not items:
-        if len(_CLASSES) > 20000:  # trees evicted from _parse's cache would stay alive here
-            _CLASSES.clear()
-        hit = (items, _CharClass(items))
-        _CLASSES[id(items)] = hit
-    return hit[1]
-
-
-@functools.lru_cache(maxsize=256)
-def _not_literal(cp: int) -> _CharClass:
-    return _CharClass(((sre.NEGATE, None), (sre.LITERAL, cp)))
-
-
-class _CharClass:
-    """Membership and preferred members of one IN node."""
-
-    def __init__(self, items: Sequence[Item]) -> None:
-        self.negate = False
-        ranges: list[tuple[int, int]] = []
-        self.categories: list[Any] = []
-        for op, av in items:
-            if op is sre.NEGATE:
-                self.negate = True
-            elif op is sre.LITERAL:
-                ranges.append((av, av))
-            elif op is sre.RANGE:
-                ranges.append(av)
-            elif op is sre.CATEGORY:
-                self.categories.append(av)
-        ranges.sort()
-        self.los = [lo for lo, _ in ranges]
-        self.ranges = ranges
-        groups = [
-            [c for c in g if self.contains(ord(c))] for g in (_LOWER, _UPPER, _DIGITS, _OTHER)
-        ]
-        if not any(groups):
-            first = self.first_member()
-            groups[3] = [] if first is None else [chr(first)]
-        #: Members by kind (lower, upper, digit, other), for strings that need variety.
-        self.groups = [g for g in groups if g]
-        #: Members that read well: lower case and digits if there are any.
-        self.readable = (groups[0] + groups[2]) or groups[1] or groups[3]
-
-    def contains(self, cp: int) -> bool:
-        i = bisect.bisect_right(self.los, cp) - 1
-        inside = i >= 0 and self.ranges[i][0] <= cp <= self.ranges[i][1]
-        if not inside and self.categories:
-            inside = any(_CATEGORIES.get(cat, _never)(chr(cp)) for cat in self.categories)
-        return inside != self.negate
-
-    def first_member(self) -> int | None:
-        starts = [lo for lo, _ in self.ranges] + [hi + 1 for _, hi in self.ranges] + [0x80, 0xA0]
-        for cp in sorted(set(starts)):
-            if cp <= 0x10FFFF and not 0xD800 <= cp <= 0xDFFF and self.contains(cp):
-                return cp
-        return None
 
 
 class _Generator:
@@ -336,9 +206,6 @@ class _Generator:
     def emit(self, text: str) -> str:
         self.position += len(text)
         return text
-
-
-_ANY_CLASS = _CharClass([(sre.NEGATE, None), (sre.LITERAL, 10)])
 
 
 @functools.lru_cache(maxsize=2048)

@@ -15,7 +15,8 @@ import importlib
 import pkgutil
 
 from cfngen._errors import CfngenError
-from cfngen._kinds._kind import Answers, Derived, InitSpec, Kind, Question
+from cfngen._kinds._init_spec import Answers, InitSpec, Question
+from cfngen._kinds._kind import Derived, Kind
 
 __all__ = [
     "Answers",

@@ -1,4 +1,6 @@
-"""The `Kind` protocol: everything the engines need from one kind of extension.
+"""The `Kind` protocol: everything the engines need from one kind of extension, and the
+`Project` a kind is asked about (a folder, its `.rpdk-config` and its kind: the two name each
+other, so they live together; cfngen/_project.py finds a project on disk).
 
 A kind is a resource type, a hook, a module or a Lambda-backed custom resource. The engines
 (cfngen/_validate, _generate, _contract, _init, and the CLI) never name a kind and never compare
@@ -31,16 +33,19 @@ Which hooks each engine calls, in the order it calls them:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cfngen._errors import CfngenError
+from cfngen._kinds._init_spec import InitSpec
+from cfngen._typename import TypeName
 
 if TYPE_CHECKING:
-    from cfngen._contract import ContractProtocol
-    from cfngen._package import FileSet
-    from cfngen._project import Project
-    from cfngen._validate import FileReport
+    from cfngen._contract._protocol import ContractProtocol
+    from cfngen._validate._file_report import FileReport
 
 
 # --------------------------------------------------------------------------- generate
@@ -64,113 +69,6 @@ class Derived:
     #: `cfn validate`), each with the test that recognises its rewrite: such a rewrite of a
     #: file cfngen wrote is not a hand edit.
     official_rewrites: Mapping[str, Callable[[bytes], bool]] = field(default_factory=dict)
-
-
-# --------------------------------------------------------------------------- init
-
-QuestionStyle = Literal["text", "confirm", "select", "checkbox"]
-
-
-def _no_default(_answers: Mapping[str, Any]) -> Any:
-    return None
-
-
-def _always(_answers: Mapping[str, Any]) -> bool:
-    return True
-
-
-@dataclass(frozen=True)
-class Question:
-    """One answer `cfngen init` needs, asked by the wizard or given as a flag or `--data`.
-
-    `key` is the question's name in the kind's copier template (copier.yml) and in the answers
-    file; kinds that ask for the same thing use the same key and the same flags (the CLI merges
-    them by key). Every way an answer arrives goes through `check`, so the wizard, the flags and
-    `--data KEY=VALUE` accept exactly the same values with the same messages.
-    """
-
-    key: str
-    #: The wizard's prompt.
-    prompt: str
-    style: QuestionStyle
-    #: Normalise and check a raw answer (a str from a flag or --data, a bool, a list from a
-    #: checkbox); raise CfngenError saying what to do. Returns the value copier receives.
-    check: Callable[[Any], Any]
-    #: The default, computed from the answers given so far (None: no default, must be given).
-    default: Callable[[Mapping[str, Any]], Any] = _no_default
-    #: Whether the wizard asks at all, given the answers so far.
-    when: Callable[[Mapping[str, Any]], bool] = _always
-    #: For "select" and "checkbox": (value, label) pairs, from the answers so far.
-    choices: Callable[[Mapping[str, Any]], Sequence[tuple[Any, str]]] | None = None
-    #: For "text": why typed text is not acceptable yet (None: it is), checked as it is typed.
-    problem: Callable[[str], str | None] | None = None
-    #: Command-line flags of `cfngen init` for this answer, e.g. ("-t", "--type-name"); none:
-    #: only `--data KEY=VALUE` sets it.
-    flags: tuple[str, ...] = ()
-    #: The flag's --help text.
-    help: str = ""
-    metavar: str | None = None
-    #: For "confirm": also accept `--no-<flag>` (argparse.BooleanOptionalAction).
-    negatable: bool = True
-    #: For "text": the answer is a list; the flag may be given several times, the wizard asks
-    #: again until an empty answer (`choices`, when given, complete what is typed).
-    repeatable: bool = False
-
-
-class Answers(Protocol):
-    """A kind's complete, checked answers: what its copier template renders."""
-
-    @property
-    def template(self) -> str:
-        """The folder under the top-level `templates/` with the copier.yml that renders them."""
-        ...
-
-    @property
-    def title(self) -> str:
-        """What was made, for "Created <title> in <folder>" (e.g. the type name)."""
-        ...
-
-    def copier_data(self) -> dict[str, Any]:
-        """The data passed to copier: one entry per question of the kind's copier.yml."""
-        ...
-
-    def summary(self) -> list[tuple[str, str]]:
-        """(label, value) rows the wizard shows before it asks to create the project."""
-        ...
-
-    def notes(self) -> list[str]:
-        """Warnings about these answers that do not stop init."""
-        ...
-
-    def details(self) -> list[str]:
-        """Short facts for the "Created ..." line besides the file count and template."""
-        ...
-
-    def next_steps(self) -> list[str]:
-        """Commands to run in the new project, after `cd` into it."""
-        ...
-
-
-class InitSpec(Protocol):
-    """How `cfngen init` makes a project of one kind."""
-
-    #: The folder under the top-level `templates/` with this kind's copier.yml.
-    template: str
-
-    @property
-    def questions(self) -> Sequence[Question]:
-        """The questions, in the order the wizard asks them."""
-        ...
-
-    def fold(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """The answers given so far plus the ones they imply (e.g. a fixed example); raises
-        CfngenError for answers that cannot go together. Called after every answer."""
-        ...
-
-    def resolve(self, given: Mapping[str, Any]) -> Answers:
-        """Complete answers from the checked `given` plus defaults; raises CfngenError naming
-        the flag to pass when a required answer is missing (`cfngen init --no-input`)."""
-        ...
 
 
 # --------------------------------------------------------------------------- the kind
@@ -256,3 +154,167 @@ class Kind(Protocol):
     #: what registering it needs, declared with cfngen/_package/_layout.py's parts; None for a
     #: kind the registry does not take (a custom resource is deployed with its template).
     packaging: FileSet | None
+
+
+# --------------------------------------------------------------------------- the project
+
+CONFIG_FILE = ".rpdk-config"
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    kind: Kind
+    #: `.rpdk-config`, as read ({} for a project that has none).
+    config: dict[str, Any] = field(default_factory=dict)
+    #: For a project without `.rpdk-config`: the template that makes it one.
+    template: Path | None = None
+    #: What recovering from an earlier command killed while writing here did (cfngen._files).
+    notes: tuple[str, ...] = ()
+
+    @functools.cached_property
+    def type_name(self) -> TypeName:
+        """`.rpdk-config`'s typeName (the loader has checked it)."""
+        raw = self.config.get("typeName")
+        if not isinstance(raw, str):
+            raise CfngenError(
+                f"{self.root}: this {self.kind.label} project has no type name",
+                f'add "typeName" to {CONFIG_FILE}',
+            )
+        return TypeName(raw)
+
+    @property
+    def schema_path(self) -> Path:
+        return self.root / self.type_name.schema_filename
+
+    @property
+    def runtime(self) -> str | None:
+        """The Lambda runtime id (`python3.12`), as the official Python plugin records it."""
+        value = self.config.get("runtime")
+        return value if isinstance(value, str) else None
+
+    @property
+    def entrypoint(self) -> str:
+        """The Lambda handler, `pkg.handlers.resource`: `.rpdk-config`'s, so a renamed package
+        keeps working, else the official default for the type name."""
+        value = self.config.get("entrypoint")
+        if isinstance(value, str) and value:
+            return value
+        return f"{self.type_name.package_name}.handlers.resource"
+
+    @property
+    def test_entrypoint(self) -> str:
+        value = self.config.get("testEntrypoint")
+        if isinstance(value, str) and value:
+            return value
+        return self.handlers_module + ".test_entrypoint"
+
+    @property
+    def handlers_module(self) -> str:
+        """`pkg.handlers`: the module the entrypoint lives in."""
+        return self.entrypoint.rpartition(".")[0]
+
+    @property
+    def handlers_path(self) -> Path:
+        """The file of handlers_module: `src/pkg/handlers.py`."""
+        return self.src_dir.joinpath(*self.handlers_module.split(".")).with_suffix(".py")
+
+    @property
+    def package_name(self) -> str:
+        return self.entrypoint.split(".")[0]
+
+    @property
+    def src_dir(self) -> Path:
+        return self.root / "src"
+
+    @property
+    def package_dir(self) -> Path:
+        return self.src_dir / self.package_name
+
+    def entrypoint_problem(self) -> CfngenError | None:
+        """Why the handlers `.rpdk-config` names cannot be imported from src/, or None.
+
+        A typo there (or `os.system`) would otherwise make generate write models for a
+        package that does not exist, and test import something that is not the project."""
+        for key, dotted in (
+            ("entrypoint", self.entrypoint),
+            ("testEntrypoint", self.test_entrypoint),
+        ):
+            module = dotted.rpartition(".")[0]
+            package = module.split(".")[0]
+            where = f'{CONFIG_FILE}: {key} "{dotted}"'
+            if not (self.src_dir / package).is_dir():
+                return CfngenError(
+                    f"{where} names the package {package}, but src/{package}/ does not exist",
+                    _entrypoint_hint(self.src_dir),
+                )
+            base = self.src_dir.joinpath(*module.split("."))
+            if not (base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()):
+                shown = base.with_suffix(".py").relative_to(self.root).as_posix()
+                return CfngenError(
+                    f"{where} names the module {module}, but {shown} does not exist",
+                    f"restore {shown} (`git checkout -- {shown}`), or "
+                    + _entrypoint_hint(self.src_dir),
+                )
+        return None
+
+
+def _entrypoint_hint(src: Path) -> str:
+    """The fix, naming the handlers modules that do exist under src/."""
+    found = sorted(p.parent.name for p in src.glob("*/handlers.py")) if src.is_dir() else []
+    if found:
+        return f'set "entrypoint" in {CONFIG_FILE} to one of: ' + ", ".join(
+            f'"{name}.handlers.resource"' for name in found
+        )
+    return (
+        f'fix "entrypoint" in {CONFIG_FILE} ("package.handlers.resource", with the package in src/)'
+    )
+
+
+def require_entrypoint(project: Project) -> None:
+    """Stop (exit 2, before anything is written or imported) when the entrypoint is broken."""
+    problem = project.entrypoint_problem()
+    if problem is not None:
+        raise problem
+
+
+# --------------------------------------------------------------------------- build, submit
+
+Entries = dict[str, bytes]
+
+
+@dataclass
+class PackageContext:
+    project: Project
+    #: Builds ResourceProvider.zip when a part asks for it (it is the slow part).
+    handler_zip: Callable[[], bytes]
+    #: Target info for a hook: target type name -> what the registry wants to know about it.
+    target_info: Callable[[Project], dict[str, Any]] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+Part = Callable[[PackageContext], Entries]
+
+
+@dataclass(frozen=True)
+class FileSet:
+    """One kind's package: its parts, and what `cfngen submit` needs to register it."""
+
+    #: RegisterType's `Type`.
+    registry_type: str
+    parts: tuple[Part, ...]
+    #: The IAM role template `submit` deploys as the handlers' execution role (None: no code).
+    role_template: str | None = None
+    #: How `submit --configure FILE` wraps the type configuration: "hook" for the
+    #: CloudFormationConfiguration.HookConfiguration envelope, "plain" for a resource.
+    configuration: str | None = None
+    #: A hook's target info (target type name -> TypeName, Schema, ...); by default read from
+    #: the project's target-schemas/ and target-info.json as the official dry-run does offline.
+    #: A kind that finds schemas elsewhere passes its own: dataclasses.replace(HOOK, ...).
+    target_info: Callable[[Project], dict[str, Any]] | None = None
+
+    def collect(self, context: PackageContext) -> Entries:
+        entries: Entries = {}
+        for part in self.parts:
+            entries.update(part(context))
+        return entries

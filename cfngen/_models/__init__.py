@@ -31,12 +31,8 @@ from cfngen._models._generate import (
     generate_raw,
     internal_error,
 )
-from cfngen._models._normalise import (
-    CALLBACK_CONTEXT,
-    RESOURCE_MODEL,
-    TYPE_CONFIGURATION_MODEL,
-    normalise,
-)
+from cfngen._models._names import CALLBACK_CONTEXT, RESOURCE_MODEL, TYPE_CONFIGURATION_MODEL
+from cfngen._models._normalise import normalise
 from cfngen._models._verify import check_models
 
 MODELS_FILE = "models.py"

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from cfngen._models._generate import MODERN_PYTHON, RUNTIME_MODULE, internal_error
-from cfngen._models._normalise import BASE_CLASS, RESOURCE_MODEL, TYPE_CONFIGURATION_MODEL
+from cfngen._models._names import BASE_CLASS, RESOURCE_MODEL, TYPE_CONFIGURATION_MODEL
 from cfngen._timeouts import handler_timeouts
 
 HANDLER_REQUEST = "ResourceHandlerRequest"

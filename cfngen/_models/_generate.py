@@ -8,7 +8,7 @@ import warnings
 from typing import Any
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._models._normalise import BASE_CLASS, RESOURCE_MODEL
+from cfngen._models._names import BASE_CLASS, RESOURCE_MODEL
 
 RUNTIME_MODULE = "cfngen_runtime"
 #: The oldest Python that evaluates `X | None` and `list[X]` (what the generator writes for it);

@@ -10,7 +10,8 @@ import types
 
 from cfngen._models._assemble import HANDLER_REQUEST
 from cfngen._models._generate import MODERN_PYTHON, RUNTIME_MODULE, internal_error
-from cfngen._models._normalise import BASE_CLASS, Normalised
+from cfngen._models._names import BASE_CLASS
+from cfngen._models._normalise import Normalised
 
 #: typing names models.py may import, with the Python version that has them.
 _TYPING_SINCE = {

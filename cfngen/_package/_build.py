@@ -8,8 +8,9 @@ from pathlib import Path
 
 from cfngen._errors import CfngenError
 from cfngen._files import write_atomic
+from cfngen._kinds._kind import FileSet, PackageContext
 from cfngen._package._handler import HandlerZip, build_handler_zip
-from cfngen._package._layout import FileSet, PackageContext, package_name
+from cfngen._package._layout import package_name
 from cfngen._package._limits import LAMBDA_ZIPPED
 from cfngen._package._zip import zip_bytes
 from cfngen._project import Project, load_project

@@ -8,60 +8,21 @@ The file sets are the official `cfn submit --dry-run`'s (cloudformation-cli 0.2.
     hook      the same, plus target-info.json and target-schemas/<target>.json
     module    .rpdk-config, schema.json, fragments/<the one fragment>, overrides.json
 
-A part is a function from the project to archive names and bytes; a kind lists its parts.
+A part is a function from the project to archive names and bytes; a kind lists its parts in a
+`FileSet` (declared with the `Kind` protocol, cfngen/_kinds/_kind.py).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cfngen import __version__
 from cfngen._errors import CfngenError
+from cfngen._kinds._kind import Entries, FileSet, PackageContext
 from cfngen._project import CONFIG_FILE, Project
 from cfngen._schema import load_object
-
-Entries = dict[str, bytes]
-
-
-@dataclass
-class PackageContext:
-    project: Project
-    #: Builds ResourceProvider.zip when a part asks for it (it is the slow part).
-    handler_zip: Callable[[], bytes]
-    #: Target info for a hook: target type name -> what the registry wants to know about it.
-    target_info: Callable[[Project], dict[str, Any]] | None = None
-    warnings: list[str] = field(default_factory=list)
-
-
-Part = Callable[[PackageContext], Entries]
-
-
-@dataclass(frozen=True)
-class FileSet:
-    """One kind's package: its parts, and what `cfngen submit` needs to register it."""
-
-    #: RegisterType's `Type`.
-    registry_type: str
-    parts: tuple[Part, ...]
-    #: The IAM role template `submit` deploys as the handlers' execution role (None: no code).
-    role_template: str | None = None
-    #: How `submit --configure FILE` wraps the type configuration: "hook" for the
-    #: CloudFormationConfiguration.HookConfiguration envelope, "plain" for a resource.
-    configuration: str | None = None
-    #: A hook's target info (target type name -> TypeName, Schema, ...); by default read from
-    #: the project's target-schemas/ and target-info.json as the official dry-run does offline.
-    #: A kind that finds schemas elsewhere passes its own: dataclasses.replace(HOOK, ...).
-    target_info: Callable[[Project], dict[str, Any]] | None = None
-
-    def collect(self, context: PackageContext) -> Entries:
-        entries: Entries = {}
-        for part in self.parts:
-            entries.update(part(context))
-        return entries
 
 
 def registered_name(project: Project) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from cfngen._diagnostics import ACCEPTED, Diagnostic, Problem
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._progress import advance, phase
 from cfngen._render import Paint, plain
+from cfngen._validate._file_report import FileReport
 
 if TYPE_CHECKING:
     from cfngen._kinds import Kind
@@ -40,23 +41,6 @@ __all__ = [
     "validate_paths",
     "validate_text",
 ]
-
-
-@dataclass
-class FileReport:
-    path: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    #: The parsed schema, when the file is valid JSON.
-    schema: dict[str, Any] | None = None
-    strict: bool = False
-
-    @property
-    def valid(self) -> bool:
-        bad = {"error", "warning"} if self.strict else {"error"}
-        return not any(d.severity in bad for d in self.diagnostics)
-
-    def count(self, severity: str) -> int:
-        return sum(1 for d in self.diagnostics if d.severity == severity)
 
 
 @dataclass(frozen=True)

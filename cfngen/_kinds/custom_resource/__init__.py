@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from cfngen._kinds import Derived, InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
-    from cfngen._validate import FileReport
+    from cfngen._validate._file_report import FileReport
 
 #: The optional JSON schema of the custom resource's properties, beside the template.
 PROPERTIES_SCHEMA = "properties-schema.json"
@@ -54,7 +54,7 @@ class CustomResourceKind:
     # ------------------------------------------------------------------ validate
 
     def checked_files(self, project: Project) -> list[Path]:
-        from cfngen._kinds.custom_resource._lambda import find_template
+        from cfngen._kinds.custom_resource._template import find_template
 
         files = [project.template or find_template(project.root, None)]
         if (project.root / PROPERTIES_SCHEMA).is_file():

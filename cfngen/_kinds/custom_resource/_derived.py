@@ -21,7 +21,7 @@ RUNTIME_MODULE = "cfngen_runtime.py"
 
 def _template(project: Project) -> Path | None:
     from cfngen._errors import CfngenError
-    from cfngen._kinds.custom_resource._lambda import find_template
+    from cfngen._kinds.custom_resource._template import find_template
 
     try:
         return project.template or find_template(project.root, None)
@@ -33,7 +33,7 @@ def helper_folders(project: Project) -> list[tuple[str, str | None]]:
     """(folder relative to the root, the function's Runtime) of every local code folder that
     imports the helper."""
     from cfngen._errors import CfngenError
-    from cfngen._kinds.custom_resource._lambda import FUNCTION_TYPES, load_template
+    from cfngen._kinds.custom_resource._template import FUNCTION_TYPES, load_template
 
     path = _template(project)
     if path is None:

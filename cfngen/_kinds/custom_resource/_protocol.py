@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cfngen._contract._call import Invocation
-from cfngen._kinds.custom_resource._lambda import Function, as_lambda_runs, stack_id
+from cfngen._kinds.custom_resource._intrinsics import stack_id
+from cfngen._kinds.custom_resource._lambda import Function, as_lambda_runs
 from cfngen._kinds.custom_resource._receiver import Receiver, Slot
 
 if TYPE_CHECKING:
     from cfngen._contract._runner import Runner
+    from cfngen._project import Project
 
 MAX_RESPONSE_BYTES = 4096
 MAX_PHYSICAL_ID_BYTES = 1024
@@ -159,7 +161,7 @@ class Cloud:
 
     def __init__(
         self,
-        runner: Runner | None,
+        runner: Runner[Project] | None,
         function: Function,
         *,
         logical_id: str,

@@ -16,7 +16,7 @@ from typing import Any
 from cfngen._diagnostics import Diagnostic
 from cfngen._errors import CfngenError
 from cfngen._kinds.custom_resource import PROPERTIES_SCHEMA
-from cfngen._validate import FileReport
+from cfngen._validate._file_report import FileReport
 
 _TYPE = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")
 _CUSTOM_LIKE = re.compile(r"^(Custom::.*|AWS::CloudFormation::CustomResource)$")
@@ -84,7 +84,7 @@ def _pos(node: Any) -> tuple[int, int] | None:
 def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> FileReport:
     from cfnlint.decode import decode_str  # type: ignore[import-untyped]
 
-    from cfngen._kinds.custom_resource._lambda import FUNCTION_TYPES, _subscriber, _token_target
+    from cfngen._kinds.custom_resource._template import FUNCTION_TYPES, _subscriber, _token_target
 
     report = FileReport(shown, strict=strict)
     add = report.diagnostics.append
@@ -213,8 +213,8 @@ def _check_properties(
 ) -> None:
     import jsonschema
 
-    from cfngen._kinds.custom_resource._lambda import _NO_VALUE, _Resolver
-    from cfngen._kinds.custom_resource._run import _typed
+    from cfngen._kinds.custom_resource._inputs import _typed
+    from cfngen._kinds.custom_resource._intrinsics import _NO_VALUE, _Resolver
 
     raw = {
         k: v

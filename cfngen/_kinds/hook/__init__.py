@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from cfngen._kinds import Derived, InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
-    from cfngen._validate import FileReport, SchemaRules
+    from cfngen._validate import SchemaRules
+    from cfngen._validate._file_report import FileReport
 
 #: cfngen's example hook schema (`cfngen validate --example`): the schema of
 #: `cfngen init --artifact-type hook --example`.

@@ -17,12 +17,8 @@ The files (`cfngen generate` writes them through its ownership and atomic-write 
   --local-only` and `cfn submit --dry-run` work offline, as they need a local schema for every
   target.
 
-Which targets get a model: every type the schema names, from `target-schemas/` (a project's
-pinned or private schemas), `target-info.json` (the official tool's file), or the schemas
-cfn-lint bundles. A wildcard can match hundreds of types (`AWS::*` matches 1,854): a module for
-each would cost minutes and megabytes for models no code reads, so a type matched only by a
-wildcard gets its module when the project's code imports it (`target_models.aws_s3_accesspoint`)
-or its schema is in `target-schemas/`; `typed_target` returns None for the others.
+Which targets get a model, and from which schema: _target_schemas.py. The models' source:
+_model_source.py.
 """
 
 from __future__ import annotations
@@ -37,13 +33,18 @@ from typing import TYPE_CHECKING, Any
 from cfngen._errors import CfngenError
 from cfngen._files import read_optional
 from cfngen._kinds.hook import _targets
+from cfngen._kinds.hook._model_source import (
+    models_module,
+    target_module,
+    target_table,
+)
+from cfngen._kinds.hook._target_schemas import TARGET_INFO, TARGET_SCHEMAS, modelled_targets
+from cfngen._kinds.hook._targets import target_names
 from cfngen._project import CONFIG_FILE, Project
 
 if TYPE_CHECKING:
-    from cfngen._validate import FileReport
+    from cfngen._validate._file_report import FileReport
 
-TARGET_SCHEMAS = "target-schemas"
-TARGET_INFO = "target-info.json"
 ANSWERS_FILE = ".copier-answers.yml"
 REQUIREMENTS_FILE = "requirements.txt"
 SUPPORT_FILE = "cfngen_hook.py"
@@ -154,109 +155,6 @@ def imported_modules(project: Project) -> set[str]:
 # --------------------------------------------------------------------------- targets
 
 
-def target_names(schema: dict[str, Any]) -> list[str]:
-    """Every target name the handlers list, in first-seen order."""
-    names: list[str] = []
-    handlers = schema.get("handlers")
-    for handler in handlers.values() if isinstance(handlers, dict) else []:
-        targets = handler.get("targetNames") if isinstance(handler, dict) else None
-        for name in targets if isinstance(targets, list) else []:
-            if isinstance(name, str) and name not in names:
-                names.append(name)
-    return names
-
-
-def _local_schemas(inputs: Mapping[str, bytes | None]) -> dict[str, Any]:
-    """Target schemas the project holds: target-info.json's, then target-schemas/ (which
-    wins, as a pinned copy), by type name.
-    A file of target-schemas/ that is the bundled schema byte for byte is cfngen's copy, not
-    the user's: it is left out.
-
-    A file there that is no schema is an error, as it is to the official tool (its
-    TypeSchemaLoader refuses it): ignoring it would model, test and package the bundled schema
-    of a type the user meant to pin, silently. Like the official loader, a file may hold one
-    schema or a list of them."""
-    schemas: dict[str, Any] = {}
-    info = inputs.get(TARGET_INFO)
-    if info is not None:
-        try:
-            data = json.loads(info)
-        except ValueError as exc:
-            raise CfngenError(
-                f"{TARGET_INFO} is not valid JSON ({exc})",
-                "fix it, or delete it: cfngen finds the schemas of AWS types itself",
-            ) from None
-        for name, entry in data.items() if isinstance(data, dict) else []:
-            found = entry.get("Schema") if isinstance(entry, dict) else None
-            if isinstance(found, str):
-                try:
-                    found = json.loads(found)
-                except ValueError:
-                    found = None
-            if isinstance(found, dict):
-                schemas[name] = found
-    for key, data in sorted(inputs.items()):
-        if not key.startswith(TARGET_SCHEMAS + "/") or data is None:
-            continue
-        for found in _pinned_schemas(key, data):
-            name = found["typeName"]
-            bundled = _targets.bundled_schema_text(name)
-            if bundled is not None and data == bundled.encode("utf-8"):
-                continue
-            schemas[name] = found
-    return schemas
-
-
-def _pinned_schemas(key: str, data: bytes) -> list[dict[str, Any]]:
-    """The schemas one file of target-schemas/ holds (CfngenError when it holds none)."""
-    hint = (
-        "keep one resource schema (a JSON object with a typeName) per file, e.g. the "
-        "registry's schema of the type; or delete the file to use the schema cfngen bundles"
-    )
-    try:
-        found = json.loads(data)
-    except ValueError as exc:
-        raise CfngenError(f"{key} is not valid JSON ({exc})", hint) from None
-    items = found if isinstance(found, list) else [found]
-    if not items or not all(
-        isinstance(item, dict) and isinstance(item.get("typeName"), str) for item in items
-    ):
-        raise CfngenError(f"{key} is not a resource schema: it has no typeName", hint)
-    return items
-
-
-def modelled_targets(
-    schema: dict[str, Any], inputs: Mapping[str, bytes | None]
-) -> tuple[dict[str, dict[str, Any]], set[str], list[str]]:
-    """Type name -> schema of every target that gets a model, the types whose schema the
-    project holds itself, and what the user should know."""
-    local = _local_schemas(inputs)
-    warnings: list[str] = []
-    imports = set((inputs.get("imports") or b"").decode().split())
-    known = sorted(set(_targets.bundled_types()) | set(local))
-    chosen: dict[str, dict[str, Any]] = {}
-
-    def add(name: str) -> bool:
-        found = local.get(name) or _targets.bundled_schema(name)
-        if found is not None:
-            chosen[name] = found
-        return found is not None
-
-    for name in target_names(schema):
-        if name in _targets.SPECIAL_TARGETS:
-            continue
-        if _targets.is_wildcard(name):
-            for match in _targets.matches(name, known):
-                if match in local or _targets.module_name(match) in imports:
-                    add(match)
-        elif not add(name):
-            warnings.append(
-                f"no schema for the target {name}, so it has no typed model: put its schema "
-                f"in {TARGET_SCHEMAS}/"
-            )
-    return dict(sorted(chosen.items())), set(local), warnings
-
-
 # --------------------------------------------------------------------------- rendering
 
 
@@ -345,73 +243,6 @@ def _default_runtime() -> str:
 
 
 # --------------------------------------------------------------------------- models
-
-
-def models_module(schema: dict[str, Any], *, official: bool) -> str:
-    """models.py: TypeConfigurationModel and the classes it uses, and HookHandlerRequest."""
-    from cfngen._kinds.hook._modelcache import model_text
-
-    config = schema.get("typeConfiguration")
-    config = config if isinstance(config, dict) else {}
-    source = {
-        "typeName": schema.get("typeName"),
-        "properties": config.get("properties") or {},
-        "definitions": schema.get("definitions") or {},
-    }
-    text = model_text(source, "TypeConfigurationModel")
-    text = text.replace(
-        "\nfrom .cfngen_runtime import CfnModel\n",
-        "\nfrom cloudformation_cli_python_lib.interface import BaseHookHandlerRequest\n\n"
-        + ("from .cfngen_hook import none_when_empty\n" if official else "")
-        + "from .cfngen_runtime import CfnModel\n",
-        1,
-    )
-    text += (
-        "\n\n@dataclass\n"
-        "class HookHandlerRequest(BaseHookHandlerRequest):\n"
-        '    """What a handler gets: `hookContext.targetModel` is the dict CloudFormation sent;\n'
-        '    `cfngen_hook.typed_target(request)` gives the target as its typed model."""\n'
-    )
-    if official:
-        text += (
-            "\n\n# Handlers written for `cfn init` projects expect None for an empty "
-            "configuration.\n"
-            "none_when_empty(TypeConfigurationModel)\n"
-        )
-    return text
-
-
-def target_module(schema: dict[str, Any], type_name: str) -> str:
-    from cfngen._kinds.hook._modelcache import model_text
-
-    text = model_text(schema, _targets.class_name(type_name))
-    # The module lives in target_models/, one level below the runtime module.
-    return text.replace("from .cfngen_runtime import", "from ..cfngen_runtime import", 1)
-
-
-def target_table(targets: dict[str, dict[str, Any]]) -> str:
-    rows = "".join(
-        f'    "{name}": ("{_targets.module_name(name)}", "{_targets.class_name(name)}"),\n'
-        for name in targets
-    )
-    return (
-        '"""Typed models of the hook\'s targets, one module per type.\n\n'
-        "MODULES maps a target type to (module, class) for every type with a model here:\n"
-        "each type the schema names, and each type a wildcard matches that the project's code\n"
-        "imports (`from .target_models.aws_s3_accesspoint import AwsS3Accesspoint`) or whose\n"
-        "schema is in target-schemas/. `cfngen_hook.typed_target(request)` reads it.\n"
-        '"""\n\n'
-        "from __future__ import annotations\n\n"
-        + "MODULES: dict[str, tuple[str, str]] = {"
-        + ("\n" + rows if rows else "")
-        + "}\n"
-    )
-
-
-def support_source() -> str:
-    from cfngen._support import source
-
-    return source(SUPPORT_FILE)
 
 
 # --------------------------------------------------------------------------- the other files
@@ -524,3 +355,9 @@ def handler_warnings(project: Project, inputs: Mapping[str, bytes | None]) -> li
         for point in handlers
         if point in _POINTS and _POINTS[point] not in text
     ]
+
+
+def support_source() -> str:
+    from cfngen._support import source
+
+    return source(SUPPORT_FILE)

@@ -18,12 +18,8 @@ from cfngen._project import Project
 
 def target_info(project: Project) -> dict[str, Any]:
     from cfngen._files import read_optional
-    from cfngen._kinds.hook._derived import (
-        TARGET_INFO,
-        TARGET_SCHEMAS,
-        _local_schemas,
-        target_names,
-    )
+    from cfngen._kinds.hook._target_schemas import TARGET_INFO, TARGET_SCHEMAS, _local_schemas
+    from cfngen._kinds.hook._targets import target_names
     from cfngen._schema import load_object
 
     schema = load_object(project.schema_path, "fix the hook's schema")

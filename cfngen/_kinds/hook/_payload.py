@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
 import threading
 import uuid
 from collections.abc import Mapping
@@ -64,3 +65,24 @@ class PayloadServer:
         self._documents[key] = json.dumps(document).encode("utf-8")
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}/{key}"
+
+
+class _Payloads:
+    """STACK and CHANGE_SET documents served from the process that runs the handlers (the
+    runner's worker): a server started in cfngen's own process would not see what a worker
+    publishes."""
+
+    def __init__(self) -> None:
+        self._server: PayloadServer | None = None
+        self._pid = 0
+
+    def publish(self, document: Mapping[str, Any]) -> str:
+        if self._server is None or self._pid != os.getpid():
+            self._server = PayloadServer().__enter__()
+            self._pid = os.getpid()
+        return self._server.publish(document)
+
+    def close(self) -> None:
+        if self._server is not None and self._pid == os.getpid():
+            self._server.__exit__()
+        self._server = None

@@ -65,12 +65,13 @@ def check(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
     """The semantic checks and lint of a hook schema (the meta-schema's rules come first, from
     the validate engine); the typeName is compared with the `.rpdk-config` beside the file."""
     from cfngen._kinds.resource import _checks
+    from cfngen._kinds.resource._node_checks import node_problems
     from cfngen._kinds.resource._pointers import PropertyIndex
 
     problems: list[Problem] = []
     problems.extend(_checks._namespace(schema))
     problems.extend(_checks._refs(schema, PropertyIndex(schema, resolver)))
-    problems.extend(_checks._nodes(schema))
+    problems.extend(node_problems(schema))
     problems.extend(_type_name(schema, _registered_name(resolver.base_dir)))
     problems.extend(_handlers(schema))
     problems.extend(_required(schema))

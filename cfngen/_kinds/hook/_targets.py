@@ -148,3 +148,15 @@ def class_name(type_name: str) -> str:
 def schema_file_name(type_name: str) -> str:
     """`aws-s3-bucket.json`: the official name of a target's schema in `target-schemas/`."""
     return "-".join(part.lower() for part in type_name.split("::")) + ".json"
+
+
+def target_names(schema: dict[str, Any]) -> list[str]:
+    """Every target name the handlers list, in first-seen order."""
+    names: list[str] = []
+    handlers = schema.get("handlers")
+    for handler in handlers.values() if isinstance(handlers, dict) else []:
+        targets = handler.get("targetNames") if isinstance(handler, dict) else None
+        for name in targets if isinstance(targets, list) else []:
+            if isinstance(name, str) and name not in names:
+                names.append(name)
+    return names

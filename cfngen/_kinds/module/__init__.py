@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from cfngen._kinds import Derived, InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
-    from cfngen._validate import FileReport
+    from cfngen._validate._file_report import FileReport
 
 #: cfngen's example fragment (`cfngen validate --example` checks it as a module's).
 EXAMPLE_FRAGMENT = Path(__file__).with_name("example-fragment.yaml")

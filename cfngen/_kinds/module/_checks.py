@@ -4,18 +4,21 @@ The official `cfn validate` stops at the first problem, matches `Fn::ImportValue
 misses `Fn::Transform` below the top level, `AWS::CloudFormation::StackSet`, unknown types and
 the nesting of modules, and crashes on `Resources:` with no value. These checks report every
 problem at once, at the node that has it. Rule ids (`M...`) name each check in messages and in
-docs/module.md.
+docs/module.md. Nested modules: _nesting.py; Fn::ImportValue and Fn::Transform anywhere:
+_forbidden_functions.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from cfngen._diagnostics import ACCEPTED, Diagnostic, Severity
-from cfngen._kinds.module._fragment import MODULE_SUFFIX, key_of, position
+from cfngen._diagnostics import ACCEPTED, Diagnostic
+from cfngen._kinds.module._findings import Findings
+from cfngen._kinds.module._forbidden_functions import forbidden_functions, import_value_text
+from cfngen._kinds.module._fragment import MODULE_SUFFIX, key_of
 from cfngen._kinds.module._local import LocalType, local_types
+from cfngen._kinds.module._nesting import nested_module
 from cfngen._schema import join_pointer
 
 #: The official tool's limits (rpdk/core/fragment/generator.py), which are the service's.
@@ -24,8 +27,6 @@ MAX_RESOURCES = 500
 MAX_OUTPUTS = 200
 MAX_MAPPINGS = 200
 MAX_MAPPING_KEYS = 200
-#: The user guide: modules nest at most three levels deep (this module counts as one).
-MAX_DEPTH = 3
 #: Resource types a module may not contain, and why.
 FORBIDDEN_TYPES = {
     "AWS::CloudFormation::Stack": "a module cannot contain a nested stack",
@@ -46,26 +47,6 @@ _SECTIONS = frozenset(
         "Outputs",
     }
 )
-_IMPORT_TEXT = ("Fn::ImportValue", "!ImportValue")
-
-
-class _Findings:
-    def __init__(self) -> None:
-        self.items: list[Diagnostic] = []
-
-    def add(
-        self,
-        severity: Severity,
-        pointer: str,
-        node: Any,
-        message: str,
-        hint: str | None = None,
-        *,
-        fallback: Any = None,
-        at: tuple[int, int] | None = None,
-    ) -> None:
-        where = position(node) or position(fallback) or at or (None, None)
-        self.items.append(Diagnostic(severity, pointer, message, hint, where[0], where[1]))
 
 
 def check(
@@ -77,7 +58,7 @@ def check(
 ) -> list[Diagnostic]:
     """Every module rule `template` (cfn-lint's nodes) breaks; `text` is its source, `root`
     the module's project folder (for modules and types available locally)."""
-    out = _Findings()
+    out = Findings()
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
         out.add(
@@ -97,8 +78,8 @@ def check(
     _resources(template, out, root=root, own_type=own_type)
     _outputs(template, out)
     _mappings(template, out)
-    _walk(template, "", out)
-    _import_text(template, text, out)
+    forbidden_functions(template, "", out)
+    import_value_text(template, text, out)
     return _with_positions(out.items)
 
 
@@ -110,7 +91,7 @@ def _section(template: dict[str, Any], name: str) -> tuple[Any, Any]:
     return key_of(template, name), template.get(name)
 
 
-def _sections(template: dict[str, Any], out: _Findings) -> None:
+def _sections(template: dict[str, Any], out: Findings) -> None:
     for key in template:
         if key in ("Transform", "transform"):
             out.add(
@@ -123,7 +104,7 @@ def _sections(template: dict[str, Any], out: _Findings) -> None:
             )
 
 
-def _parameters(template: dict[str, Any], out: _Findings) -> None:
+def _parameters(template: dict[str, Any], out: Findings) -> None:
     key, section = _section(template, "Parameters")
     if section is None:
         return
@@ -145,7 +126,7 @@ def _parameters(template: dict[str, Any], out: _Findings) -> None:
 
 
 def _resources(
-    template: dict[str, Any], out: _Findings, *, root: Path | None, own_type: str | None
+    template: dict[str, Any], out: Findings, *, root: Path | None, own_type: str | None
 ) -> None:
     key, section = _section(template, "Resources")
     if key not in template:
@@ -215,7 +196,7 @@ def _resources(
         if local is None:
             local = local_types(root)
         if rtype.endswith(MODULE_SUFFIX):
-            _nested_module(name, rtype, tpointer, out, local=local, own_type=own_type)
+            nested_module(name, rtype, tpointer, out, local=local, own_type=own_type)
             continue
         if rtype.startswith("Custom::") or rtype == "AWS::CloudFormation::CustomResource":
             continue
@@ -247,72 +228,7 @@ def _resources(
             )
 
 
-def _nested_module(
-    name: Any,
-    rtype: str,
-    pointer: str,
-    out: _Findings,
-    *,
-    local: dict[str, LocalType],
-    own_type: str | None,
-) -> None:
-    if rtype == own_type:
-        out.add("error", pointer, rtype, f"resource {name}: the module uses itself (a cycle)")
-        return
-    if rtype not in local:
-        out.add(
-            ACCEPTED,
-            pointer,
-            rtype,
-            f"resource {name}: module {rtype} is not available locally, so its nesting depth "
-            "and cycles are not checked",
-            "put its project beside this one (or in CFNGEN_MODULE_PATH)",
-        )
-        return
-    chain = [own_type or "this module", rtype]
-    problem = _depth(rtype, local, chain)
-    if problem is not None:
-        out.add("error", pointer, rtype, f"resource {name}: {problem}", _DEPTH_HINT)
-
-
-_DEPTH_HINT = (
-    f"modules nest at most {MAX_DEPTH} levels deep and never include themselves; "
-    "flatten the innermost module into its parent"
-)
-
-
-def _depth(type_name: str, local: dict[str, LocalType], chain: list[str]) -> str | None:
-    """Why using `type_name` after `chain` breaks the nesting rules, or None."""
-    if len(chain) > MAX_DEPTH:
-        return f"modules nest {len(chain)} levels deep: {' -> '.join(chain)}"
-    for nested in _module_types(local[type_name]):
-        if nested in chain:
-            return f"the modules form a cycle: {' -> '.join([*chain, nested])}"
-        if nested in local:
-            problem = _depth(nested, local, [*chain, nested])
-            if problem is not None:
-                return problem
-    return None
-
-
-def _module_types(found: LocalType) -> list[str]:
-    from cfngen._kinds.module._fragment import decode
-
-    path = found.fragment()
-    if path is None:
-        return []
-    try:
-        template = decode(path.read_text(encoding="utf-8")).template
-    except (OSError, UnicodeDecodeError):
-        return []
-    resources = template.get("Resources") if isinstance(template, dict) else None
-    if not isinstance(resources, dict):
-        return []
-    types = [r.get("Type") for r in resources.values() if isinstance(r, dict)]
-    return [str(t) for t in types if isinstance(t, str) and t.endswith(MODULE_SUFFIX)]
-
-
-def _outputs(template: dict[str, Any], out: _Findings) -> None:
+def _outputs(template: dict[str, Any], out: Findings) -> None:
     key, section = _section(template, "Outputs")
     if section is None:
         return
@@ -339,7 +255,7 @@ def _outputs(template: dict[str, Any], out: _Findings) -> None:
             )
 
 
-def _mappings(template: dict[str, Any], out: _Findings) -> None:
+def _mappings(template: dict[str, Any], out: Findings) -> None:
     key, section = _section(template, "Mappings")
     if not isinstance(section, dict):
         return
@@ -360,93 +276,3 @@ def _mappings(template: dict[str, Any], out: _Findings) -> None:
                 f"mapping {name} has {len(mapping)} keys; a module's mapping may have at most "
                 f"{MAX_MAPPING_KEYS}",
             )
-
-
-def _walk(template: dict[str, Any], pointer: str, out: _Findings) -> None:
-    """Fn::ImportValue and Fn::Transform used as functions, at any depth."""
-    for where, key, node in _functions(template, pointer):
-        if key == "Fn::ImportValue":
-            out.add(
-                "error",
-                where,
-                node,
-                "Fn::ImportValue: a module cannot import another stack's exports",
-                "make the value a parameter of the module; the template that uses it can "
-                "pass Fn::ImportValue",
-            )
-        elif key == "Fn::Transform":
-            name = node.get(key, {}).get("Name") if isinstance(node.get(key), dict) else None
-            what = f" ({name})" if isinstance(name, str) else ""
-            out.add(
-                "error",
-                where,
-                node,
-                f"Fn::Transform{what}: a module cannot use transforms such as AWS::Include",
-                "write the included content into the fragment",
-            )
-
-
-def _functions(node: Any, pointer: str) -> Iterator[tuple[str, str, Any]]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            child = join_pointer(pointer, str(key))
-            if key in ("Fn::ImportValue", "Fn::Transform"):
-                yield child, str(key), node
-            yield from _functions(value, child)
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _functions(value, f"{pointer}/{index}")
-
-
-def _strings(node: Any, pointer: str) -> Iterator[tuple[str, Any]]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            child = join_pointer(pointer, str(key))
-            mentions = isinstance(key, str) and any(word in key for word in _IMPORT_TEXT)
-            if mentions and key != "Fn::ImportValue":
-                yield child, key
-            yield from _strings(value, child)
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _strings(value, f"{pointer}/{index}")
-    elif isinstance(node, str) and any(word in node for word in _IMPORT_TEXT):
-        yield pointer, node
-
-
-_IMPORT_TEXT_HINT = (
-    "cfngen accepts it, but the official `cfn validate` and `cfn submit` reject the raw "
-    "text anywhere in the file; reword it (e.g. 'ImportValue') to keep them working"
-)
-
-
-def _import_text(template: dict[str, Any], text: str, out: _Findings) -> None:
-    """The words "Fn::ImportValue" in a string are not a function call: a warning only."""
-    found = False
-    for where, node in _strings(template, ""):
-        found = True
-        out.add(
-            ACCEPTED,
-            where,
-            node,
-            "the text mentions Fn::ImportValue (not a function call)",
-            _IMPORT_TEXT_HINT,
-        )
-    calls = any(key == "Fn::ImportValue" for _w, key, _n in _functions(template, ""))
-    if found or calls:
-        return
-    for word in _IMPORT_TEXT:
-        offset = text.find(word)
-        if offset >= 0:
-            line = text.count("\n", 0, offset) + 1
-            column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-            out.items.append(
-                Diagnostic(
-                    ACCEPTED,
-                    "",
-                    f"the file mentions {word} (in a comment)",
-                    _IMPORT_TEXT_HINT,
-                    line,
-                    column,
-                )
-            )
-            return

@@ -13,8 +13,9 @@ import dataclasses
 import json
 
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._kinds._kind import Entries, PackageContext
 from cfngen._package import MODULE
-from cfngen._package._layout import Entries, PackageContext, overrides, rpdk_config
+from cfngen._package._layout import overrides, rpdk_config
 
 
 def module_files(context: PackageContext) -> Entries:

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
-from cfngen._kinds.module._checks import MAX_DEPTH
 from cfngen._kinds.module._fragment import MODULE_SUFFIX, decode, plain
 from cfngen._kinds.module._local import LocalType, local_types
+from cfngen._kinds.module._nesting import MAX_DEPTH
 
 DEFAULT_LOGICAL_ID = "Module"
 _LOGICAL_ID = re.compile(r"^[A-Za-z0-9]{1,255}$")

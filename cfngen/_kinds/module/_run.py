@@ -93,7 +93,7 @@ class ModuleContract:
 
     def invoke(
         self,
-        runner: Runner,
+        runner: Runner[Project],
         action: str,
         request_file: Path | None,
         listener: Listener,
@@ -104,7 +104,7 @@ class ModuleContract:
             "`cfngen module render` shows the template CloudFormation makes of it",
         )
 
-    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:
+    def run_tests(self, runner: Runner[Project], listener: Listener, **options: Any) -> SuiteResult:
         logical_id: str | None = options.get("logical_id")
         params: list[str] | None = options.get("params")
         params_file: Path | None = options.get("params_file")

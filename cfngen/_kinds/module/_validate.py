@@ -8,7 +8,8 @@ from typing import Any
 
 from cfngen._diagnostics import Diagnostic
 from cfngen._kinds.module import _fragment
-from cfngen._validate import FileReport, read_source
+from cfngen._validate import read_source
+from cfngen._validate._file_report import FileReport
 
 
 def project_root(path: Path | None) -> Path | None:

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from cfngen._kinds import Derived, InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
-    from cfngen._validate import FileReport, SchemaRules
+    from cfngen._validate import SchemaRules
+    from cfngen._validate._file_report import FileReport
 
 #: A complete, valid resource schema that ships with cfngen (`cfngen validate --example`).
 EXAMPLE_SCHEMA = Path(__file__).with_name("example-schema.json")

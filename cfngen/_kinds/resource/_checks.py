@@ -6,18 +6,18 @@ conditionalCreateOnly. Mistakes the registry accepts are `ACCEPTED` findings, wa
 `--strict`, so that no project the official tool accepts is locked out: pointers that name no
 property (into /definitions, say), a property both readOnly and writeOnly, `permissions: []`.
 Other warnings are habits that cause trouble later (wildcard permissions, hard-coded
-partitions, no tagging). docs/validate.md has the table.
+partitions, no tagging). docs/validate.md has the table. The rules of every subschema:
+_node_checks.py.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
-from cfngen import _patterns
 from cfngen._diagnostics import ACCEPTED, Problem, Severity
 from cfngen._kinds.resource._iam import permission_problems
+from cfngen._kinds.resource._node_checks import node_problems
 from cfngen._kinds.resource._pointers import PropertyIndex, schema_nodes
 from cfngen._schema import Resolver, close_match, depth_checks, join_pointer
 from cfngen._support import STATE_KEY
@@ -43,9 +43,6 @@ _LIST_INPUTS = {
     "pagetoken",
     "paginationtoken",
 }
-_HARDCODED_PARTITION = re.compile(r"arn:aws:")
-#: A branch of allOf/anyOf/oneOf adds to the object around it; it is not an object of its own.
-_BRANCH = re.compile(r"/(?:allOf|anyOf|oneOf)/[0-9]+$")
 
 #: What to do instead of a keyword that resource schemas do not allow (unknown-key hints).
 KEYWORD_HINTS = {
@@ -92,7 +89,7 @@ def check(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
     out.extend(depth_checks(schema, resolver))
     out.extend(permission_problems(schema))
     out.extend(_tagging(schema, index))
-    out.extend(_nodes(schema))
+    out.extend(node_problems(schema))
     out.extend(_list_inputs(schema))
     return out
 
@@ -342,83 +339,6 @@ def _tagging(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
             "/tagging",
             "the resource is taggable but has no Tags property and no tagProperty",
             'add "tagProperty": the pointer to the property that holds the tags',
-        )
-
-
-def _nodes(schema: dict[str, Any]) -> Iterator[Problem]:
-    """Rules that apply to every subschema."""
-    exempt_objects = {"", "/typeConfiguration", "/handlers/list/handlerSchema"}
-    for ptr, node in schema_nodes(schema):
-        kind = node.get("type")
-        if "arrayType" in node and kind is not None and kind != "array":
-            yield Problem(
-                "error",
-                join_pointer(ptr, "arrayType"),
-                "arrayType only applies to arrays",
-                'remove it, or make the type exactly "array"',
-            )
-        if (kind == "array" or (isinstance(kind, list) and "array" in kind)) and (
-            "insertionOrder" not in node
-        ):
-            yield Problem(
-                "warning",
-                ptr,
-                "array without an explicit insertionOrder",
-                'add "insertionOrder": false if the order of items does not matter, '
-                "true if it does (the default, which makes reordering a change)",
-            )
-        if (
-            ("properties" in node or "patternProperties" in node)
-            and ptr not in exempt_objects
-            and not _BRANCH.search(ptr)
-            and "additionalProperties" not in node
-        ):
-            yield Problem(
-                "warning",
-                ptr,
-                'object without "additionalProperties": false',
-                "add it: CloudFormation will require it, and without it any key is accepted",
-            )
-        pattern = node.get("pattern")
-        if isinstance(pattern, str):
-            yield from _pattern(pattern, join_pointer(ptr, "pattern"), key=False)
-        keys = node.get("patternProperties")
-        if isinstance(keys, dict):
-            for key in keys:
-                yield from _pattern(key, join_pointer(ptr, "patternProperties", key), key=True)
-
-
-def _pattern(pattern: str, ptr: str, *, key: bool) -> Iterator[Problem]:
-    try:
-        java = _patterns.java_only_constructs(pattern)
-        _patterns.compile_pattern(pattern)
-        broken = None
-    except _patterns.PatternError as exc:
-        java, broken = [], str(exc)
-    if java:
-        yield Problem(
-            "warning",
-            ptr,
-            f"the pattern uses Java-only regex syntax {', '.join(java)}",
-            "CloudFormation understands it, but Python and most JSON Schema tools do not; "
-            "prefer a plain character class",
-            key=key,
-        )
-    elif broken:
-        yield Problem(
-            "warning",
-            ptr,
-            f"the pattern cannot be compiled: {broken}",
-            "cfngen cannot check values against it; fix the regular expression",
-            key=key,
-        )
-    if _HARDCODED_PARTITION.search(pattern):
-        yield Problem(
-            "warning",
-            ptr,
-            "the pattern hard-codes the aws partition in an ARN",
-            "match every partition (aws-cn, aws-us-gov) with arn:aws[A-Za-z-]*:",
-            key=key,
         )
 
 

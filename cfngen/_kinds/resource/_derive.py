@@ -23,7 +23,7 @@ from cfngen._project import CONFIG_FILE, Project, require_entrypoint
 from cfngen._runtimes import declared_python, runtime_name, runtime_warnings
 
 if TYPE_CHECKING:
-    from cfngen._validate import FileReport
+    from cfngen._validate._file_report import FileReport
 
 REQUIREMENTS_FILE = "requirements.txt"
 EXAMPLE_INPUTS = ("create", "update", "invalid")

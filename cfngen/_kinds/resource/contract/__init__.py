@@ -18,6 +18,7 @@ from cfngen._contract._protocol import Listener, lib_error_codes, lib_statuses
 if TYPE_CHECKING:
     from cfngen._contract._results import InvokeResult, SuiteResult
     from cfngen._contract._runner import Runner
+    from cfngen._project import Project
 
 #: Error codes only a hook answers (and "Unknown", which names no cause).
 HOOK_ONLY_CODES = frozenset({"NonCompliant", "UnsupportedTarget", "Unknown"})
@@ -50,7 +51,7 @@ class ResourceProtocol:
 
     def invoke(
         self,
-        runner: Runner,
+        runner: Runner[Project],
         action: str,
         request_file: Path | None,
         listener: Listener,
@@ -61,7 +62,7 @@ class ResourceProtocol:
 
         return invoke(runner, action, request_file, listener, exports=options.get("exports"))
 
-    def run_tests(self, runner: Runner, listener: Listener, **options: Any) -> SuiteResult:
+    def run_tests(self, runner: Runner[Project], listener: Listener, **options: Any) -> SuiteResult:
         from cfngen._kinds.resource.contract._suite import run_tests
 
         return run_tests(runner, listener, exports=options.get("exports"))

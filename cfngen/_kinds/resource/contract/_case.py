@@ -4,13 +4,10 @@ expectations the tests are written in (succeed, fail_with, same, create, read, l
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any
 
 from cfngen._contract._loop import Outcome
 from cfngen._contract._results import Failed, Skipped
-from cfngen._contract._runner import Runner
-from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._inputs import InputProblem, InputSet, update_request
 from cfngen._kinds.resource.contract._messages import (
@@ -22,19 +19,9 @@ from cfngen._kinds.resource.contract._messages import (
     explain,
     status_text,
 )
-from cfngen._kinds.resource.contract._request import Limits, Request, ResourceExchange
+from cfngen._kinds.resource.contract._request import Request, ResourceExchange
 from cfngen._kinds.resource.contract._response_checks import ResponseChecks
-from cfngen._kinds.resource.contract._rules import Conformance
-
-
-@dataclass
-class SuiteRun:
-    """What every test of one `cfngen test` run shares."""
-
-    info: ResourceSchema
-    runner: Runner
-    limits: Limits
-    conformance: Conformance
+from cfngen._kinds.resource.contract._suite_run import SuiteRun
 
 
 class Case(ResponseChecks):

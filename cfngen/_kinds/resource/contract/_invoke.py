@@ -15,10 +15,11 @@ from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.resource import ACTIONS
 from cfngen._kinds.resource.contract._request import Limits, ResourceExchange, load_request
 from cfngen._kinds.resource.contract._rules import read_schema
+from cfngen._project import Project
 
 
 def invoke(
-    runner: Runner,
+    runner: Runner[Project],
     action: str,
     request_file: Path,
     listener: Listener,

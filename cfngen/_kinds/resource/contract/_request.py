@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from cfngen._contract._call import Invocation
     from cfngen._contract._runner import Runner
     from cfngen._contract._sandbox import Sandbox
+    from cfngen._project import Project
 
 _OBJECT_FIELDS = {
     "desiredResourceState": "desired",
@@ -178,7 +179,7 @@ class ResourceExchange:
 
     def __init__(
         self,
-        runner: Runner,
+        runner: Runner[Project],
         action: str,
         request: Request,
         *,

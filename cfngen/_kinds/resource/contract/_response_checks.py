@@ -26,7 +26,7 @@ from cfngen._kinds.resource.contract._messages import (
 
 if TYPE_CHECKING:
     from cfngen._kinds.resource._view import ResourceSchema
-    from cfngen._kinds.resource.contract._case import SuiteRun
+    from cfngen._kinds.resource.contract._suite_run import SuiteRun
 
 
 class ResponseChecks:

@@ -23,7 +23,7 @@ from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
 from cfngen._errors import CfngenError
 from cfngen._generate import models_older_than_schema
-from cfngen._kinds.resource.contract._case import Case, SuiteRun
+from cfngen._kinds.resource.contract._case import Case
 from cfngen._kinds.resource.contract._inputs import (
     InputSet,
     check_user_inputs,
@@ -33,12 +33,14 @@ from cfngen._kinds.resource.contract._messages import R_EXIT
 from cfngen._kinds.resource.contract._request import Limits
 from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES, TESTS, ResourceTest
 from cfngen._kinds.resource.contract._rules import Conformance, read_schema
+from cfngen._kinds.resource.contract._suite_run import SuiteRun
+from cfngen._project import Project
 
 __all__ = ["TEST_NAMES", "run_tests"]
 
 
 def run_tests(
-    runner: Runner, listener: Listener, *, exports: Mapping[str, Any] | None = None
+    runner: Runner[Project], listener: Listener, *, exports: Mapping[str, Any] | None = None
 ) -> SuiteResult:
     """Run the contract tests on a resource type project (`exports`: the values of the
     CloudFormation exports inputs name as `{{Name}}`).

@@ -1,0 +1,27 @@
+"""What the user chose for a run of the runner (`cfngen invoke` / `cfngen test` options)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cfngen._simulated_time import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
+
+#: Longest real wait between re-invocations with `--profile` (real AWS); offline the clock is
+#: simulated and nothing is slept.
+DEFAULT_MAX_DELAY = 5.0
+
+
+@dataclass
+class Settings:
+    """What the user chose for a run (`cfngen invoke` / `cfngen test` options)."""
+
+    region: str | None = None
+    #: Real AWS with this profile's credentials (real time); None: moto, simulated time.
+    profile: str | None = None
+    #: `--enforce-timeout S`: the kind's per-call limits scaled to S.
+    enforce_timeout: float | None = None
+    max_reinvoke: int = DEFAULT_MAX_REINVOKE
+    max_invocations: int = DEFAULT_MAX_INVOCATIONS
+    max_delay: float = DEFAULT_MAX_DELAY
+    #: `-k EXPR` of `cfngen test`.
+    keyword: str | None = None

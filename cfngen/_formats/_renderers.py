@@ -1,0 +1,194 @@
+"""One renderer per format: JUnit XML from Cases, SARIF 2.1.0 and GitHub workflow commands
+from Findings. Each returns text; the CLI decides where it goes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from cfngen import __version__
+from cfngen._formats._shapes import Case, Finding
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_INFORMATION_URI = "https://pypi.org/project/cfngen/"
+
+
+def render(fmt: str, *, findings: Sequence[Finding], cases: Sequence[Case], tool: str) -> str:
+    """The text of one CI format (`junit`, `sarif` or `github`)."""
+    if fmt == "junit":
+        return junit(cases, name=tool)
+    if fmt == "sarif":
+        return sarif(findings)
+    if fmt == "github":
+        return github(findings)
+    raise ValueError(f"not a CI format: {fmt}")
+
+
+def junit(cases: Iterable[Case], *, name: str = "cfngen") -> str:
+    """JUnit XML as Jenkins, GitLab and the test-report actions read it: a <testsuites> with
+    one <testsuite> per suite, a <testcase> per case, <failure>/<skipped> with the message."""
+    import xml.etree.ElementTree as ET
+
+    by_suite: dict[str, list[Case]] = {}
+    for case in cases:
+        by_suite.setdefault(case.suite, []).append(case)
+    root = ET.Element("testsuites", name=name)
+    totals = {"tests": 0, "failures": 0, "skipped": 0, "time": 0.0}
+    for suite_name, members in by_suite.items():
+        failures = sum(1 for c in members if c.outcome == "failed")
+        skipped = sum(1 for c in members if c.outcome == "skipped")
+        seconds = sum(c.seconds for c in members)
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            name=suite_name,
+            tests=str(len(members)),
+            failures=str(failures),
+            errors="0",
+            skipped=str(skipped),
+            time=f"{seconds:.3f}",
+        )
+        totals["tests"] += len(members)
+        totals["failures"] += failures
+        totals["skipped"] += skipped
+        totals["time"] += seconds
+        for case in members:
+            attrs = {"name": case.name, "classname": case.classname or suite_name}
+            attrs["time"] = f"{case.seconds:.3f}"
+            if case.path:
+                attrs["file"] = case.path
+            element = ET.SubElement(suite, "testcase", attrs)
+            if case.outcome == "failed":
+                failure = ET.SubElement(
+                    element, "failure", message=_first_line(case.message or "failed")
+                )
+                failure.set("type", "AssertionError")
+                failure.text = _xml_text(case.message or "failed")
+            elif case.outcome == "skipped":
+                ET.SubElement(element, "skipped", message=_xml_text(case.message or "skipped"))
+            if case.output:
+                ET.SubElement(element, "system-out").text = _xml_text(case.output)
+    for key in ("tests", "failures", "skipped"):
+        root.set(key, str(totals[key]))
+    root.set("errors", "0")
+    root.set("time", f"{totals['time']:.3f}")
+    ET.indent(root)
+    body = ET.tostring(root, encoding="unicode")
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'
+
+
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """XML 1.0 cannot hold control characters at all (not even escaped): show them."""
+    return _XML_BAD.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _first_line(text: str) -> str:
+    return _xml_text(text.strip().splitlines()[0] if text.strip() else text)
+
+
+def sarif(findings: Sequence[Finding]) -> str:
+    """One SARIF 2.1.0 log with one run; every rule a finding uses is described once."""
+    rules: dict[str, dict[str, Any]] = {}
+    results = []
+    for finding in findings:
+        if finding.rule not in rules:
+            rules[finding.rule] = {
+                "id": finding.rule,
+                "name": _rule_name(finding.rule),
+                "shortDescription": {"text": _rule_text(finding.rule)},
+                "defaultConfiguration": {"level": finding.level},
+            }
+        result: dict[str, Any] = {
+            "ruleId": finding.rule,
+            "ruleIndex": list(rules).index(finding.rule),
+            "level": finding.level,
+            "message": {"text": finding.message},
+        }
+        if finding.path:
+            physical: dict[str, Any] = {
+                "artifactLocation": _artifact(finding.path),
+            }
+            if finding.line:
+                region = {"startLine": finding.line}
+                if finding.column:
+                    region["startColumn"] = finding.column
+                physical["region"] = region
+            result["locations"] = [{"physicalLocation": physical}]
+        results.append(result)
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "cfngen",
+                        "version": __version__,
+                        "informationUri": _INFORMATION_URI,
+                        "rules": list(rules.values()),
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2) + "\n"
+
+
+def _artifact(path: str) -> dict[str, str]:
+    from urllib.parse import quote
+
+    p = PurePosixPath(path)
+    if p.is_absolute():
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(p.as_posix()), "uriBaseId": "%SRCROOT%"}
+
+
+def _rule_text(rule: str) -> str:
+    words = rule.rsplit("/", 1)[-1].replace("-", " ").replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
+def _rule_name(rule: str) -> str:
+    """SARIF rule names are PascalCase identifiers by convention."""
+    tail = rule.rsplit("/", 1)[-1]
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", tail))
+
+
+def github(findings: Iterable[Finding]) -> str:
+    """GitHub workflow commands: `::error file=F,line=L,col=C,title=T::message`, warnings
+    as `::warning`. Escaped as the actions toolkit does, so a message may span lines."""
+    lines = []
+    for finding in findings:
+        props = []
+        if finding.path:
+            props.append(f"file={_gh_property(finding.path)}")
+            if finding.line:
+                props.append(f"line={finding.line}")
+                if finding.column:
+                    props.append(f"col={finding.column}")
+        if finding.title:
+            props.append(f"title={_gh_property(finding.title)}")
+        command = "error" if finding.level == "error" else "warning"
+        joined = " " + ",".join(props) if props else ""
+        lines.append(f"::{command}{joined}::{_gh_data(finding.message)}")
+    return "".join(line + "\n" for line in lines)
+
+
+def _gh_data(text: str) -> str:
+    # toolkit/packages/core/src/command.ts: escapeData
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(text: str) -> str:
+    # toolkit/packages/core/src/command.ts: escapeProperty
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")

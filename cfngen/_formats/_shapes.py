@@ -1,0 +1,77 @@
+"""The two neutral shapes every checking command's result becomes, `Finding` (a problem at a
+place) and `Case` (a test case), with the rule id and path each shows."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+#: Every `--format` a checking command takes, the default first.
+FORMATS = ("text", "json", "junit", "sarif", "github")
+#: The ones this package renders.
+CI_FORMATS = ("junit", "sarif", "github")
+
+Level = Literal["error", "warning", "note"]
+Outcome = Literal["passed", "failed", "skipped"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem at a place: a SARIF result, a GitHub annotation."""
+
+    level: Level
+    #: A stable id for the kind of problem (SARIF ruleId): `cfngen/<slug>`.
+    rule: str
+    message: str
+    #: The file, relative to the current folder where it is inside it (posix separators).
+    path: str | None = None
+    line: int | None = None
+    column: int | None = None
+    #: A short title (GitHub shows it above the message).
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Case:
+    """A test case: a file validated, a contract test run, a derived file checked."""
+
+    #: The test suite it belongs to (a project, the files validated).
+    suite: str
+    name: str
+    outcome: Outcome
+    message: str | None = None
+    seconds: float = 0.0
+    classname: str | None = None
+    path: str | None = None
+    #: Text worth keeping beside a passing case (warnings).
+    output: str | None = None
+
+
+# --- rule ids --------------------------------------------------------------------------------
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|\([^)]*\)")
+_WORD = re.compile(r"[a-z]+")
+_NOISE = {"a", "an", "the", "is", "are", "of", "to", "in", "it", "its", "be"}
+
+
+def rule_id(message: str, *, prefix: str = "cfngen") -> str:
+    """A stable id for the kind of problem a message describes: quoted names, numbers,
+    pointers and parenthesised details (the parts that vary between findings) left out.
+    `duplicate key 'Foo' (first at line 3)` -> `cfngen/duplicate-key`."""
+    text = _QUOTED.sub(" ", message.lower())
+    text = re.sub(r"\S*/\S*", " ", text)  # pointers, paths
+    words = [w for w in _WORD.findall(text) if w not in _NOISE][:6]
+    return f"{prefix}/{'-'.join(words) or 'problem'}"
+
+
+def display_path(path: str | Path) -> str:
+    """A path as a finding names it: relative to the current folder when inside it."""
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            p = p.relative_to(Path.cwd())
+        except ValueError:
+            return p.as_posix()
+    return p.as_posix()

@@ -1,0 +1,127 @@
+"""The custom resource's function opened in cfngen/_contract's runner: found in the template,
+imported once offline (moto, fake credentials) as Lambda's init phase does, each call under its
+Timeout (`--enforce-timeout` caps it), and what a Lambda container has loaded before its first
+request loaded here before any deadline runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cfngen._contract._entrypoint import Source
+from cfngen._kinds.custom_resource._protocol import Cloud
+from cfngen._kinds.custom_resource._receiver import certificate
+from cfngen._kinds.custom_resource._template import Resource, find_resource
+
+if TYPE_CHECKING:
+    from cfngen._contract._runner import Runner
+    from cfngen._project import Project
+
+
+#: Seconds an invocation may run when the function's Timeout is longer (--enforce-timeout).
+DEFAULT_LIMIT = 30.0
+_ENV = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_EC2_METADATA_DISABLED": "true",
+}
+
+
+@contextlib.contextmanager
+def _offline(region: str) -> Iterator[None]:
+    """Fake credentials, the region, and moto answering every AWS call (the first import of
+    the handler, before the runner opens)."""
+    import os
+
+    from moto import mock_aws
+
+    values = {**_ENV, "AWS_DEFAULT_REGION": region, "AWS_REGION": region}
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        with mock_aws():
+            yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@contextlib.contextmanager
+def opened(
+    runner: Runner[Project],
+    *,
+    template: Path | None,
+    resource: str | None,
+    handler: str | None,
+) -> Iterator[tuple[Cloud, Resource, list[str]]]:
+    """The function found and the runner opened on it (`Cloud.runner` None when the function
+    cannot be imported: every request then fails as Lambda's init phase does)."""
+    settings = runner.settings
+    region = settings.region or "us-east-1"
+    found = find_resource(
+        runner.project.root, template=template, resource=resource, handler=handler, region=region
+    )
+    function = found.function
+    notes = list(found.warnings)
+    seconds = function.timeout
+    limit = settings.enforce_timeout or DEFAULT_LIMIT
+    if seconds > limit:
+        notes.append(
+            f"{function.logical_id}'s Timeout is {seconds:g} s: each invocation is given "
+            f"{limit:g} s here (--enforce-timeout)"
+        )
+        seconds = limit
+    with _offline(region):
+        notes.extend(function.prepare())
+    cloud = functools.partial(
+        Cloud,
+        function=function,
+        logical_id=found.logical_id,
+        resource_type=found.type,
+        region=region,
+        seconds=seconds,
+        service_timeout=found.service_timeout,
+    )
+    if function.init_error is not None:
+        yield cloud(None), found, notes
+        return
+    with function.on_path(), runner.open(Source(function.code_dir, function.source)):
+        # Before the worker forks: loaded once, not inside any deadline.
+        _warm_up(function.code_dir)
+        certificate()
+        yield cloud(runner), found, notes
+
+
+_WARM: set[str] = set()
+_SERVICE = re.compile(r"""\b(?:client|resource)\(\s*["']([a-z0-9-]+)["']""")
+
+
+def _warm_up(code_dir: Path) -> None:
+    """Load, once per process and before any deadline runs, what a Lambda container has loaded
+    before its first request and this process lacks: botocore's data (boto3's first client) and
+    moto's backend of each service the function's code names (importing moto's SSM backend
+    alone takes seconds, which would otherwise count against the function's Timeout)."""
+    services = {"sts"}
+    for path in sorted(code_dir.glob("*.py"))[:50]:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            services.update(_SERVICE.findall(path.read_text(encoding="utf-8")))
+    for service in sorted(services - _WARM):
+        _WARM.add(service)
+        with contextlib.suppress(Exception):
+            if service == "sts":
+                import boto3
+
+                boto3.client("sts").get_caller_identity()
+            else:
+                from moto.backends import get_backend
+
+                get_backend(service)  # type: ignore[call-overload]

@@ -1,0 +1,143 @@
+"""`cfngen invoke` for a hook: one invocation point for one target, from a request file (the
+official tool's shape or cfngen's inputs file), carried to its end.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from cfngen import _schema
+from cfngen._contract._isolate import ChildExit
+from cfngen._contract._protocol import Listener
+from cfngen._contract._results import InvokeResult
+from cfngen._contract._runner import Runner
+from cfngen._errors import CfngenError, ExitCode
+from cfngen._kinds.hook import _hook_protocol, _hook_tests, _inputs
+from cfngen._kinds.hook._context import DEFAULT_LIMIT, _hook_context, load_hook_project
+from cfngen._kinds.hook._type_configuration import check_type_configuration, load_type_configuration
+from cfngen._project import Project
+
+
+def render_verdict(run: _hook_protocol.Run) -> str:
+    what = f"{run.point} {run.target.name}"
+    if run.guard is not None:
+        return f"{what} did not finish: {run.guard}"
+    if run.status == "SUCCESS":
+        return f"{what}: SUCCESS (compliant)"
+    if run.status == "FAILED":
+        code = run.error_code or "no errorCode"
+        message = run.message
+        return f"{what}: FAILED {code}" + (f": {message}" if message else "")
+    return f"{what} answered {run.status!r}"
+
+
+def read_invoke_file(
+    path: Path, text: str | None = None
+) -> tuple[_hook_protocol.Target, str | None, dict[str, Any] | None]:
+    """The target of `cfngen invoke`: an inputs-format file holding one target, or a full hook
+    request. Returns the target, the invocation point and the type configuration (`hookModel`)
+    the file names (a full request). `text` is the file's text when it was already read
+    (exports replaced)."""
+    data = _schema.load_object(
+        path,
+        'write {"AWS::S3::Bucket": {"resourceProperties": {...}}} (the inputs/ format) or a '
+        "full hook request",
+        text=text,
+    )
+    if "requestData" in data:  # a full request, as CloudFormation sends it
+        request_data = data["requestData"] if isinstance(data["requestData"], dict) else {}
+        name = request_data.get("targetName")
+        if not isinstance(name, str):
+            raise CfngenError(f"{path}: requestData has no targetName", "add the target's type")
+        document = request_data.get("targetModel") or {}
+        point = data.get("actionInvocationPoint")
+        logical = request_data.get("targetLogicalId")
+        target = _hook_protocol.Target(
+            name, document if isinstance(document, dict) else {}, str(logical or "MyResource")
+        )
+        hook_model = data.get("hookModel")
+        if hook_model is not None and not isinstance(hook_model, dict):
+            raise CfngenError(f"{path}: hookModel is not a JSON object", "write its settings")
+        return target, point if isinstance(point, str) else None, hook_model
+    if len(data) != 1:
+        raise CfngenError(
+            f"{path}: names {len(data)} targets ({', '.join(data) or 'none'}); invoke runs one",
+            "keep one target in the file, or use `cfngen test` for several",
+        )
+    ((name, document),) = data.items()
+    if not isinstance(document, dict):
+        raise CfngenError(f"{path}: {name} must map to a JSON object", "see inputs/ files")
+    return _hook_protocol.Target(name, document, _hook_tests._logical_id(name)), None, None
+
+
+def _invoke(
+    runner: Runner[Project],
+    point: str,
+    target_file: Path,
+    listener: Listener,
+    *,
+    typeconfig: Path | None = None,
+    exports: Mapping[str, str] | None = None,
+) -> InvokeResult:
+    _project, schema = load_hook_project(runner.project)
+    chosen = _hook_protocol.point_name(point)
+    if chosen is None:
+        raise CfngenError(
+            f"unknown invocation point {point!r}",
+            f"use one of {', '.join(_hook_protocol.POINTS)} (or preCreate, preUpdate, preDelete)",
+        )
+    used: dict[str, str] = {}
+    text = _inputs.render_exports(
+        _schema.read_text(target_file, not_utf8=ExitCode.USAGE), exports or {}, used
+    )
+    target, file_point, hook_model = read_invoke_file(target_file, text)
+    warnings: list[str] = []
+    if file_point and _hook_protocol.point_name(file_point) != chosen:
+        warnings.append(f"{target_file}: the request is for {file_point}; invoking {chosen}")
+    handler = _hook_protocol.HANDLER_OF[chosen]
+    names = _inputs.declared(schema, chosen)
+    if not names:
+        warnings.append(
+            f"the schema declares no {handler} handler with targets: "
+            "CloudFormation would never call it"
+        )
+    elif not _inputs.covers(names, target.name):
+        warnings.append(
+            f"{target.name} is not among the targets of {handler}: "
+            "CloudFormation would never send it"
+        )
+    for name, value in sorted(used.items()):
+        if value == f"cfngen-export-{name}":
+            warnings.append(f"{{{{{name}}}}} is a CloudFormation export: stand-in value {value}")
+    # --typeconfig wins over the request's hookModel (the configuration CloudFormation sends).
+    type_configuration = load_type_configuration(typeconfig, schema)
+    if type_configuration is None and hook_model is not None:
+        check_type_configuration(schema, hook_model, f"{target_file}: hookModel")
+        type_configuration = hook_model
+    for warning in warnings:
+        listener.warn(warning)
+    limit = runner.settings.enforce_timeout or DEFAULT_LIMIT
+    with runner.open(), _hook_context(runner, type_configuration) as context:
+        if runner.entrypoint.import_output and listener.on_import_output is not None:
+            listener.on_import_output(runner.entrypoint.import_output)
+        exchange = _hook_protocol.HookExchange(
+            chosen, target, context, limit=limit, token=str(uuid.uuid4())
+        )
+        try:
+            outcome = runner.isolated(
+                lambda: runner.carry(
+                    exchange, handler=chosen, max_delay=0.0, on_invocation=runner.send
+                ),
+                listener.on_invocation,
+            )
+        except ChildExit as exc:
+            raise CfngenError(
+                f"{exchange.label} did not finish: {exc.how}",
+                "a handler must return a progress event: never call os._exit or sys.exit",
+                exit_code=ExitCode.FAILED,
+            ) from None
+    run = _hook_protocol.as_run(outcome, chosen, target)
+    return InvokeResult(run, render_verdict(run), run.status == "SUCCESS", warnings)
