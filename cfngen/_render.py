@@ -18,6 +18,11 @@ Style = Literal["error", "warning", "hint", "ok", "bold", "dim"]
 Paint = Callable[[str, Style], str]
 Stream = Literal["out", "err"]
 
+#: Every `--format` a checking command takes, the default first (other commands: the first two).
+FORMATS = ("text", "json", "junit", "sarif", "github")
+#: The machine formats for CI, rendered by cfngen/_formats/.
+CI_FORMATS = ("junit", "sarif", "github")
+
 
 def plain(text: str, _style: Style) -> str:
     return text

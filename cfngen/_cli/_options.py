@@ -77,7 +77,7 @@ def add_format(
 ) -> None:
     """`--format`: text or json everywhere; a checking command (`ci=True`) also writes JUnit
     XML, SARIF 2.1.0 or GitHub workflow commands to stdout (cfngen/_formats.py)."""
-    from cfngen._formats import FORMATS
+    from cfngen._render import FORMATS
 
     if ci:
         text_help += (

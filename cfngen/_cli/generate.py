@@ -69,13 +69,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cfngen._generate import InvalidSchemaError, generate_project
-    from cfngen._validate import render_text
 
     root = args.path or Path.cwd()
     try:
         result = generate_project(root, check=args.check, force=args.force, edits=args.edits)
     except InvalidSchemaError as error:
         if args.format == "text":
+            from cfngen._validate import render_text
+
             sys.stderr.write(render_text([error.report], painter(sys.stderr)))
         else:
             from cfngen._generate import GenerateResult

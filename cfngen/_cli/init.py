@@ -12,7 +12,8 @@ from cfngen._cli._output import rendered, show
 from cfngen._errors import CfngenError, ExitCode
 
 if TYPE_CHECKING:
-    from cfngen._kinds import InitSpec, Kind, Question
+    from cfngen._kinds import Kind
+    from cfngen._kinds._init_spec import InitSpec, Question
 
 
 def _questions() -> list[Question]:

@@ -20,7 +20,10 @@ from cfngen._formats._adapters import (
     suite_findings,
 )
 from cfngen._formats._renderers import github, junit, render, sarif
-from cfngen._formats._shapes import CI_FORMATS, FORMATS, Case, Finding, display_path, rule_id
+from cfngen._formats._shapes import Case, Finding, display_path, rule_id
+
+# The format names live where the CLI reads them without loading the renderers.
+from cfngen._render import CI_FORMATS, FORMATS
 
 __all__ = [
     "CI_FORMATS",

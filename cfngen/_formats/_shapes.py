@@ -8,11 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-#: Every `--format` a checking command takes, the default first.
-FORMATS = ("text", "json", "junit", "sarif", "github")
-#: The ones this package renders.
-CI_FORMATS = ("junit", "sarif", "github")
-
 Level = Literal["error", "warning", "note"]
 Outcome = Literal["passed", "failed", "skipped"]
 

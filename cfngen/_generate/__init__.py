@@ -66,9 +66,9 @@ class GenerateResult:
 
     def render(self, text: Rendered, *, check: bool) -> None:
         """stdout lists what generate did (with check: the drift); the rest goes to stderr."""
-        from cfngen._validate import render_text
-
         if self.report is not None and self.report.diagnostics:
+            from cfngen._validate import render_text
+
             text.err(render_text([self.report], text.paint_err).rstrip("\n"))
         for path in self.skipped:
             why = self.skip_reasons.get(path.as_posix(), "you took it over")

@@ -15,15 +15,11 @@ import importlib
 import pkgutil
 
 from cfngen._errors import CfngenError
-from cfngen._kinds._init_spec import Answers, InitSpec, Question
 from cfngen._kinds._kind import Derived, Kind
 
 __all__ = [
-    "Answers",
     "Derived",
-    "InitSpec",
     "Kind",
-    "Question",
     "all_kinds",
     "by_artifact_type",
     "default_kind",

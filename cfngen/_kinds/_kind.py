@@ -40,11 +40,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cfngen._errors import CfngenError
-from cfngen._kinds._init_spec import InitSpec
 from cfngen._typename import TypeName
 
 if TYPE_CHECKING:
     from cfngen._contract._protocol import ContractProtocol
+    from cfngen._kinds._init_spec import InitSpec
     from cfngen._validate._file_report import FileReport
 
 

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from cfngen._errors import CfngenError
 from cfngen._init._answers import check_runtime, parse_bool
-from cfngen._kinds import Question
+from cfngen._kinds._init_spec import Question
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
 
 _TYPE = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")

@@ -23,7 +23,7 @@ from cfngen._init._answers import (
     parse_bool,
     type_name_error,
 )
-from cfngen._kinds import Question
+from cfngen._kinds._init_spec import Question
 from cfngen._kinds.hook import _targets
 from cfngen._kinds.hook._template_data import copier_data
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cfngen._contract import ContractProtocol
-    from cfngen._kinds import Derived, InitSpec
+    from cfngen._kinds import Derived
+    from cfngen._kinds._init_spec import InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate._file_report import FileReport

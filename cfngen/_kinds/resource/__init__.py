@@ -22,7 +22,8 @@ from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
     from cfngen._contract import ContractProtocol
-    from cfngen._kinds import Derived, InitSpec
+    from cfngen._kinds import Derived
+    from cfngen._kinds._init_spec import InitSpec
     from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate import SchemaRules

@@ -20,7 +20,7 @@ from cfngen._init._answers import (
     parse_bool,
     type_name_error,
 )
-from cfngen._kinds import Question
+from cfngen._kinds._init_spec import Question
 from cfngen._kinds.resource import HANDLERS
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
 from cfngen._typename import TypeName, python_package_name
