@@ -1,7 +1,8 @@
 """Optional dependencies: what a command needs beyond the base install.
 
 `pip install cfngen` brings what `validate`, `generate` (also `--check`), `schema export`,
-`runtime` and `completion` need: the pre-commit hooks install only that. `init`/`upgrade`,
+`runtime`, `module render`, `template sync` and `completion` need: the pre-commit hooks install
+only that. `init`/`upgrade`,
 `invoke`/`test` and `build`/`submit` need the extras of the same names
 (`pip install "cfngen[all]"` for every command). The extras are read from cfngen's own metadata
 (pyproject.toml's `[project.optional-dependencies]`), so this module holds no second list.
