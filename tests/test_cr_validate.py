@@ -148,3 +148,10 @@ def test_cli_validate_checks_the_template_and_the_schema(tmp_path, capsys):
     report(tmp_path, TEMPLATE.replace("Size: 3", "Size: 30"))
     assert main(["validate", str(tmp_path)]) == 1
     assert not (tmp_path / ".rpdk-config").exists()
+
+
+def test_a_properties_schema_that_is_not_json_is_placed_by_line_and_column(tmp_path):
+    report(tmp_path, schema='{\n  "type": "object",\n  "properties": {,}\n}\n')
+    result = check_file(tmp_path / "properties-schema.json", strict=False)
+    (problem,) = result.diagnostics
+    assert (problem.severity, problem.line, problem.column) == ("error", 3, 18)

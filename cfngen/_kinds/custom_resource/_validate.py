@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from cfngen import _schema
 from cfngen._diagnostics import Diagnostic
 from cfngen._errors import CfngenError
 from cfngen._kinds.custom_resource import PROPERTIES_SCHEMA
@@ -44,9 +45,13 @@ def _check_schema(text: str, shown: str, strict: bool) -> FileReport:
 
     report = FileReport(shown, strict=strict)
     try:
-        schema = json.loads(text)
-    except ValueError as exc:
-        report.diagnostics.append(Diagnostic("error", "", f"not JSON: {exc}", "fix the syntax"))
+        schema = _schema.loads(text).data
+    except _schema.JsonSyntaxError as exc:
+        report.diagnostics.append(
+            Diagnostic(
+                "error", "", f"invalid JSON: {exc.message}", "fix the syntax", exc.line, exc.column
+            )
+        )
         return report
     if not isinstance(schema, dict):
         report.diagnostics.append(
@@ -117,7 +122,9 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
     schema = None
     if path is not None and (path.parent / PROPERTIES_SCHEMA).is_file():
         try:
-            schema = json.loads((path.parent / PROPERTIES_SCHEMA).read_text(encoding="utf-8"))
+            schema = _schema.loads(
+                (path.parent / PROPERTIES_SCHEMA).read_text(encoding="utf-8")
+            ).data
         except (OSError, ValueError):
             schema = None  # reported when the schema itself is validated
     for name, body in customs.items():

@@ -70,12 +70,11 @@ class HookKind:
 
     def claims(self, path: Path) -> bool:
         """A schema file outside any project is a hook's when it looks like one."""
-        import json
-
+        from cfngen import _schema
         from cfngen._kinds.hook._schema import looks_like_hook
 
         try:
-            return looks_like_hook(json.loads(path.read_text(encoding="utf-8")))
+            return looks_like_hook(_schema.loads(path.read_text(encoding="utf-8")).data)
         except (OSError, UnicodeDecodeError, ValueError, RecursionError):
             return False
 

@@ -11,7 +11,6 @@ name nothing, a hook without handlers.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -81,15 +80,18 @@ def check(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
 
 def _registered_name(folder: Path | None) -> str | None:
     """`.rpdk-config`'s typeName, when the schema sits in a hook project."""
-    if folder is None:
+    if folder is None or not (folder / ".rpdk-config").is_file():
         return None
+    from cfngen._errors import CfngenError
+    from cfngen._project import load_project
+
     try:
-        config: Any = json.loads((folder / ".rpdk-config").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        project = load_project(folder)
+    except CfngenError:
         return None
-    if not isinstance(config, dict) or config.get("artifact_type") != "HOOK":
+    if project.kind.name != "hook":
         return None
-    name = config.get("typeName")
+    name = project.config.get("typeName")
     return name if isinstance(name, str) else None
 
 

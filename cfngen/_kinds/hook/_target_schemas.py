@@ -10,10 +10,10 @@ project's code imports it (`target_models.aws_s3_accesspoint`) or its schema is 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from cfngen import _schema
 from cfngen._errors import CfngenError
 from cfngen._kinds.hook import _targets
 from cfngen._kinds.hook._targets import target_names
@@ -36,7 +36,7 @@ def _local_schemas(inputs: Mapping[str, bytes | None]) -> dict[str, Any]:
     info = inputs.get(TARGET_INFO)
     if info is not None:
         try:
-            data = json.loads(info)
+            data = _schema.loads(info.decode("utf-8")).data
         except ValueError as exc:
             raise CfngenError(
                 f"{TARGET_INFO} is not valid JSON ({exc})",
@@ -46,7 +46,7 @@ def _local_schemas(inputs: Mapping[str, bytes | None]) -> dict[str, Any]:
             found = entry.get("Schema") if isinstance(entry, dict) else None
             if isinstance(found, str):
                 try:
-                    found = json.loads(found)
+                    found = _schema.loads(found).data
                 except ValueError:
                     found = None
             if isinstance(found, dict):
@@ -70,7 +70,7 @@ def _pinned_schemas(key: str, data: bytes) -> list[dict[str, Any]]:
         "registry's schema of the type; or delete the file to use the schema cfngen bundles"
     )
     try:
-        found = json.loads(data)
+        found = _schema.loads(data.decode("utf-8")).data
     except ValueError as exc:
         raise CfngenError(f"{key} is not valid JSON ({exc})", hint) from None
     items = found if isinstance(found, list) else [found]

@@ -9,11 +9,11 @@ learn a project's type name.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from cfngen import _schema
 from cfngen._kinds.module._fragment import MODULE_SUFFIX, fragment_files
 
 ENV_PATH = "CFNGEN_MODULE_PATH"
@@ -36,7 +36,7 @@ class LocalType:
 
 def _type_name(folder: Path) -> str | None:
     try:
-        data = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+        data = _schema.loads((folder / CONFIG_FILE).read_text(encoding="utf-8")).data
     except (OSError, UnicodeDecodeError, ValueError):
         return None
     name = data.get("typeName") if isinstance(data, dict) else None

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from cfngen import _schema
 from cfngen._kinds.module._fragment import FRAGMENT_DIR, SCHEMA_FILE, plain
 from cfngen._project import CONFIG_FILE, Project
 
@@ -192,7 +193,7 @@ def module_schema(type_name: str, template: Mapping[str, Any]) -> dict[str, Any]
 def is_official_schema(data: bytes) -> bool:
     """Whether `data` is the `schema.json` the official `cfn validate`/`submit` wrote."""
     try:
-        value = json.loads(data)
+        value = _schema.loads(data.decode("utf-8")).data
     except ValueError:
         return False
     if not isinstance(value, dict) or set(value) != {
