@@ -2,10 +2,10 @@
 
 `pip install cfngen` brings what `validate`, `generate` (also `--check`), `schema export`,
 `runtime`, `module render`, `template sync` and `completion` need: the pre-commit hooks install
-only that. `init`/`upgrade`,
-`invoke`/`test` and `build`/`submit` need the extras of the same names
-(`pip install "cfngen[all]"` for every command). The extras are read from cfngen's own metadata
-(pyproject.toml's `[project.optional-dependencies]`), so this module holds no second list.
+only that. `init`/`upgrade`, `invoke`/`test` and `build`/`submit` need the extras `init`, `test`
+and `build` (`pip install "cfngen[all]"` for every command). The extras are read from cfngen's
+own metadata (pyproject.toml's `[project.optional-dependencies]`), so this module holds no
+second list.
 """
 
 from __future__ import annotations
@@ -18,9 +18,6 @@ from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
-
-#: Which extra a command needs, for messages ("cfngen test needs ...").
-EXTRAS = ("init", "test", "build")
 
 
 def require(extra: str, needed_by: str) -> None:
@@ -66,31 +63,42 @@ def _problems(extra: str) -> list[str]:
 
 @functools.cache
 def _requirements() -> dict[str, list[Requirement]]:
-    """Each extra's requirements, from the installed cfngen's metadata ({} when cfngen runs
-    from a source tree that was never installed: nothing can be checked then)."""
-    from importlib.metadata import PackageNotFoundError, requires
+    """Each command extra's requirements, in the order the metadata lists them, from the
+    installed cfngen's metadata ({} when cfngen runs from a source tree that was never
+    installed: nothing can be checked then)."""
+    from importlib.metadata import PackageNotFoundError, metadata, requires
 
     from packaging.requirements import Requirement
 
     try:
+        extras = metadata("cfngen").get_all("Provides-Extra") or []
         texts = requires("cfngen") or []
     except PackageNotFoundError:
         return {}
-    by_extra: dict[str, list[Requirement]] = {}
-    for text in texts:
-        requirement = Requirement(text)
-        for extra in EXTRAS:
-            if requirement.marker is not None and requirement.marker.evaluate({"extra": extra}):
-                by_extra.setdefault(extra, []).append(requirement)
-    return by_extra
+    requirements = [Requirement(text) for text in texts]
+    by_extra = {
+        extra: [
+            r for r in requirements if r.marker is not None and r.marker.evaluate({"extra": extra})
+        ]
+        for extra in extras
+    }
+    # An extra holding another ("all", "dev": whether the metadata names cfngen's own extras
+    # or lists their requirements) is a collection, not what a command needs.
+    names = {extra: {_canonical(r.name) for r in found} for extra, found in by_extra.items()}
+    return {
+        extra: found
+        for extra, found in by_extra.items()
+        if "cfngen" not in names[extra]
+        and not any(other != extra and names[other] < names[extra] for other in names)
+    }
 
 
 def _extra_of_module(module: str) -> str | None:
     # An import name is its distribution's name with `-` as `_` for every extra's distribution
     # (cloudformation_cli_python_lib, time_machine); botocore comes with boto3.
     wanted = _canonical("boto3" if module == "botocore" else module)
-    for extra in EXTRAS:
-        for requirement in _requirements().get(extra, []):
+    for extra, requirements in _requirements().items():
+        for requirement in requirements:
             if _canonical(requirement.name) == wanted:
                 return extra
     return None

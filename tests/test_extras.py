@@ -23,8 +23,6 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 STORE = REPO / "tests" / "fixtures" / "contract" / "store"
 
-pytestmark = pytest.mark.oracle
-
 #: Distributions only an extra brings: none may be in the hook environment.
 EXTRA_ONLY = (
     "moto",
@@ -99,6 +97,7 @@ def hook_env(tmp_path_factory) -> HookEnv:
     return env
 
 
+@pytest.mark.oracle
 def test_the_hook_environment_has_no_extra(hook_env):
     listed = run(
         str(hook_env.bin / "python"), "-m", "pip", "list", "--format=freeze", cwd=hook_env.project
@@ -108,6 +107,7 @@ def test_the_hook_environment_has_no_extra(hook_env):
     assert not names & set(EXTRA_ONLY), sorted(names & set(EXTRA_ONLY))
 
 
+@pytest.mark.oracle
 def test_the_hooks_pass_on_a_clean_project_and_fail_on_drift(hook_env):
     clean = hook_env.pre_commit("run", "--all-files")
     assert clean.returncode == 0, clean.stdout + clean.stderr
@@ -121,6 +121,7 @@ def test_the_hooks_pass_on_a_clean_project_and_fail_on_drift(hook_env):
         role.write_bytes(saved)
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize(
     "flags",
     [
@@ -140,6 +141,7 @@ def test_every_kind_validates_and_generates_in_the_base_install(hook_env, tmp_pa
         assert result.returncode == 0, f"{command}: {result.stdout}{result.stderr}"
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize(
     ("command", "extra"),
     [
@@ -159,3 +161,41 @@ def test_a_command_needing_an_extra_names_it(hook_env, command, extra):
     assert f'pip install "cfngen[{extra}]"' in result.stderr
     assert "Traceback" not in result.stderr
     assert sorted(p.name for p in hook_env.project.iterdir()) == before
+
+
+def test_the_command_extras_are_read_from_the_metadata_as_pyproject_declares_them():
+    """init, test and build, each with exactly pyproject's requirements; all and dev are
+    collections of them, never named in a message."""
+    import tomllib
+
+    from cfngen import _extras
+
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    from packaging.requirements import Requirement
+
+    def shape(requirements) -> set[tuple[str, object]]:
+        return {(r.name.lower(), r.specifier) for r in requirements}
+
+    found = {extra: shape(reqs) for extra, reqs in _extras._requirements().items()}
+    assert found == {
+        extra: shape(Requirement(text) for text in declared[extra])
+        for extra in ("build", "init", "test")
+    }
+
+
+@pytest.mark.parametrize(
+    ("module", "extra"),
+    [("moto", "test"), ("cloudformation_cli_python_lib", "test"), ("time_machine", "test"),
+     ("copier", "init"), ("questionary", "init"), ("installer", "build"), ("botocore", "build"),
+     ("pytest", None), ("jsonschema", None), ("acme_widget", None)],
+)  # fmt: skip
+def test_a_missing_module_is_named_by_its_extra_or_left_a_bug(module, extra):
+    from cfngen import _extras
+
+    error = _extras.as_missing_extra(ModuleNotFoundError(name=module), "`cfngen x`")
+    if extra is None:
+        assert error is None
+    else:
+        assert error is not None and f'"cfngen[{extra}]"' in (error.hint or "")
