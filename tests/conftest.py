@@ -2,7 +2,7 @@
 session, and oracle tools that must be there.
 
 - `cli(*args, cwd=...)` runs the cfngen command line in this process and returns exit code,
-  stdout and stderr (`CliResult`).
+  stdout and stderr (`CliResult`); `run_cli` is the same function, for module-scoped fixtures.
 - `golden(folder, actual)` compares {relative path: bytes} with a folder under snapshots/: the
   file set first, then a unified diff per file; with CFNGEN_UPDATE_SNAPSHOTS=1 it rewrites the
   folder instead. Every snapshot test carries the `snapshot` marker, so one command refreshes
@@ -197,28 +197,46 @@ def _chdir(path: Path) -> Iterator[None]:
         os.chdir(before)
 
 
+def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> CliResult:
+    """Run `cfngen ARGS...` in this process (in `cwd` when given), without colour, capturing
+    its output: what the `cli` fixture gives, for module-scoped fixtures too."""
+    from cfngen._cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(_colourless())
+        if cwd is not None:
+            stack.enter_context(_chdir(cwd))
+        stack.enter_context(contextlib.redirect_stdout(out))
+        stack.enter_context(contextlib.redirect_stderr(err))
+        try:
+            code = main([os.fspath(arg) for arg in args])
+        except SystemExit as exc:  # argparse: --help, --version and usage errors
+            code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    return CliResult(code, out.getvalue(), err.getvalue())
+
+
+@contextlib.contextmanager
+def _colourless() -> Iterator[None]:
+    before = {name: os.environ.get(name) for name in ("FORCE_COLOR", "NO_COLOR")}
+    os.environ.pop("FORCE_COLOR", None)
+    os.environ["NO_COLOR"] = "1"
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 @pytest.fixture
 def cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
     """Run `cfngen ARGS...` in this process (in `cwd` when given), capturing its output."""
-    from cfngen._cli import main
-
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
-
-    def run(*args: str | os.PathLike[str], cwd: Path | None = None) -> CliResult:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.ExitStack() as stack:
-            if cwd is not None:
-                stack.enter_context(_chdir(cwd))
-            stack.enter_context(contextlib.redirect_stdout(out))
-            stack.enter_context(contextlib.redirect_stderr(err))
-            try:
-                code = main([os.fspath(arg) for arg in args])
-            except SystemExit as exc:  # argparse: --help, --version and usage errors
-                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
-        return CliResult(code, out.getvalue(), err.getvalue())
-
-    return run
+    return run_cli
 
 
 # --------------------------------------------------------------------------- shared projects
