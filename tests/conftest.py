@@ -59,13 +59,20 @@ REFRESH = f"{UPDATE_ENV}=1 python -m pytest -m snapshot"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Keep this process's bytecode even where PYTHONDONTWRITEBYTECODE is set, in
-    .pytest_cache/ rather than in the checkout: without it each xdist worker recompiles (and
-    re-rewrites the asserts of) every test module on every run. Subprocesses are left as the
-    environment says."""
+    """Keep bytecode even where PYTHONDONTWRITEBYTECODE is set: this process's in
+    .pytest_cache/ (without it each xdist worker recompiles, and re-rewrites the asserts of,
+    every test module on every run), cfngen's own where Python looks for it. Subprocesses
+    still write none (the environment is left as it is)."""
     cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
     if not sys.dont_write_bytecode or sys.pycache_prefix or cache is None:
         return
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        # The hundreds of `python -m cfngen` the tests start read cfngen's bytecode from
+        # cfngen/__pycache__ (as from an installed package, which pip compiles) instead of
+        # each compiling cfngen again; only files changed since the last run are compiled.
+        import compileall
+
+        compileall.compile_dir(REPO / "cfngen", quiet=1)
     try:
         prefix = str(cache.mkdir("pycache"))
     except OSError:  # a read-only checkout: compile as before
