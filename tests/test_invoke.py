@@ -9,10 +9,12 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import CliResult
 from tests.test_init_support import made_once
 
 FIXTURES = Path(__file__).parent / "fixtures" / "contract"
@@ -54,7 +56,9 @@ def invoke(
     )
 
 
-def invoke_here(cli, root: Path, action: str, request: object):
+def invoke_here(
+    cli: Callable[..., CliResult], root: Path, action: str, request: object
+) -> CliResult:
     """`invoke` through the CLI in this process: for the usage errors found before any
     handler is imported (the separate process is not what those tests are about)."""
     path = root / "request.json"
