@@ -2,7 +2,7 @@
 session, and oracle tools that must be there.
 
 - `cli(*args, cwd=...)` runs the cfngen command line in this process and returns exit code,
-  stdout and stderr (`CliResult`).
+  stdout and stderr (`CliResult`); `run_cli` is the same function, for module-scoped fixtures.
 - `golden(folder, actual)` compares {relative path: bytes} with a folder under snapshots/: the
   file set first, then a unified diff per file; with CFNGEN_UPDATE_SNAPSHOTS=1 it rewrites the
   folder instead. Every snapshot test carries the `snapshot` marker, so one command refreshes
@@ -12,9 +12,17 @@ session, and oracle tools that must be there.
 - `oracle_tool(name)` is the path of an external tool an oracle test compares with; a missing
   one fails the test with how to install it (never a skip: CI must not pass without the oracle).
 
+- `synced_home()` is a HOME whose template cache `cfngen template sync` filled, made once for
+  the session and copied for each caller.
+
 Markers (pyproject.toml): `corpus` (the 1898 real schemas), `oracle` (the official toolchain
-and other tools as judges), `snapshot` (golden files). The inner loop is
-`python -m pytest -m "not corpus and not oracle" -n 2`; CI runs everything.
+and other tools as judges), `snapshot` (golden files), `exhaustive` (fault injection at every
+step, and every combination of a fault's settings). The inner loop is
+`python -m pytest -m "not corpus and not oracle" -n 2`; CI runs everything. A run that selects
+with -m leaves the `exhaustive` cases out unless its expression names them
+(`pytest_collection_modifyitems` below): the inner loop then injects each kind of fault at a
+deterministic sample of steps (their `[sample]` twins), while a run without -m (CI) and
+`-m exhaustive` inject at every step.
 """
 
 from __future__ import annotations
@@ -48,6 +56,56 @@ SNAPSHOTS = REPO / "snapshots"
 UPDATE_ENV = "CFNGEN_UPDATE_SNAPSHOTS"
 #: The one command that refreshes every snapshot (init, generate, validate, ...).
 REFRESH = f"{UPDATE_ENV}=1 python -m pytest -m snapshot"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep bytecode even where PYTHONDONTWRITEBYTECODE is set: this process's in
+    .pytest_cache/ (without it each xdist worker recompiles, and re-rewrites the asserts of,
+    every test module on every run), cfngen's own where Python looks for it. Subprocesses
+    still write none (the environment is left as it is)."""
+    cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
+    if not sys.dont_write_bytecode or sys.pycache_prefix or cache is None:
+        return
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        # The hundreds of `python -m cfngen` the tests start read cfngen's bytecode from
+        # cfngen/__pycache__ (as from an installed package, which pip compiles) instead of
+        # each compiling cfngen again; only files changed since the last run are compiled.
+        import compileall
+
+        compileall.compile_dir(REPO / "cfngen", quiet=1)
+    try:
+        prefix = str(cache.mkdir("pycache"))
+    except OSError:  # a read-only checkout: compile as before
+        return
+    sys.pycache_prefix = prefix
+    sys.dont_write_bytecode = False
+
+
+EXHAUSTIVE = "exhaustive"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave the `exhaustive` cases out of runs that select with -m but do not name them."""
+    markexpr = config.option.markexpr
+    if not markexpr or EXHAUSTIVE in markexpr:
+        return
+    left_out = [item for item in items if item.get_closest_marker(EXHAUSTIVE)]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if not item.get_closest_marker(EXHAUSTIVE)]
+
+
+#: Parametrize a fault sweep with this: the `sample` case injects at a deterministic sample
+#: of the steps (the inner loop), the `every-step` case (marked exhaustive) at every step.
+SWEEPS = [
+    pytest.param(3, id="sample"),
+    pytest.param(1, id="every-step", marks=pytest.mark.exhaustive),
+]
+
+
+def fault_steps(first: int, last: int, stride: int) -> range:
+    """The steps a sweep injects at: every `stride`th of first..last (all of them for 1)."""
+    return range(first, last + 1, stride)
 
 
 # --------------------------------------------------------------------------- golden trees
@@ -146,28 +204,46 @@ def _chdir(path: Path) -> Iterator[None]:
         os.chdir(before)
 
 
+def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> CliResult:
+    """Run `cfngen ARGS...` in this process (in `cwd` when given), without colour, capturing
+    its output: what the `cli` fixture gives, for module-scoped fixtures too."""
+    from cfngen._cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(_colourless())
+        if cwd is not None:
+            stack.enter_context(_chdir(cwd))
+        stack.enter_context(contextlib.redirect_stdout(out))
+        stack.enter_context(contextlib.redirect_stderr(err))
+        try:
+            code = main([os.fspath(arg) for arg in args])
+        except SystemExit as exc:  # argparse: --help, --version and usage errors
+            code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    return CliResult(code, out.getvalue(), err.getvalue())
+
+
+@contextlib.contextmanager
+def _colourless() -> Iterator[None]:
+    before = {name: os.environ.get(name) for name in ("FORCE_COLOR", "NO_COLOR")}
+    os.environ.pop("FORCE_COLOR", None)
+    os.environ["NO_COLOR"] = "1"
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 @pytest.fixture
 def cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
     """Run `cfngen ARGS...` in this process (in `cwd` when given), capturing its output."""
-    from cfngen._cli import main
-
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
-
-    def run(*args: str | os.PathLike[str], cwd: Path | None = None) -> CliResult:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.ExitStack() as stack:
-            if cwd is not None:
-                stack.enter_context(_chdir(cwd))
-            stack.enter_context(contextlib.redirect_stdout(out))
-            stack.enter_context(contextlib.redirect_stderr(err))
-            try:
-                code = main([os.fspath(arg) for arg in args])
-            except SystemExit as exc:  # argparse: --help, --version and usage errors
-                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
-        return CliResult(code, out.getvalue(), err.getvalue())
-
-    return run
+    return run_cli
 
 
 # --------------------------------------------------------------------------- shared projects
@@ -221,6 +297,30 @@ def made_project(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path
         return made_once(tmp_path_factory, name, *init_args, git=git)
 
     return make
+
+
+def _synced_home(factory: pytest.TempPathFactory) -> Path:
+    from tests.test_init_support import run_cfngen
+
+    home = shared_tmp(factory) / "synced-home"
+    with _locked(home.parent / "synced-home.lock"):
+        if not (home / ".done").is_file():
+            shutil.rmtree(home, ignore_errors=True)
+            home.mkdir(parents=True)
+            result = run_cfngen("template", "sync", cwd=home, home=home)
+            assert result.returncode == 0, result.stdout + result.stderr
+            (home / ".done").write_text("")
+    return home
+
+
+@pytest.fixture
+def synced_home(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Path:
+    """A HOME of this test's own whose template cache `cfngen template sync` filled (the
+    sync runs once per session; each test gets a copy), so a command there only renders."""
+    home = tmp_path / "home"
+    shutil.copytree(_synced_home(tmp_path_factory), home, symlinks=True)
+    (home / ".done").unlink()
+    return home
 
 
 # --------------------------------------------------------------------------- oracle tools

@@ -14,19 +14,16 @@ import pytest
 
 from cfngen._cli import build_parser, main
 from cfngen._errors import ExitCode
+from tests.conftest import CliResult
+from tests.conftest import run_cli as run_in_process
 
 
-def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cfngen", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-        # `template sync` writes the template cache: the test's, not the user's.
-        env={**os.environ, "NO_COLOR": "1", "CFNGEN_HOME": str(cwd / "cfngen-home")},
-        timeout=300,
-    )
+def run_cli(*args: str, cwd: Path) -> CliResult:
+    """The CLI in this process (`conftest.run_cli`) in `cwd`; `template sync` writes the
+    template cache: the test's, not the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CFNGEN_HOME", str(cwd / "cfngen-home"))
+        return run_in_process(*args, cwd=cwd)
 
 
 def runnable_commands() -> list[list[str]]:
@@ -116,7 +113,7 @@ def test_an_error_outside_a_project_is_one_json_document(words, here, capsys):
 def test_bad_option_values_are_refused_before_any_work(argv, tmp_path):
     """Outside a project: the option is what is reported, not the missing project."""
     text = run_cli(*argv, cwd=tmp_path)
-    assert text.returncode == ExitCode.USAGE
+    assert text.exit_code == ExitCode.USAGE
     assert "argument --" in text.stderr and "not a project" not in text.stderr
     document = json.loads(run_cli(*argv, "--format", "json", cwd=tmp_path).stdout)
     assert document["error"]["message"].startswith(f"cfngen {argv[0]}: argument --")
@@ -130,7 +127,7 @@ def test_good_regions_pass():
 
 def test_help_in_json_mode_is_still_one_document(tmp_path):
     result = run_cli("validate", "--help", "--format", "json", cwd=tmp_path)
-    assert result.returncode == 0
+    assert result.exit_code == 0
     document = json.loads(result.stdout)
     assert any("usage: cfngen validate" in line for line in document["output"])
 
@@ -167,7 +164,7 @@ def test_color_flag_wins_over_the_environment(flags, env, coloured, tmp_path):
 def test_quiet_keeps_the_result_and_drops_warnings_and_summary(tmp_path):
     loud = run_cli("validate", str(LINT_ONLY), cwd=tmp_path)
     quiet = run_cli("validate", "-q", str(LINT_ONLY), cwd=tmp_path)
-    assert loud.returncode == quiet.returncode == ExitCode.OK
+    assert loud.exit_code == quiet.exit_code == ExitCode.OK
     assert quiet.stdout == loud.stdout != ""
     assert "checked" in loud.stderr and quiet.stderr == ""
 
@@ -183,7 +180,7 @@ def test_pyproject_settings_are_defaults_and_flags_win(tmp_path):
     sub.mkdir()
     configured = run_cli("validate", str(LINT_ONLY), cwd=sub)
     # strict: the lint warnings fail the run; format: GitHub annotations, as errors.
-    assert configured.returncode == ExitCode.FAILED
+    assert configured.exit_code == ExitCode.FAILED
     assert configured.stdout.startswith("::error ")
     flagged = run_cli("validate", "--format", "text", str(LINT_ONLY), cwd=sub)
     assert flagged.stdout.split(":")[0].endswith("lint-only.json")
@@ -192,7 +189,7 @@ def test_pyproject_settings_are_defaults_and_flags_win(tmp_path):
 def test_a_cfngen_toml_with_a_bad_setting_is_a_usage_error_naming_it(tmp_path):
     (tmp_path / "cfngen.toml").write_text('region = "mars-1"\n')
     result = run_cli("validate", str(LINT_ONLY), cwd=tmp_path)
-    assert result.returncode == ExitCode.USAGE
+    assert result.exit_code == ExitCode.USAGE
     assert "cfngen.toml: region" in result.stderr and result.stdout == ""
     (tmp_path / "cfngen.toml").write_text("stirct = true\n")
     document = json.loads(run_cli("validate", "--format", "json", cwd=tmp_path).stdout)
@@ -207,7 +204,7 @@ def test_a_request_that_is_not_utf8_is_a_usage_error_like_bad_json(tmp_path):
     truncated.write_text('{"desiredResourceState": ')
     for request in (latin, truncated):
         result = run_cli("invoke", "CREATE", str(request), "--project", str(project), cwd=tmp_path)
-        assert result.returncode == ExitCode.USAGE, result.stderr
+        assert result.exit_code == ExitCode.USAGE, result.stderr
         assert request.name in result.stderr
 
 

@@ -690,9 +690,9 @@ def test_generated_inputs_are_used_without_an_inputs_folder(tmp_path):
     ]
 
 
-def test_not_a_project_is_a_usage_error(tmp_path):
-    result = run_cli("test", str(tmp_path))
-    assert result.returncode == 2
+def test_not_a_project_is_a_usage_error(cli, tmp_path):
+    result = cli("test", str(tmp_path))
+    assert result.exit_code == 2
     assert "not a project folder" in result.stderr
 
 
@@ -790,14 +790,16 @@ def test_a_missing_generated_input_is_named_as_generated():
 
 
 @pytest.mark.parametrize("entrypoint", ["os.system", "example_test_stor.handlers.resource"])
-def test_a_broken_entrypoint_is_a_usage_error_before_anything_is_imported(tmp_path, entrypoint):
+def test_a_broken_entrypoint_is_a_usage_error_before_anything_is_imported(
+    cli, tmp_path, entrypoint
+):
     """Item 8.2: `os.system` (or a typo) must not be imported as the project's handlers."""
     root = project(tmp_path, "store")
     config = json.loads((root / ".rpdk-config").read_text())
     config["entrypoint"] = entrypoint
     (root / ".rpdk-config").write_text(json.dumps(config))
-    result = run_cli("test", cwd=root)
-    assert result.returncode == ExitCode.USAGE, result.stdout + result.stderr
+    result = cli("test", cwd=root)
+    assert result.exit_code == ExitCode.USAGE, result.stdout + result.stderr
     assert "does not exist" in result.stderr and "Traceback" not in result.stderr
 
 
@@ -840,7 +842,7 @@ def test_models_older_than_the_schema_are_warned_about(stubs, tmp_path):
     ],
 )
 def test_a_user_input_that_breaks_the_schema_is_exit_2_before_any_handler_runs(
-    tmp_path, name, text, expected
+    cli, tmp_path, name, text, expected
 ):
     """Issue 8.11: the input is wrong, not the handler: one message, no test blamed."""
     called = tmp_path / "a-handler-was-called"
@@ -853,8 +855,8 @@ def test_a_user_input_that_breaks_the_schema_is_exit_2_before_any_handler_runs(
         ),
     )
     (root / "inputs" / name).write_text(text)
-    result = run_cli("test", cwd=root)
-    assert result.returncode == 2, result.stdout + result.stderr
+    result = cli("test", cwd=root)
+    assert result.exit_code == 2, result.stdout + result.stderr
     assert expected in result.stderr
     assert "the input is wrong, not the handler" in result.stderr
     assert "Traceback" not in result.stderr
@@ -884,7 +886,7 @@ def test_derived_inputs_follow_a_schema_edit_made_without_generate(stubs, tmp_pa
     assert not inputs.user_owned("update")
 
 
-def test_a_schema_with_errors_is_named_before_any_handler_runs(tmp_path):
+def test_a_schema_with_errors_is_named_before_any_handler_runs(cli, tmp_path):
     """The tests trust the schema's shape: one with errors is exit 2, not a crash inside."""
     root = project(tmp_path, "store")
     schema_path = root / "example-test-store.json"
@@ -892,8 +894,8 @@ def test_a_schema_with_errors_is_named_before_any_handler_runs(tmp_path):
     schema["properties"] = []
     schema_path.write_text(json.dumps(schema))
     for command in (["test"], ["invoke", "READ", str(root / "inputs" / "inputs_1_create.json")]):
-        result = run_cli(*command, cwd=root)
-        assert result.returncode == 2, result.stdout + result.stderr
+        result = cli(*command, cwd=root)
+        assert result.exit_code == 2, result.stdout + result.stderr
         assert "example-test-store.json is not a valid resource schema (/properties:" in (
             result.stderr
         )

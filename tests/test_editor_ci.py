@@ -176,19 +176,22 @@ def test_the_gitlab_pipeline_validates(gitlab):
     assert "ci: gitlab" in (gitlab / ".copier-answers.yml").read_text()
 
 
-def test_an_upgraded_project_gets_the_editor_settings_and_their_schemas(tmp_path_factory):
-    from tests.test_init_support import commit_all, git, run_cfngen
+def test_an_upgraded_project_gets_the_editor_settings_and_their_schemas(
+    tmp_path_factory, tmp_path, synced_home
+):
+    from tests.test_init_support import run_cfngen
 
+    # The 0.1.0 project (with its commit) the upgrade tests start from, made once.
     made = made_once(
-        tmp_path_factory, "old-widget", "--template-version", "0.1.0", "-t", "Acme::Svc::Widget"
+        tmp_path_factory,
+        "upgrade-0.1.0",
+        *("-t", "Acme::Svc::Widget", "--template-version", "0.1.0"),
+        git=True,
     )
     assert not (made / ".vscode").exists()
-    base = made.parent
-    root = base / "upgraded"
-    shutil.copytree(made, root)
-    git(root, "init", "-q")
-    commit_all(root, "0.1.0")
-    result = run_cfngen("upgrade", cwd=root, home=base)
+    root = tmp_path / "upgraded"
+    shutil.copytree(made, root, symlinks=True)
+    result = run_cfngen("upgrade", cwd=root, home=synced_home)
     assert result.returncode == 0, result.stdout + result.stderr
     vscode = json.loads((root / ".vscode" / "settings.json").read_text())
     for entry in vscode["json.schemas"]:

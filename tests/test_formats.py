@@ -19,13 +19,16 @@ from junitparser import Failure, JUnitXml, Skipped
 
 from cfngen._formats import Case, Finding, github, junit, rule_id, sarif
 from cfngen._kinds.resource.contract._suite import TEST_NAMES
+from tests.conftest import run_cli
 
 CASES = Path(__file__).resolve().parent / "validate_cases" / "invalid"
 STORE = Path(__file__).resolve().parent / "fixtures" / "contract" / "store"
 INVALID = sorted(CASES.glob("*.json"))
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The CLI in a process of its own: for `cfngen test`, whose handlers run in processes
+    that write to the real stdout and stderr (validate and generate run in this process)."""
     return subprocess.run(
         [sys.executable, "-m", "cfngen", *args],
         capture_output=True,
@@ -77,13 +80,13 @@ def github_commands(text: str) -> list[tuple[str, dict[str, str], str]]:
 def invalid_json(tmp_path_factory) -> dict:
     """The JSON report of every invalid case: what the CI formats must carry."""
     result = run_cli("validate", "--format", "json", *map(str, INVALID))
-    assert result.returncode == 1, result.stderr
+    assert result.exit_code == 1, result.stderr
     return json.loads(result.stdout)
 
 
 def test_sarif_of_every_invalid_case_validates_against_the_sarif_schema(invalid_json):
     result = run_cli("validate", "--format", "sarif", *map(str, INVALID))
-    assert result.returncode == 1
+    assert result.exit_code == 1
     log = json.loads(result.stdout)
     errors = sorted(sarif_validator().iter_errors(log), key=str)
     assert not errors, errors[0]
@@ -108,7 +111,7 @@ def test_sarif_of_every_invalid_case_validates_against_the_sarif_schema(invalid_
 
 def test_github_annotations_carry_file_line_and_column(invalid_json):
     result = run_cli("validate", "--format", "github", *map(str, INVALID))
-    assert result.returncode == 1
+    assert result.exit_code == 1
     commands = github_commands(result.stdout)
     expected = [(f["path"], d) for f in invalid_json["files"] for d in f["diagnostics"]]
     assert len(commands) == len(expected)
@@ -129,7 +132,7 @@ def test_junit_has_one_case_per_file_failed_when_invalid(tmp_path):
     valid = tmp_path / "valid.json"
     shutil.copy(STORE / "example-test-store.json", valid)
     result = run_cli("validate", "--format", "junit", str(valid), str(CASES / "handlers.json"))
-    assert result.returncode == 1
+    assert result.exit_code == 1
     report = tmp_path / "report.xml"
     report.write_text(result.stdout)
     xml = JUnitXml.fromfile(str(report))
@@ -159,7 +162,7 @@ def test_contract_junit_names_every_test_and_shows_failures(tmp_path):
     handlers = root / "src/example_test_store/handlers.py"
     text = handlers.read_text()
     handlers.write_text(text.replace("del STORE[model.Name]  # FORGET", "pass"))
-    result = run_cli("test", "--format", "junit", cwd=root)
+    result = run_process("test", "--format", "junit", cwd=root)
     assert result.returncode == 1, result.stderr
     report = tmp_path / "report.xml"
     report.write_text(result.stdout)
@@ -182,7 +185,7 @@ def test_contract_junit_names_every_test_and_shows_failures(tmp_path):
     # Each test's line goes to stderr, as with --format json; stdout holds only the XML.
     assert "FAILED  contract_delete_read" in result.stderr
 
-    sarif_run = run_cli("test", "--format", "sarif", cwd=root)
+    sarif_run = run_process("test", "--format", "sarif", cwd=root)
     log = json.loads(sarif_run.stdout)
     assert not list(sarif_validator().iter_errors(log))
     failed = {r["ruleId"] for r in log["runs"][0]["results"]}
@@ -200,12 +203,12 @@ def test_contract_junit_names_every_test_and_shows_failures(tmp_path):
 def test_generate_check_reports_drift_per_file(tmp_path):
     root = tmp_path / "store"
     shutil.copytree(STORE, root, ignore=shutil.ignore_patterns("__pycache__"))
-    assert run_cli("generate", cwd=root).returncode == 0
+    assert run_cli("generate", cwd=root).exit_code == 0
     clean = run_cli("generate", "--check", "--format", "github", cwd=root)
-    assert (clean.returncode, clean.stdout) == (0, "")
+    assert (clean.exit_code, clean.stdout) == (0, "")
     (root / "resource-role.yaml").unlink()
     result = run_cli("generate", "--check", "--format", "github", cwd=root)
-    assert result.returncode == 1
+    assert result.exit_code == 1
     commands = github_commands(result.stdout)
     # The schema's warnings (it lists no permissions) annotate it; the drift is the error.
     assert {props["file"] for name, props, _ in commands if name == "warning"} == {

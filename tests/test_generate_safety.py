@@ -35,6 +35,7 @@ from tests._generate_helpers import (
     snapshot_tree,
     widget_schema,
 )
+from tests.conftest import SWEEPS, fault_steps
 
 PACKAGE = "acme_test_widget"
 DERIVED = (
@@ -412,9 +413,11 @@ def test_a_read_only_subfolder_undoes_what_was_staged_elsewhere(changed, tmp_pat
     assert not leftovers(root)
 
 
-def test_a_full_disk_at_any_point_leaves_the_project_whole(changed, tmp_path):
-    """A 1 MiB tmpfs filled up but `free` bytes, for free = 0, 4 KiB, 8 KiB, ... 32 KiB: each
-    run either completes or fails with one message and the project exactly as before."""
+@pytest.mark.parametrize("stride", SWEEPS)
+def test_a_full_disk_at_any_point_leaves_the_project_whole(changed, tmp_path, stride):
+    """A 1 MiB tmpfs filled up but `free` bytes, for free = 0, 4 KiB, 8 KiB, ... 32 KiB (the
+    sample: 0, 12, 24 and 32 KiB): each run either completes or fails with one message and the
+    project exactly as before."""
     root, before, expected = changed
     script = fake_cli_script(tmp_path)
     out = tmp_path / "out"
@@ -422,10 +425,11 @@ def test_a_full_disk_at_any_point_leaves_the_project_whole(changed, tmp_path):
     disk = tmp_path / "disk"
     disk.mkdir()
     steps = 8  # the changed files need about 5 pages: every failure point, then success
+    chosen = sorted({*fault_steps(0, steps, stride), steps})
     result = namespace(
         f"""
         mount -t tmpfs -o size=1m tmpfs {disk}
-        for step in $(seq 0 {steps}); do
+        for step in {" ".join(map(str, chosen))}; do
             rm -rf {disk}/p {disk}/filler
             cp -a {root} {disk}/p
             avail=$(df --output=avail -B1 {disk} | tail -1)
@@ -444,7 +448,7 @@ def test_a_full_disk_at_any_point_leaves_the_project_whole(changed, tmp_path):
     )
     assert result.returncode == 0, result.stderr
     outcomes = set()
-    for step in range(steps + 1):
+    for step in chosen:
         rc = int((out / f"{step}.rc").read_text())
         err = (out / f"{step}.err").read_text()
         tree = snapshot_tree(out / f"{step}.tree")
@@ -465,31 +469,33 @@ def generate_under_strace(
     return strace([sys.executable, str(script), "generate", str(root)], **fault)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("stride", SWEEPS)
 @pytest.mark.parametrize("syscall", ["rename", "link"])
-def test_a_failing_rename_or_link_at_any_step_puts_everything_back(changed, tmp_path, syscall):
+def test_a_failing_rename_or_link_at_any_step_puts_everything_back(
+    changed, tmp_path, syscall, stride
+):
     root, before, expected = changed
     script = fake_cli_script(tmp_path)
-    failures = 0
-    for when in range(1, 40):
+    for when in fault_steps(1, 39, stride):
         result = generate_under_strace(root, script, syscall=syscall, when=when, error="EIO")
         if result.returncode == 0:
             break
-        failures += 1
         assert result.returncode == ExitCode.USAGE, result.stderr
         assert "Input/output error" in result.stderr and "Traceback" not in result.stderr
         assert snapshot_tree(root) == before, when
         assert not leftovers(root)
-    assert failures >= 3
+    assert when > 3  # the first three calls at least fail the command
     assert snapshot_tree(root) == expected
 
 
+@pytest.mark.parametrize("stride", SWEEPS)
 @pytest.mark.parametrize("syscall", ["rename", "link", "unlink"])
-def test_sigkill_at_any_step_is_recovered_by_the_next_command(changed, tmp_path, syscall):
+def test_sigkill_at_any_step_is_recovered_by_the_next_command(changed, tmp_path, syscall, stride):
     """Killed at the Nth call: the next command (here `cfngen validate`, which only reads)
     finds the journal and puts the project back, or finishes a commit that was complete."""
     root, before, expected = changed
     script = fake_cli_script(tmp_path)
-    for when in range(1, 40):
+    for when in fault_steps(1, 39, stride):
         work = tmp_path / f"kill{when}"
         shutil.copytree(root, work, symlinks=True)
         result = generate_under_strace(work, script, syscall=syscall, when=when, signal="KILL")
@@ -501,10 +507,11 @@ def test_sigkill_at_any_step_is_recovered_by_the_next_command(changed, tmp_path,
     assert when > 3
 
 
-def test_sigterm_during_the_swap_leaves_the_project_as_it_was(changed, tmp_path):
+@pytest.mark.parametrize("stride", SWEEPS)
+def test_sigterm_during_the_swap_leaves_the_project_as_it_was(changed, tmp_path, stride):
     root, before, expected = changed
     script = fake_cli_script(tmp_path, owned=True)
-    for when in range(1, 40):
+    for when in fault_steps(1, 39, stride):
         result = generate_under_strace(root, script, syscall="link", when=when, signal="TERM")
         if result.returncode == 0:
             break

@@ -1,4 +1,5 @@
-"""`cfngen invoke ACTION REQUEST_FILE`, run as a user runs it: a separate process in a project."""
+"""`cfngen invoke ACTION REQUEST_FILE`, run as a user runs it: a separate process in a project
+(the usage errors found before any handler is imported: the CLI in this process)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import CliResult
 from tests.test_init_support import made_once
 
 FIXTURES = Path(__file__).parent / "fixtures" / "contract"
@@ -51,6 +54,16 @@ def invoke(
         check=False,
         env={**os.environ, "NO_COLOR": "1", **(env or {})},
     )
+
+
+def invoke_here(
+    cli: Callable[..., CliResult], root: Path, action: str, request: object
+) -> CliResult:
+    """`invoke` through the CLI in this process: for the usage errors found before any
+    handler is imported (the separate process is not what those tests are about)."""
+    path = root / "request.json"
+    path.write_text(request if isinstance(request, str) else json.dumps(request))
+    return cli("invoke", action, path, cwd=root)
 
 
 def events(stdout: str) -> list[dict]:
@@ -293,9 +306,9 @@ def test_an_official_cfn_init_project_can_be_invoked(tmp_path, oracle_tool):
         ),
     ],
 )
-def test_a_bad_request_file_is_a_usage_error(tmp_path, request_text, expected):
-    result = invoke(project(tmp_path, "store"), "READ", request_text)
-    assert result.returncode == 2
+def test_a_bad_request_file_is_a_usage_error(cli, tmp_path, request_text, expected):
+    result = invoke_here(cli, project(tmp_path, "store"), "READ", request_text)
+    assert result.exit_code == 2
     assert expected in result.stderr
     assert "Traceback" not in result.stderr
 
@@ -310,9 +323,9 @@ def test_unknown_request_keys_are_warned_about(tmp_path):
     assert "ignored unknown key 'desiredResourcestate'" in result.stderr
 
 
-def test_an_unknown_action_is_a_usage_error(tmp_path):
-    result = invoke(project(tmp_path, "store"), "DESTROY", {})
-    assert result.returncode == 2
+def test_an_unknown_action_is_a_usage_error(cli, tmp_path):
+    result = invoke_here(cli, project(tmp_path, "store"), "DESTROY", {})
+    assert result.exit_code == 2
     assert "unknown action 'DESTROY'" in result.stderr
 
 

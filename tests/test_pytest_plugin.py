@@ -122,7 +122,7 @@ def test_a_project_that_cannot_run_is_a_failure_that_says_why(tmp_path):
     assert "Traceback" not in result.stdout
 
 
-def test_a_hook_project_gets_the_hook_tests_and_reports_skips_at_the_project(tmp_path_factory):
+def test_a_hook_project_gets_the_hook_tests_and_reports_skips_at_the_project(cli, tmp_path_factory):
     from tests.test_init_support import made_once
 
     made = made_once(
@@ -132,21 +132,15 @@ def test_a_hook_project_gets_the_hook_tests_and_reports_skips_at_the_project(tmp
     shutil.copytree(made, root)
     listed = pytest_run("--cfngen", "-m", "cfngen", "--collect-only", "-q", cwd=root)
     names = [line.split("::")[-1] for line in listed.stdout.splitlines() if "::" in line]
-    # The oracle: the tests `cfngen test` runs on the same project.
-    ran = subprocess.run(
-        [sys.executable, "-m", "cfngen", "test", "--format", "json"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    # The oracle: the tests `cfngen test` runs on the same project (here, in this process).
+    ran = cli("test", "--format", "json", cwd=root)
     assert names == [test["name"] for test in json.loads(ran.stdout)["tests"]]
     result = pytest_run("--cfngen", "-m", "cfngen", "-rs", "-k", "pre_create_failed", cwd=root)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "SKIPPED [1] .rpdk-config:1: no wildcard target" in result.stdout
 
 
-def test_a_custom_resource_project_is_collected_by_its_template(tmp_path_factory):
+def test_a_custom_resource_project_is_collected_by_its_template(cli, tmp_path_factory):
     from tests.test_init_support import made_once
 
     made = made_once(tmp_path_factory, "plugin-custom", "--artifact-type", "custom-resource")
@@ -154,12 +148,6 @@ def test_a_custom_resource_project_is_collected_by_its_template(tmp_path_factory
     shutil.copytree(made, root)
     listed = pytest_run("--cfngen", "--collect-only", "-q", cwd=root)
     names = [line.split("::")[-1] for line in listed.stdout.splitlines() if "::" in line]
-    ran = subprocess.run(
-        [sys.executable, "-m", "cfngen", "test", "--format", "json"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    ran = cli("test", "--format", "json", cwd=root)
     assert names == [test["name"] for test in json.loads(ran.stdout)["tests"]]
     assert len(names) > 5

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,9 +27,9 @@ SCHEMA = "acme-svc-widget.json"
 
 
 @pytest.fixture
-def home(tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    home.mkdir()
+def home(synced_home, monkeypatch):
+    """A HOME of the test's own whose template cache holds every version already."""
+    home = synced_home
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for name in ("CFNGEN_HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "FORCE_COLOR"):
@@ -35,10 +37,25 @@ def home(tmp_path, monkeypatch):
     return home
 
 
-def make(dest: Path, version: str = OLD, *extra: str) -> Path:
-    args = ["init", "--no-input", "-t", "Acme::Svc::Widget", "--template-version", version]
-    assert main([*args, *extra, str(dest)]) == ExitCode.OK
+INIT = ["init", "--no-input", "-t", "Acme::Svc::Widget", "--template-version"]
+
+
+def init_project(dest: Path, version: str = OLD, *extra: str) -> Path:
+    assert main([*INIT, version, *extra, str(dest)]) == ExitCode.OK
     return dest
+
+
+@pytest.fixture
+def make(made_project: Callable[..., Path]) -> Callable[..., Path]:
+    """make(dest, version=OLD): the project `cfngen init` makes (with its git commit), made
+    once per session for each version and copied to `dest`."""
+
+    def copy(dest: Path, version: str = OLD) -> Path:
+        made = made_project(f"upgrade-{version}", *INIT[2:], version, git=True)
+        shutil.copytree(made, dest, symlinks=True)
+        return dest
+
+    return copy
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -81,7 +98,7 @@ def user_edits(root: Path) -> None:
 
 
 def test_upgrade_keeps_user_edits_and_conflicts_only_where_both_sides_changed(
-    home, tmp_path, capsys
+    home, make, tmp_path, capsys
 ):
     root = make(tmp_path / "widget")
     user_edits(root)
@@ -128,7 +145,7 @@ def test_upgrade_keeps_user_edits_and_conflicts_only_where_both_sides_changed(
     assert git(root, "status", "--porcelain").strip()
 
 
-def test_upgrade_of_an_unedited_project_equals_a_fresh_init(home, tmp_path, capsys):
+def test_upgrade_of_an_unedited_project_equals_a_fresh_init(home, make, tmp_path, capsys):
     root = make(tmp_path / "old")
     assert main(["upgrade", str(root)]) == ExitCode.OK
     assert "conflict" not in capsys.readouterr().err
@@ -136,7 +153,7 @@ def test_upgrade_of_an_unedited_project_equals_a_fresh_init(home, tmp_path, caps
     assert project_files(root) == project_files(fresh)
 
 
-def test_an_up_to_date_project_is_left_alone(home, tmp_path, capsys):
+def test_an_up_to_date_project_is_left_alone(home, make, tmp_path, capsys):
     root = make(tmp_path / "widget", LIVE)
     assert main(["upgrade", str(root)]) == ExitCode.OK
     assert f"Already on template {LIVE}" in capsys.readouterr().out
@@ -196,7 +213,7 @@ REFUSALS = {
 
 
 @pytest.mark.parametrize("case", REFUSALS)
-def test_refusals_come_first_in_one_sentence_and_change_nothing(home, tmp_path, capsys, case):
+def test_refusals_come_first_in_one_sentence_and_change_nothing(home, make, tmp_path, capsys, case):
     root = make(tmp_path / "widget")
     spoil, message, hint = REFUSALS[case]
     spoil(root)
@@ -216,14 +233,14 @@ def test_refuses_a_missing_folder(home, tmp_path, capsys):
 
 
 def test_refuses_a_project_outside_git(home, tmp_path, capsys):
-    root = make(tmp_path / "widget", OLD, "--no-git")
+    root = init_project(tmp_path / "widget", OLD, "--no-git")
     assert main(["upgrade", str(root)]) == ExitCode.USAGE
     err = capsys.readouterr().err
     assert "is not in a git repository" in err
     assert "git init" in err
 
 
-def test_refuses_without_git(home, tmp_path, monkeypatch, capsys):
+def test_refuses_without_git(home, make, tmp_path, monkeypatch, capsys):
     root = make(tmp_path / "widget")
     empty = tmp_path / "bin"
     empty.mkdir()
@@ -232,7 +249,7 @@ def test_refuses_without_git(home, tmp_path, monkeypatch, capsys):
     assert "git is not installed" in capsys.readouterr().err
 
 
-def test_recopy_is_the_last_resort_and_keeps_the_schema(home, tmp_path, capsys):
+def test_recopy_is_the_last_resort_and_keeps_the_schema(home, make, tmp_path, capsys):
     root = make(tmp_path / "widget")
     user_edits(root)
     _rewrite_answers(root, r"^_commit: .*\n", "")  # the history is lost
@@ -261,7 +278,7 @@ def test_the_example_renders_the_same_from_the_template_cache(home, tmp_path):
 @pytest.mark.parametrize(
     "failure", [CfngenError("copier broke", exit_code=ExitCode.FAILED), KeyboardInterrupt()]
 )
-def test_a_failed_or_interrupted_merge_is_rolled_back(home, tmp_path, failure):
+def test_a_failed_or_interrupted_merge_is_rolled_back(home, make, tmp_path, failure):
     root = make(tmp_path / "widget")
     before = project_files(root)
 
@@ -277,7 +294,7 @@ def test_a_failed_or_interrupted_merge_is_rolled_back(home, tmp_path, failure):
     assert git(root, "status", "--porcelain", "--untracked-files=all") == ""
 
 
-def test_a_failing_generate_after_the_merge_is_reported(home, tmp_path):
+def test_a_failing_generate_after_the_merge_is_reported(home, make, tmp_path):
     root = make(tmp_path / "widget")
 
     def broken(_root: Path) -> None:
@@ -335,7 +352,7 @@ def function_source(text: str, name: str) -> str:
     return ast.get_source_segment(text, node) or ""
 
 
-def test_upgrade_never_marks_a_handler_the_user_wrote_as_a_stub(home, tmp_path, capsys):
+def test_upgrade_never_marks_a_handler_the_user_wrote_as_a_stub(home, make, tmp_path, capsys):
     """Template 0.1.0 had no `# STUB:` lines; the live one does. A handler the user
     implemented must not get one (cfngen test would then call it not implemented); one the
     user never touched is still a stub and does."""
@@ -364,7 +381,7 @@ def test_uncommitted_changes_are_named_and_only_the_projects_count(home, tmp_pat
     git(outer, "init", "-q")
     (outer / "other").mkdir()
     (outer / "other" / "notes.txt").write_text("committed\n")
-    root = make(outer / "types" / "widget")
+    root = init_project(outer / "types" / "widget")  # no git of its own
     commit_all(outer, "everything")
     (outer / "other" / "notes.txt").write_text("work in progress elsewhere\n")
     (root / "scratch.txt").write_text("mine\n")
@@ -382,35 +399,45 @@ def test_uncommitted_changes_are_named_and_only_the_projects_count(home, tmp_pat
     assert (outer / "other" / "notes.txt").read_text() == "work in progress elsewhere\n"
 
 
-def test_an_upgrade_killed_half_way_is_named_by_the_next_one(home, tmp_path, capsys):
+def test_an_upgrade_killed_half_way_is_named_by_the_next_one(home, make, tmp_path, capsys):
     """SIGKILL during the merge leaves partly merged files (nothing can run then); the next
     upgrade says so and how to undo them, instead of a bare "uncommitted changes"."""
-    import os
     import signal
     import time
 
     from tests.test_init_support import cfngen_env
 
-    root = make(tmp_path / "widget")
-    marker = (
-        Path(git(root, "rev-parse", "--absolute-git-dir").strip()) / "cfngen-upgrade-in-progress"
-    )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cfngen", "upgrade", str(root)],
-        env=cfngen_env(home),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 120
-    while not marker.exists() and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.002)
-    assert marker.exists(), "the upgrade finished before it could be killed"
-    # Kill it as soon as the merge has changed the first file.
-    while not git(root, "status", "--porcelain") and process.poll() is None:
-        time.sleep(0.01)
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait()
-    assert process.returncode == -signal.SIGKILL, "the upgrade finished before it was killed"
+    def killed_during_the_merge(root: Path, marker: Path) -> bool:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "cfngen", "upgrade", str(root)],
+            env=cfngen_env(home),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 120
+        while not marker.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.002)
+        # Kill it as soon as the merge has changed the first file.
+        while marker.exists() and not git(root, "status", "--porcelain"):
+            if process.poll() is not None:
+                break
+            time.sleep(0.01)
+        process.send_signal(signal.SIGKILL)  # nothing when it has already ended
+        process.wait()
+        return process.returncode == -signal.SIGKILL and marker.exists()
+
+    # The merge takes a fraction of a second: a fast upgrade may end before the kill lands,
+    # then it is tried again on a fresh copy.
+    for attempt in range(5):
+        root = make(tmp_path / f"widget-{attempt}")
+        marker = (
+            Path(git(root, "rev-parse", "--absolute-git-dir").strip())
+            / "cfngen-upgrade-in-progress"
+        )
+        if killed_during_the_merge(root, marker):
+            break
+    else:
+        pytest.fail("the upgrade finished before it could be killed, five times")
     assert git(root, "status", "--porcelain")
     assert main(["upgrade", str(root)]) == ExitCode.USAGE
     err = capsys.readouterr().err
@@ -422,7 +449,9 @@ def test_an_upgrade_killed_half_way_is_named_by_the_next_one(home, tmp_path, cap
     assert not marker.exists()
 
 
-def test_upgrade_keeps_the_inputs_the_user_edited_and_derives_the_others(home, tmp_path, capsys):
+def test_upgrade_keeps_the_inputs_the_user_edited_and_derives_the_others(
+    home, make, tmp_path, capsys
+):
     """Template 0.1.0 rendered inputs/; from 0.2.0 generate derives them. copier deletes what
     the new template lacks: an input the user edited is kept as theirs, the others derived."""
     root = make(tmp_path / "widget")
