@@ -90,6 +90,7 @@ def test_editor_settings_point_at_schemas_that_exist(which, request):
     assert schema_file in paths
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("which", ["resource", "hook"])
 def test_the_editor_schema_accepts_the_schema_and_flags_an_invalid_edit(which, request, tmp_path):
     root: Path = request.getfixturevalue(which)
@@ -148,6 +149,7 @@ def test_schema_export_check_and_refresh(resource, tmp_path, capsys):
 # ------------------------------------------------------------------------------ CI
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("which", ["resource", "hook", "custom"])
 def test_the_github_workflow_validates_and_passes_zizmor(which, request):
     root: Path = request.getfixturevalue(which)
@@ -165,6 +167,7 @@ def test_the_github_workflow_validates_and_passes_zizmor(which, request):
     assert "persist-credentials: false" in text
 
 
+@pytest.mark.oracle
 def test_the_gitlab_pipeline_validates(gitlab):
     pipeline = gitlab / ".gitlab-ci.yml"
     assert not (gitlab / ".github").exists()

@@ -74,6 +74,7 @@ def sample(generated, tmp_path) -> Path:
     return root
 
 
+@pytest.mark.oracle
 def test_the_manifest_is_valid():
     result = pre_commit("validate-manifest", str(MANIFEST), cwd=REPO)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -81,6 +82,7 @@ def test_the_manifest_is_valid():
     assert ids == ["cfngen-validate", "cfngen-generate-check", "cfngen-generate"]
 
 
+@pytest.mark.oracle
 def test_a_clean_project_passes(sample):
     result = pre_commit("run", "--all-files", cwd=sample)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -88,6 +90,7 @@ def test_a_clean_project_passes(sample):
     assert "example-not-a-schema" not in result.stdout
 
 
+@pytest.mark.oracle
 def test_a_broken_schema_fails_validate(sample):
     path = sample / SCHEMA
     schema = json.loads(path.read_text())
@@ -98,6 +101,7 @@ def test_a_broken_schema_fails_validate(sample):
     assert f"{SCHEMA}:" in result.stdout and "/primaryIdentifier" in result.stdout
 
 
+@pytest.mark.oracle
 def test_drift_fails_the_check_and_the_fixer_repairs_it(sample):
     (sample / "resource-role.yaml").unlink()
     check = pre_commit("run", "cfngen-generate-check", "--all-files", cwd=sample)
