@@ -1,5 +1,6 @@
 """`pytest --cfngen`: the contract tests as pytest items, run in a real pytest subprocess and read
-back from its JUnit report with junitparser."""
+back from its JUnit report with junitparser. pytest (with xdist) and junitparser are the judges:
+these are oracle tests."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from junitparser import Failure, JUnitXml, Skipped
 
 from cfngen._kinds.resource.contract._suite import TEST_NAMES
 
 STORE = Path(__file__).resolve().parent / "fixtures" / "contract" / "store"
 HANDLERS = "src/example_test_store/handlers.py"
+
+pytestmark = pytest.mark.oracle
 SKIPPED = {"contract_create_taggable", "contract_update_tag_updatable"}
 
 
