@@ -18,6 +18,8 @@ SUPPORT = ROOT / "cfngen" / "_support"
 EXERCISE = Path(__file__).parent / "fixtures" / "custom_resource" / "exercise_helper.py"
 NEVER_MADE = "cfngen-not-created-"
 
+pytestmark = pytest.mark.oracle  # each runtime's CPython is the judge
+
 
 @functools.cache
 def _all_cases() -> dict[str, dict]:

@@ -75,6 +75,7 @@ def test_models_import_and_round_trip_on_each_runtime(version, tmp_path):
     assert problems_on(version, schemas, tmp_path) == {}
 
 
+@pytest.mark.oracle  # each runtime's CPython is the judge
 @pytest.mark.corpus
 @pytest.mark.parametrize("version", [(3, 8), (3, 9)], ids=["py38", "py39"])
 def test_corpus_sample_round_trips_on_old_runtimes(version, tmp_path):
@@ -106,6 +107,7 @@ json.dump(out, sys.stdout, default=str)
 """
 
 
+@pytest.mark.oracle  # each runtime's CPython is the judge
 @pytest.mark.parametrize("version", [(3, 8), (3, 9)], ids=["py38", "py39"])
 def test_official_handlers_run_through_lambdas_entrypoint_on_old_runtimes(version, tmp_path):
     """A python3.9 project made by `cfn init`, its models now cfngen's: the library's Lambda
@@ -127,6 +129,7 @@ def test_official_handlers_run_through_lambdas_entrypoint_on_old_runtimes(versio
         assert response["resourceModel"] == {"P": [{"Key": "a", "N": 5}, {"Key": "b"}]}
 
 
+@pytest.mark.oracle  # each runtime's CPython is the judge
 def test_callback_context_models_run_on_the_oldest_runtime(tmp_path):
     files = render_models(SINK, CALLBACK, python=(3, 8))
     write_packages(tmp_path, {"sink": files})
@@ -184,6 +187,7 @@ json.dump([importlib.import_module("support." + name).__name__ for name in job],
 """
 
 
+@pytest.mark.oracle  # each runtime's CPython is the judge
 @pytest.mark.parametrize("version", VERSIONS, ids=lambda v: f"py{v[0]}{v[1]}")
 def test_every_shipped_support_module_imports_on_each_runtime(version, tmp_path):
     """What generate copies beside models.py verbatim (cfngen/_support/*.py) runs everywhere."""
@@ -220,6 +224,7 @@ json.dump(out, sys.stdout)
 """
 
 
+@pytest.mark.oracle  # each runtime's CPython is the judge
 @pytest.mark.parametrize("version", [(3, 8), (3, 13)], ids=["py38", "py313"])
 def test_a_class_too_wide_for_dataclasses_init_works_the_same(version, tmp_path):
     """More than WIDE_CLASS fields: __init__ and __repr__ come from CfnModel, not dataclasses

@@ -117,6 +117,7 @@ def extract_handler(package: Path, dest: Path) -> Path:
     return dest
 
 
+@pytest.mark.oracle  # each runtime's CPython is the judge
 @pytest.mark.parametrize("version", IMPORTABLE)
 def test_native_wheel_has_the_runtime_abi_and_imports_on_its_cpython(
     version, wheelhouse, offline, tmp_path_factory, tmp_path

@@ -137,6 +137,7 @@ json.dump([handlers.resource(event, None) for event in job["events"]], sys.stdou
 """
 
 
+@pytest.mark.oracle  # the declared runtime's CPython is the judge
 @parametrize_projects()
 def test_models_run_through_the_lambda_entrypoint_on_the_declared_runtime(project):
     move_to = PROJECTS[project.name][0]

@@ -309,6 +309,7 @@ def test_a_failing_generate_after_the_merge_is_reported(home, make, tmp_path):
     assert (root / "pyproject.toml").is_file()
 
 
+@pytest.mark.oracle  # copier's own command line is the judge
 def test_plain_copier_update_works_after_template_sync_on_a_fresh_machine(tmp_path):
     first, second = tmp_path / "machine-a", tmp_path / "machine-b"
     first.mkdir()
