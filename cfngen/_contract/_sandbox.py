@@ -10,6 +10,7 @@ import contextlib
 import functools
 import os
 import sys
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,7 +101,7 @@ class Sandbox:
         stack = self._stack
         if self.profile is not None:
             self._use_profile(self.profile)
-        stack.enter_context(_patched_environ(self._environment()))
+        stack.enter_context(patched_environ(self._environment()))
         stack.enter_context(_on_sys_path(self.src_dir))
         stack.enter_context(_shared_botocore_loader())
         if self.offline:
@@ -177,7 +178,8 @@ class Sandbox:
 
 
 @contextlib.contextmanager
-def _patched_environ(values: dict[str, str | None]) -> Any:
+def patched_environ(values: Mapping[str, str | None]) -> Iterator[None]:
+    """The environment with `values` set (None: unset) inside, as it was after."""
     saved = {key: os.environ.get(key) for key in values}
     try:
         for key, value in values.items():

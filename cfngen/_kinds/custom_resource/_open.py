@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._contract._entrypoint import Source
+from cfngen._contract._sandbox import patched_environ
 from cfngen._kinds.custom_resource._protocol import Cloud
 from cfngen._kinds.custom_resource._receiver import certificate
 from cfngen._kinds.custom_resource._template import Resource, find_resource
@@ -37,22 +38,11 @@ _ENV = {
 def _offline(region: str) -> Iterator[None]:
     """Fake credentials, the region, and moto answering every AWS call (the first import of
     the handler, before the runner opens)."""
-    import os
-
     from moto import mock_aws
 
     values = {**_ENV, "AWS_DEFAULT_REGION": region, "AWS_REGION": region}
-    saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        with mock_aws():
-            yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+    with patched_environ(values), mock_aws():
+        yield
 
 
 @contextlib.contextmanager

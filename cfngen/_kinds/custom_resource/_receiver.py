@@ -12,7 +12,6 @@ import contextlib
 import datetime
 import functools
 import http.server
-import os
 import ssl
 import tempfile
 import threading
@@ -169,18 +168,13 @@ class Receiver:
         """Handlers in this process trust the receiver's certificate while inside."""
         import urllib.request
 
+        from cfngen._contract._sandbox import patched_environ
+
         names = ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
-        saved = {name: os.environ.get(name) for name in names}
-        for name in names:
-            os.environ[name] = self.cert_file
-        # urllib's shared opener keeps the SSL context of its first use (3.12+): start afresh.
-        urllib.request.install_opener(None)
-        try:
-            yield
-        finally:
-            for name, value in saved.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
+        with patched_environ(dict.fromkeys(names, self.cert_file)):
+            # urllib's shared opener keeps the SSL context of its first use (3.12+): afresh.
             urllib.request.install_opener(None)
+            try:
+                yield
+            finally:
+                urllib.request.install_opener(None)
