@@ -376,3 +376,36 @@ def test_a_module_has_no_runtime_and_is_left_alone(made_project, tmp_path, cli):
         assert result.exit_code == ExitCode.USAGE
         assert "a module has no handlers, so no Lambda runtime" in result.stderr
     assert snapshot_tree(root) == before
+
+
+@pytest.mark.parametrize(
+    ("failure", "error"),
+    [
+        ("write", OSError(28, "No space left on device")),
+        ("write", KeyboardInterrupt()),
+        ("regenerate", CfngenError("the template is invalid")),
+        ("regenerate", KeyboardInterrupt()),
+    ],
+    ids=["ENOSPC", "SIGINT-writing", "invalid", "SIGINT-regenerating"],
+)
+def test_a_custom_resource_whose_move_fails_keeps_its_template(
+    made_project, tmp_path, failure, error
+):
+    import shutil
+
+    root = tmp_path / "cr"
+    shutil.copytree(made_project("cr-runtime", "--artifact-type", "custom-resource"), root)
+    before = snapshot_tree(root)
+    with pytest.raises(type(error)):
+        if failure == "write":
+            set_runtime(
+                root,
+                "python3.12",
+                TODAY,
+                regenerate=Recorder(),
+                transaction=FailingTransaction(error),
+            )
+        else:
+            set_runtime(root, "python3.12", TODAY, regenerate=Recorder(fail=error))
+    assert snapshot_tree(root) == before
+    assert not (root / ".rpdk-config").exists()
