@@ -32,6 +32,9 @@ def spawn(tmp_path: Path, *args: str):
         dimensions=(40, 120),
         timeout=60,
     )
+    # pexpect sleeps 50 ms before each send for programs that drop input typed too early;
+    # prompt_toolkit queues it, and each test sends a dozen keys.
+    child.delaybeforesend = None
     return child
 
 
