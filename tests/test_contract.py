@@ -96,6 +96,31 @@ def test_the_example_init_makes_passes_every_test_offline(example, tmp_path):
     ]
 
 
+def test_a_later_run_in_the_same_process_starts_with_motos_backends_imported(example, tmp_path):
+    """Each run (each `pytest --cfngen` item) forks a new worker; the moto backends an earlier
+    worker imported (SSM's brings EC2's AMI tables, about 0.7 s) are imported before the next
+    fork, not again in every worker. A single run imports nothing it would not have."""
+    root = project(tmp_path, example)
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from cfngen._contract import run_contract_tests\n"
+        "for _ in range(2):\n"
+        "    result = run_contract_tests(Path(sys.argv[1]), keyword='contract_create_create')\n"
+        "    assert [t.outcome for t in result.tests] == ['passed'], result.tests\n"
+        "    print('moto.ssm.models' in sys.modules)\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", script, str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "AWS_EC2_METADATA_DISABLED": "true"},
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["False", "True"]
+
+
 def test_the_correct_store_passes_and_skips_only_tagging(tmp_path):
     result = run_contract_tests(project(tmp_path, "store"))
     assert failed(result) == set()

@@ -10,7 +10,9 @@ runs a unit of work in a child process (_isolate.py) and `carry` drives one acti
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -27,6 +29,13 @@ T = TypeVar("T")
 #: The project whose handlers run: a kind's protocol gets back the project it was given
 #: (`Runner[Project]`), while the runner itself only uses what `HandlerProject` names.
 P = TypeVar("P", bound=HandlerProject)
+
+#: moto's service backends that worker processes of this process imported. moto imports a
+#: service's backend at the first call to it, in the worker, so each new worker (one per run,
+#: one per `pytest --cfngen` item, one after a handler crashed) paid for it again: about 0.7 s
+#: for SSM, which brings EC2's AMI tables. The next worker is forked with them imported.
+_MOTO_PREFIX = "moto."
+_moto_modules: set[str] = set()
 
 
 class Runner(Generic[P]):
@@ -128,6 +137,9 @@ class Runner(Generic[P]):
         """One worker process running units from `first`: None when it ran them all, else the
         unit to carry on with after the worker ended."""
         running: list[int] = []
+        if self.sandbox.offline:
+            _import_moto_modules()
+        before = frozenset(sys.modules)
 
         def work(send: Send) -> None:
             self._send = send
@@ -137,7 +149,8 @@ class Runner(Generic[P]):
                     self.entrypoint.reload()
                 send(_Started(index))
                 result = units[index]()
-                send(_Done(index, result, dict(self.entrypoint.hung)))
+                imported = [m for m in sys.modules if m.startswith(_MOTO_PREFIX)]
+                send(_Done(index, result, dict(self.entrypoint.hung), set(imported) - before))
 
         def received(message: Any) -> None:
             if isinstance(message, _Started):
@@ -146,6 +159,7 @@ class Runner(Generic[P]):
             elif isinstance(message, _Done):
                 running.clear()
                 self.entrypoint.hung.update(message.hung)
+                _moto_modules.update(message.moto_modules)
                 on_done(message.index, message.result)
             elif isinstance(message, _Calling):
                 self._calling = (message.label, message.number)
@@ -231,10 +245,22 @@ class _Started:
 
 
 class _Done:
-    def __init__(self, index: int, result: Any, hung: dict[str, str]) -> None:
+    def __init__(
+        self, index: int, result: Any, hung: dict[str, str], moto_modules: set[str]
+    ) -> None:
         self.index = index
         self.result = result
         self.hung = hung
+        self.moto_modules = moto_modules
+
+
+def _import_moto_modules() -> None:
+    """Import here the moto modules an earlier worker imported (see `_moto_modules`)."""
+    for name in sorted(_moto_modules - set(sys.modules)):
+        try:
+            importlib.import_module(name)
+        except Exception:  # only a head start: the worker imports what it needs
+            _moto_modules.discard(name)
 
 
 class _Calling:
