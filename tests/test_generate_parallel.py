@@ -48,9 +48,9 @@ def snapshot_case(case: str, root: Path) -> Path:
 
 
 def large_case(root: Path) -> Path:
-    from tests._corpus import corpus
+    from tests._corpus import corpus_schema
 
-    return make_project(root, dict(corpus()["AWS::AppFlow::Flow"], typeName="Acme::App::Flow"))
+    return make_project(root, dict(corpus_schema("AWS::AppFlow::Flow"), typeName="Acme::App::Flow"))
 
 
 # --------------------------------------------------------------------------- the command

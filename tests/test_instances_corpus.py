@@ -19,7 +19,7 @@ import pytest
 
 from cfngen._instances import example_inputs
 from cfngen._patterns import PatternError, search
-from tests._corpus import corpus
+from tests._corpus import corpus, corpus_names, corpus_schema
 
 pytestmark = pytest.mark.corpus
 
@@ -191,9 +191,9 @@ def _outcome(schema: dict[str, Any]) -> tuple[str, str]:
     return "ok", ""
 
 
-@pytest.mark.parametrize("type_name", list(corpus()))
+@pytest.mark.parametrize("type_name", corpus_names())
 def test_example_inputs(type_name):
-    what, why = _outcome(corpus()[type_name])
+    what, why = _outcome(corpus_schema(type_name))
     expected = EXPECTED.get(type_name, ("ok", ""))[0]
     assert what == expected, (
         f"{type_name}: {what} fails: {why}"

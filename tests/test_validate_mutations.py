@@ -23,7 +23,7 @@ import pytest
 
 from cfngen._schema import join_pointer, pointer_tokens
 from cfngen._validate import validate_text
-from tests._corpus import corpus
+from tests._corpus import corpus_schema
 
 #: Valid real schemas of different shapes (checked valid by test_bases_are_valid).
 BASES = (
@@ -426,7 +426,7 @@ def _cases():
     for rule, official in RULES.items():
         found = 0
         for base in BASES:
-            schema = copy.deepcopy(corpus()[base])
+            schema = copy.deepcopy(corpus_schema(base))
             if rule(schema) is None:
                 continue
             yield pytest.param(rule, base, official, id=f"{rule.__name__}-{base}")
@@ -458,14 +458,14 @@ def official_rejects(text: str) -> bool:
 
 @pytest.mark.parametrize("base", BASES)
 def test_bases_are_valid(base):
-    report = validate_text(dump(corpus()[base]))
+    report = validate_text(dump(corpus_schema(base)))
     assert report.valid, [d for d in report.diagnostics if d.severity == "error"]
 
 
 @pytest.mark.parametrize(("rule", "base", "official"), list(_cases()))
 def test_one_mutation_one_diagnostic_at_the_right_place(rule, base, official):
-    before = validate_text(dump(corpus()[base]))
-    schema = copy.deepcopy(corpus()[base])
+    before = validate_text(dump(corpus_schema(base)))
+    schema = copy.deepcopy(corpus_schema(base))
     expect = rule(schema)
     text = dump(schema)
     after = validate_text(text)
@@ -487,7 +487,7 @@ def test_one_mutation_one_diagnostic_at_the_right_place(rule, base, official):
 
 @pytest.mark.parametrize("base", BASES[:PER_RULE])
 def test_duplicate_key_is_reported_at_the_second_occurrence(base):
-    text = dump(corpus()[base])
+    text = dump(corpus_schema(base))
     lines = text.splitlines(keepends=True)
     [index] = [i for i, line in enumerate(lines) if line.startswith('    "description": ')]
     lines.insert(index + 1, '    "description": "A second description.",\n')
@@ -504,7 +504,7 @@ def test_sentinel_positions_match_cfngens_own_map():
     # The independent position finder agrees with cfngen's map on a whole real schema.
     from cfngen._schema import loads
 
-    schema = corpus()["AWS::SQS::Queue"]
+    schema = corpus_schema("AWS::SQS::Queue")
     doc = loads(dump(schema))
     for name in schema["properties"]:
         pointer = join_pointer("/properties", name)
