@@ -318,7 +318,7 @@ def test_an_earlier_template_version(home, tmp_path):
     assert not (dest / "pyproject.toml").exists()
 
 
-def test_awkward_type_name_gives_an_importable_package(home, tmp_path, capsys):
+def test_awkward_type_name_gives_a_package_under_a_python_name(home, tmp_path, capsys):
     dest = tmp_path / "odd"
     assert init("-t", "1Org::2Svc::3Res", str(dest)) == ExitCode.OK
     assert "`cfn submit` looks for the handlers in src/1org_2svc_3res/" in capsys.readouterr().err
@@ -326,6 +326,12 @@ def test_awkward_type_name_gives_an_importable_package(home, tmp_path, capsys):
     assert (dest / "src" / "ext_1org_2svc_3res" / "handlers.py").is_file()
     config = json.loads((dest / ".rpdk-config").read_text())
     assert config["entrypoint"] == "ext_1org_2svc_3res.handlers.resource"
+
+
+@pytest.mark.oracle  # pytest runs the project's own unit tests: they are the judge
+def test_awkward_type_names_package_imports_in_its_own_tests(home, tmp_path):
+    dest = tmp_path / "odd"
+    assert init("-t", "1Org::2Svc::3Res", str(dest)) == ExitCode.OK
     tests = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
         cwd=dest,
