@@ -1,5 +1,6 @@
-"""`cfngen invoke ACTION REQUEST_FILE`, run as a user runs it: a separate process in a project
-(the usage errors found before any handler is imported: the CLI in this process)."""
+"""`cfngen invoke ACTION REQUEST_FILE` in a project: through the CLI in this process, and as a
+separate process where the process is what a test is about (its exit, its environment, state
+that must not outlive it)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliResult
+from cfngen._contract._sandbox import patched_environ
+from tests.conftest import CliResult, run_cli
 from tests.test_init_support import made_once
 
 FIXTURES = Path(__file__).parent / "fixtures" / "contract"
@@ -42,18 +44,31 @@ def project(tmp_path: Path, name: str | Path, replace: tuple[str, str] | None = 
 
 
 def invoke(
-    root: Path, action: str, request: object, *flags: str, env: dict[str, str] | None = None
-):
+    root: Path,
+    action: str,
+    request: object,
+    *flags: str,
+    env: dict[str, str] | None = None,
+    process: bool = False,
+) -> subprocess.CompletedProcess[str]:
+    """`cfngen invoke` as a user runs it: in a separate process when `process` (what the test
+    is about ends there: the process, its exit, its environment), else through the CLI in this
+    process, which forks the same worker for the handlers and prints the same text."""
     path = root / "request.json"
     path.write_text(request if isinstance(request, str) else json.dumps(request))
-    return subprocess.run(
-        [sys.executable, "-m", "cfngen", "invoke", action, str(path), *flags],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        check=False,
-        env={**os.environ, "NO_COLOR": "1", **(env or {})},
-    )
+    argv = ["invoke", action, str(path), *flags]
+    if process:
+        return subprocess.run(
+            [sys.executable, "-m", "cfngen", *argv],
+            capture_output=True,
+            text=True,
+            cwd=root,
+            check=False,
+            env={**os.environ, "NO_COLOR": "1", **(env or {})},
+        )
+    with patched_environ(env or {}):
+        result = run_cli(*argv, cwd=root)
+    return subprocess.CompletedProcess(argv, result.exit_code, result.stdout, result.stderr)
 
 
 def invoke_here(
@@ -256,6 +271,7 @@ def test_the_machines_aws_credentials_are_never_used(tmp_path):
             "AWS_PROFILE": "default",
             "HOME": str(home),
         },
+        process=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     log = next(line for line in result.stdout.splitlines() if "keys " in line)
@@ -342,7 +358,7 @@ def test_output_while_importing_the_handlers_is_shown(tmp_path):
     root = project(tmp_path, "store")
     handlers = root / STORE_HANDLERS
     handlers.write_text(handlers.read_text() + "\nprint('loading the store')\n")
-    result = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-0"}})
+    result = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-0"}}, process=True)
     assert result.returncode == 0
     assert "output while importing the handlers:\n  | loading the store" in result.stdout
 
@@ -387,11 +403,13 @@ def test_exports_in_a_request_take_given_values_or_valid_stand_ins(tmp_path):
 
 def test_invoke_says_that_state_does_not_persist_between_runs(tmp_path):
     root = project(tmp_path, "store")
-    created = invoke(root, "CREATE", {"desiredResourceState": {"Name": "fresh", "Kind": "small"}})
+    created = invoke(
+        root, "CREATE", {"desiredResourceState": {"Name": "fresh", "Kind": "small"}}, process=True
+    )
     assert created.returncode == 0, created.stdout + created.stderr
     assert "state does not persist between runs" in created.stderr
     # The store keeps items in memory: a later run cannot find the one created above.
-    read = invoke(root, "READ", {"desiredResourceState": {"Name": "fresh"}})
+    read = invoke(root, "READ", {"desiredResourceState": {"Name": "fresh"}}, process=True)
     assert read.returncode == 1
     assert "a CREATE of an earlier run is gone" in read.stderr
     # A run that finds what it looks for says nothing about it.
@@ -409,7 +427,7 @@ def test_a_handler_that_ends_its_process_is_reported_not_fatal(tmp_path):
             "model = request.desiredResourceState; __import__('os')._exit(3)",
         ),
     )
-    result = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-0"}})
+    result = invoke(root, "READ", {"desiredResourceState": {"Name": "seed-0"}}, process=True)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "READ did not finish: the handler process exited with status 3 during READ #1" in (
         result.stderr
