@@ -57,7 +57,18 @@ def large_case(root: Path) -> Path:
 
 
 @needs_fork
-@pytest.mark.parametrize("case", ["awkward", "initech", "loggroup", "minimal", "large"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "awkward",
+        "large",
+        # The inner loop compares the two hardest; CI every snapshot case (tests/conftest.py).
+        *(
+            pytest.param(case, marks=pytest.mark.exhaustive)
+            for case in ("initech", "loggroup", "minimal")
+        ),
+    ],
+)
 def test_the_command_writes_the_same_bytes_with_and_without_the_child(case, tmp_path):
     build = large_case if case == "large" else lambda root: snapshot_case(case, root)
     forked, sequential, library = (build(tmp_path / name) for name in ("a", "b", "c"))
