@@ -26,6 +26,7 @@ import pytest
 from cfngen._contract import run_contract_tests
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.resource.contract._suite import TEST_NAMES
+from tests.conftest import run_cli as run_cli_here
 from tests.test_init_support import made_once
 
 FIXTURES = Path(__file__).parent / "fixtures" / "contract"
@@ -75,7 +76,14 @@ def message(result, name: str) -> str:
     return next(test.message for test in result.tests if test.name == name) or ""
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, cwd: Path | None = None, process: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """`cfngen ARGS`: through the CLI in this process (it forks the same handler worker), or
+    as a separate process where its streams are what a test is about."""
+    if not process:
+        result = run_cli_here(*args, cwd=cwd)
+        return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
     return subprocess.run(
         [sys.executable, "-m", "cfngen", *args],
         capture_output=True,
@@ -150,7 +158,7 @@ def test_cli_json_report_has_exactly_the_documented_shape(tmp_path):
 
 def test_cli_text_report_lines_and_summary_share_one_stream_in_order(tmp_path):
     root = project(tmp_path, "store")
-    result = run_cli("test", cwd=root)
+    result = run_cli("test", cwd=root, process=True)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     tests = [i for i, line in enumerate(lines) if line.lstrip().startswith(("PASSED", "SKIPPED"))]
@@ -732,7 +740,7 @@ def test_handler_prints_never_reach_the_json_document(tmp_path):
     )
     handlers = root / STORE_HANDLERS
     handlers.write_text(handlers.read_text() + "\nprint('imported!')\n")
-    result = run_cli("test", "--format", "json", "-k", "create_read", cwd=root)
+    result = run_cli("test", "--format", "json", "-k", "create_read", cwd=root, process=True)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["passed"] == 1
     assert "hi" not in result.stdout and "imported!" not in result.stdout
