@@ -21,7 +21,6 @@ import pytest
 from cfngen._init import _template_cache
 from cfngen._runtimes import DEFAULT_RUNTIME
 from cfngen._typename import TypeName
-from tests.test_init_support import run_cfngen
 
 BIN = Path(sys.executable).parent
 DERIVED = ("models.py", "cfngen_runtime.py", "cfngen_aws.py", "resource-role.yaml", "template.yml")
@@ -57,8 +56,6 @@ def tool_env() -> dict[str, str]:
 
 def test_the_project_is_black_clean(each):
     """As `black --check .` in the project (which sets no black options), in this process."""
-    import black
-
     files = [p for p in each.rglob("*.py") if ".git" not in p.relative_to(each).parts]
     assert files
     for path in files:
@@ -344,7 +341,7 @@ def test_the_schema_is_never_overwritten_by_an_upgrade():
         assert "{{ schema_file }}" in config["_skip_if_exists"]
 
 
-def test_the_quick_start_line_makes_the_demo_outside_the_checkout(tmp_path):
+def test_the_quick_start_line_makes_the_demo_outside_the_checkout(tmp_path, monkeypatch, cli):
     """README's quick start runs in the cfngen checkout (a git repository): the demo it makes
     must not land inside it, where it would be a repository nested in cfngen's."""
     import re
@@ -357,6 +354,8 @@ def test_the_quick_start_line_makes_the_demo_outside_the_checkout(tmp_path):
     checkout = tmp_path / "cfngen"
     checkout.mkdir()
     subprocess.run(["git", "init", "-q"], cwd=checkout, check=True)
+    monkeypatch.setenv("HOME", str(tmp_path))  # the template cache and git identity are its own
+    monkeypatch.delenv("CFNGEN_HOME", raising=False)
     cwd = checkout
     for step in steps:
         if step[:2] == ["python", "-m"] and "pip" in step:
@@ -365,8 +364,8 @@ def test_the_quick_start_line_makes_the_demo_outside_the_checkout(tmp_path):
             cwd = (cwd / step[1]).resolve()
             continue
         assert step[0] == "cfngen", step
-        result = run_cfngen(*step[1:], cwd=cwd, home=tmp_path)
-        assert result.returncode == 0, result.stdout + result.stderr
+        result = cli(*step[1:], cwd=cwd)
+        assert result.exit_code == 0, result.stdout + result.stderr
         assert "inside the git repository" not in result.stderr
     assert not cwd.is_relative_to(checkout), cwd
     assert (cwd / ".git").is_dir() and (cwd / ".rpdk-config").is_file()
