@@ -13,6 +13,7 @@ Without `os.fork` (Windows) the work runs in this process instead.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import pickle
 import signal
@@ -44,10 +45,14 @@ def isolated(work: Callable[[Send], T], on_message: Send) -> T:
     if not can_fork():
         return work(on_message)
     read_fd, write_fd = os.pipe()
+    # The child's collections leave what this process made alone: they would write into (and so
+    # copy) nearly every page of it, hundreds of MB with moto and botocore imported.
+    gc.freeze()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(read_fd)
         _child(work, write_fd)
+    gc.unfreeze()
     os.close(write_fd)
     try:
         outcome = _receive(read_fd, on_message)
