@@ -224,3 +224,26 @@ def test_a_plain_function_found_elsewhere_runs_under_a_protocol_of_its_own(tmp_p
     assert outcome.status == "SUCCESS" and len(outcome.invocations) == 1
     data = outcome.response["Data"]
     assert data["Echo"] == "Create" and 4_000 < data["Remaining"] <= 5_000
+
+
+# --------------------------------------------------------------------------- the sandbox
+
+
+def test_fresh_aws_forgets_what_moto_holds_and_boto3s_default_session(tmp_path):
+    """Between two tests (in one worker): nothing a handler made is left, in any service or
+    region, and boto3 builds its default session again, as in a new Lambda container."""
+    import boto3
+
+    from cfngen._contract._sandbox import Sandbox
+
+    with Sandbox(tmp_path) as sandbox:
+        boto3.client("ssm").put_parameter(Name="left", Value="over", Type="String")
+        boto3.client("sqs", region_name="eu-west-1").create_queue(QueueName="left")
+        boto3.setup_default_session()
+        sandbox.fresh_aws()
+        assert boto3.DEFAULT_SESSION is None
+        assert boto3.client("ssm").describe_parameters()["Parameters"] == []
+        assert "QueueUrls" not in boto3.client("sqs", region_name="eu-west-1").list_queues()
+        # And moto still serves every call afterwards.
+        boto3.client("ssm").put_parameter(Name="again", Value="v", Type="String")
+        assert boto3.client("ssm").get_parameter(Name="again")["Parameter"]["Value"] == "v"

@@ -122,10 +122,21 @@ class Sandbox:
             self._mock = None
 
     def fresh_aws(self) -> None:
-        """Forget every resource moto holds, so one test never sees another's leftovers."""
-        if self._mock is not None:
-            self._mock.stop()
-            self._mock.start()
+        """Forget every resource moto holds, so one test never sees another's leftovers.
+
+        What `mock_aws`'s stop and start do to its data and to boto3's default session, without
+        unpatching and patching again: its start registers some 20,000 URL patterns (10 ms).
+        """
+        if self._mock is None:
+            return
+        from moto.core.base_backend import BackendDict
+        from moto.core.model_instances import reset_model_data
+
+        BackendDict.reset()
+        reset_model_data()
+        boto3 = sys.modules.get("boto3")
+        if boto3 is not None:
+            vars(boto3)["DEFAULT_SESSION"] = None
 
     # ------------------------------------------------------------------ configuration
 
