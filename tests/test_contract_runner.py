@@ -44,6 +44,18 @@ def test_the_worker_starts_with_this_processs_objects_frozen_and_this_process_do
     assert gc.get_freeze_count() == 0
 
 
+def test_a_fork_that_fails_leaves_this_process_collecting_as_before(monkeypatch):
+    import gc
+
+    def no_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    with pytest.raises(BlockingIOError):
+        isolated(lambda _send: None, lambda _m: None)
+    assert gc.get_freeze_count() == 0
+
+
 def test_an_error_raised_in_the_worker_is_raised_here_with_its_message_and_hint():
     def work(send):
         raise CfngenError("bad input", "fix it", exit_code=ExitCode.FAILED)

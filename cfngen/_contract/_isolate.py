@@ -48,11 +48,13 @@ def isolated(work: Callable[[Send], T], on_message: Send) -> T:
     # The child's collections leave what this process made alone: they would write into (and so
     # copy) nearly every page of it, hundreds of MB with moto and botocore imported.
     gc.freeze()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        os.close(read_fd)
-        _child(work, write_fd)
-    gc.unfreeze()
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            os.close(read_fd)
+            _child(work, write_fd)
+    finally:
+        gc.unfreeze()  # here (the child never gets this far)
     os.close(write_fd)
     try:
         outcome = _receive(read_fd, on_message)
