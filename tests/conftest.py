@@ -33,6 +33,7 @@ import fcntl
 import io
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -223,19 +224,37 @@ def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> CliResult
     return CliResult(code, out.getvalue(), err.getvalue())
 
 
-@contextlib.contextmanager
-def _colourless() -> Iterator[None]:
-    before = {name: os.environ.get(name) for name in ("FORCE_COLOR", "NO_COLOR")}
-    os.environ.pop("FORCE_COLOR", None)
-    os.environ["NO_COLOR"] = "1"
-    try:
-        yield
-    finally:
-        for name, value in before.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+def _colourless() -> contextlib.AbstractContextManager[None]:
+    from cfngen._contract._sandbox import patched_environ
+
+    return patched_environ({"FORCE_COLOR": None, "NO_COLOR": "1"})
+
+
+def run_command(
+    *args: str | os.PathLike[str],
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    process: bool = False,
+) -> subprocess.CompletedProcess[str]:
+    """`cfngen ARGS...` without colour, as a CompletedProcess: through the CLI in this process
+    (handlers still run in the worker it forks), or with `process` as `python -m cfngen` of its
+    own, for tests about the process itself (its streams, its exit, its environment, state that
+    must not outlive it)."""
+    argv = [os.fspath(arg) for arg in args]
+    if process:
+        return subprocess.run(
+            [sys.executable, "-m", "cfngen", *argv],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            check=False,
+            env={**os.environ, "NO_COLOR": "1", **(env or {})},
+        )
+    from cfngen._contract._sandbox import patched_environ
+
+    with patched_environ(dict(env or {})):
+        result = run_cli(*argv, cwd=cwd)
+    return subprocess.CompletedProcess(argv, result.exit_code, result.stdout, result.stderr)
 
 
 @pytest.fixture

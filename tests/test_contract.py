@@ -26,7 +26,7 @@ import pytest
 from cfngen._contract import run_contract_tests
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.resource.contract._suite import TEST_NAMES
-from tests.conftest import run_cli as run_cli_here
+from tests.conftest import run_command
 from tests.test_init_support import made_once
 
 FIXTURES = Path(__file__).parent / "fixtures" / "contract"
@@ -76,24 +76,6 @@ def message(result, name: str) -> str:
     return next(test.message for test in result.tests if test.name == name) or ""
 
 
-def run_cli(
-    *args: str, cwd: Path | None = None, process: bool = False
-) -> subprocess.CompletedProcess[str]:
-    """`cfngen ARGS`: through the CLI in this process (it forks the same handler worker), or
-    as a separate process where its streams are what a test is about."""
-    if not process:
-        result = run_cli_here(*args, cwd=cwd)
-        return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
-    return subprocess.run(
-        [sys.executable, "-m", "cfngen", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-        env={**os.environ, "NO_COLOR": "1"},
-    )
-
-
 # --------------------------------------------------------------------------- correct projects
 
 
@@ -141,7 +123,7 @@ def test_the_correct_store_passes_and_skips_only_tagging(tmp_path):
 
 def test_cli_json_report_has_exactly_the_documented_shape(tmp_path):
     root = project(tmp_path, "store")
-    result = run_cli("test", "--format", "json", cwd=root)
+    result = run_command("test", "--format", "json", cwd=root)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert set(report) == {"tests", "passed", "failed", "skipped"}
@@ -158,7 +140,7 @@ def test_cli_json_report_has_exactly_the_documented_shape(tmp_path):
 
 def test_cli_text_report_lines_and_summary_share_one_stream_in_order(tmp_path):
     root = project(tmp_path, "store")
-    result = run_cli("test", cwd=root, process=True)
+    result = run_command("test", cwd=root, process=True)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     tests = [i for i, line in enumerate(lines) if line.lstrip().startswith(("PASSED", "SKIPPED"))]
@@ -489,12 +471,12 @@ def test_a_project_from_init_fails_every_test_as_not_implemented_without_calling
         stubs,
         (CREATE_STUB, CREATE_STUB + f"    open({str(called)!r}, 'w').close()\n"),
     )
-    result = run_cli("test", cwd=root)
+    result = run_command("test", cwd=root)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     assert not called.exists()
     assert "0 passed, 17 failed, 0 skipped" in result.stdout
-    as_json = run_cli("test", "--format", "json", cwd=root)
+    as_json = run_command("test", "--format", "json", cwd=root)
     report = json.loads(as_json.stdout)
     assert set(report) == {"tests", "passed", "failed", "skipped"}
     assert (report["passed"], report["failed"], report["skipped"]) == (0, 17, 0)
@@ -556,7 +538,7 @@ def test_a_stub_marker_outside_a_handler_is_not_a_stub(tmp_path):
 
 def test_a_stub_project_fails_cleanly_with_not_implemented(tmp_path):
     root = project(tmp_path, "stub")
-    result = run_cli("test", cwd=root)
+    result = run_command("test", cwd=root)
     assert result.returncode == 1
     assert "internal error" not in result.stderr and "Traceback" not in result.stdout
     report = run_contract_tests(root)
@@ -693,7 +675,7 @@ def test_cli_takes_export_and_an_exports_file(tmp_path):
     root = project(tmp_path, "store")
     _with_exports(root)
     (tmp_path / "exports.json").write_text('{"ItemName": "from-file", "ItemKind": "small"}')
-    result = run_cli(
+    result = run_command(
         "test",
         "--exports",
         str(tmp_path / "exports.json"),
@@ -707,7 +689,7 @@ def test_cli_takes_export_and_an_exports_file(tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "CloudFormation export" not in result.stdout + result.stderr
-    bad = run_cli("test", "--exports", str(tmp_path / "missing.json"), cwd=root)
+    bad = run_command("test", "--exports", str(tmp_path / "missing.json"), cwd=root)
     assert bad.returncode == 2
     assert "missing.json" in bad.stderr
     assert "Traceback" not in bad.stderr
@@ -740,7 +722,7 @@ def test_handler_prints_never_reach_the_json_document(tmp_path):
     )
     handlers = root / STORE_HANDLERS
     handlers.write_text(handlers.read_text() + "\nprint('imported!')\n")
-    result = run_cli("test", "--format", "json", "-k", "create_read", cwd=root, process=True)
+    result = run_command("test", "--format", "json", "-k", "create_read", cwd=root, process=True)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["passed"] == 1
     assert "hi" not in result.stdout and "imported!" not in result.stdout

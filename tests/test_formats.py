@@ -8,8 +8,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 from importlib.resources import files
 from pathlib import Path
 
@@ -19,24 +17,11 @@ from junitparser import Failure, JUnitXml, Skipped
 
 from cfngen._formats import Case, Finding, github, junit, rule_id, sarif
 from cfngen._kinds.resource.contract._suite import TEST_NAMES
-from tests.conftest import run_cli
+from tests.conftest import run_cli, run_command
 
 CASES = Path(__file__).resolve().parent / "validate_cases" / "invalid"
 STORE = Path(__file__).resolve().parent / "fixtures" / "contract" / "store"
 INVALID = sorted(CASES.glob("*.json"))
-
-
-def run_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """The CLI in a process of its own: for `cfngen test`, whose handlers run in processes
-    that write to the real stdout and stderr (validate and generate run in this process)."""
-    return subprocess.run(
-        [sys.executable, "-m", "cfngen", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-        env={**os.environ, "NO_COLOR": "1"},
-    )
 
 
 def sarif_validator() -> Draft4Validator:
@@ -162,7 +147,9 @@ def test_contract_junit_names_every_test_and_shows_failures(tmp_path):
     handlers = root / "src/example_test_store/handlers.py"
     text = handlers.read_text()
     handlers.write_text(text.replace("del STORE[model.Name]  # FORGET", "pass"))
-    result = run_process("test", "--format", "junit", cwd=root)
+    # A process of its own: its handlers' workers write to the real stdout and stderr, and
+    # stdout must hold the XML alone.
+    result = run_command("test", "--format", "junit", cwd=root, process=True)
     assert result.returncode == 1, result.stderr
     report = tmp_path / "report.xml"
     report.write_text(result.stdout)
@@ -185,7 +172,7 @@ def test_contract_junit_names_every_test_and_shows_failures(tmp_path):
     # Each test's line goes to stderr, as with --format json; stdout holds only the XML.
     assert "FAILED  contract_delete_read" in result.stderr
 
-    sarif_run = run_process("test", "--format", "sarif", cwd=root)
+    sarif_run = run_command("test", "--format", "sarif", cwd=root, process=True)
     log = json.loads(sarif_run.stdout)
     assert not list(sarif_validator().iter_errors(log))
     failed = {r["ruleId"] for r in log["runs"][0]["results"]}

@@ -5,18 +5,15 @@ that must not outlive it)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from cfngen._contract._sandbox import patched_environ
-from tests.conftest import CliResult, run_cli
+from tests.conftest import CliResult, run_command
 from tests.test_init_support import made_once
 
 FIXTURES = Path(__file__).parent / "fixtures" / "contract"
@@ -56,19 +53,7 @@ def invoke(
     process, which forks the same worker for the handlers and prints the same text."""
     path = root / "request.json"
     path.write_text(request if isinstance(request, str) else json.dumps(request))
-    argv = ["invoke", action, str(path), *flags]
-    if process:
-        return subprocess.run(
-            [sys.executable, "-m", "cfngen", *argv],
-            capture_output=True,
-            text=True,
-            cwd=root,
-            check=False,
-            env={**os.environ, "NO_COLOR": "1", **(env or {})},
-        )
-    with patched_environ(env or {}):
-        result = run_cli(*argv, cwd=root)
-    return subprocess.CompletedProcess(argv, result.exit_code, result.stdout, result.stderr)
+    return run_command("invoke", action, path, *flags, cwd=root, env=env, process=process)
 
 
 def invoke_here(
