@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.test_init_support import git
+
 REPO = Path(__file__).resolve().parent.parent
 STORE = REPO / "tests" / "fixtures" / "contract" / "store"
 
@@ -46,10 +48,6 @@ def run(
         check=False,
         timeout=600,
     )
-
-
-def git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
 class HookEnv:

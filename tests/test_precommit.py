@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.test_init_support import git
+
 REPO = Path(__file__).resolve().parent.parent
 MANIFEST = REPO / ".pre-commit-hooks.yaml"
 STORE = REPO / "tests" / "fixtures" / "contract" / "store"
@@ -42,10 +44,6 @@ def pre_commit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         check=False,
         timeout=300,
     )
-
-
-def git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
 @pytest.fixture(scope="module")
