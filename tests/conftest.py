@@ -33,8 +33,10 @@ import fcntl
 import io
 import os
 import shutil
+import stat
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +53,31 @@ os.environ.update(
 )
 for _name in ("AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"):
     os.environ.pop(_name, None)
+
+
+def _temporary_folders_in_memory(shm: Path = Path("/dev/shm")) -> None:
+    """Put tmp_path, and every temporary folder a subprocess makes, in memory where Linux
+    offers its tmpfs. A run writes about 45,000 files (projects, git repositories, wheels);
+    on a virtual disk writing them and deleting them at the end took over 10 s of the inner
+    loop. A TMPDIR the caller set wins; so does the disk when memory is short."""
+    if "TMPDIR" in os.environ:
+        return
+    try:
+        free = os.statvfs(shm)
+        if free.f_bavail * free.f_frsize < 2 << 30:
+            return
+        root = shm / f"cfngen-tests-{os.getuid()}"
+        root.mkdir(mode=0o700, exist_ok=True)
+        status = root.lstat()  # /dev/shm is shared: only a folder of ours, never a symlink
+    except OSError:
+        return
+    if not stat.S_ISDIR(status.st_mode) or status.st_uid != os.getuid():
+        return
+    os.environ["TMPDIR"] = str(root)
+    tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+
+
+_temporary_folders_in_memory()
 
 REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "snapshots"
