@@ -12,8 +12,9 @@ session, and oracle tools that must be there.
 - `oracle_tool(name)` is the path of an external tool an oracle test compares with; a missing
   one fails the test with how to install it (never a skip: CI must not pass without the oracle).
 
-- `synced_home()` is a HOME whose template cache `cfngen template sync` filled, made once for
-  the session and copied for each caller.
+- `synced_home()` is a HOME whose template cache `cfngen template sync` filled (and whose model
+  cache an init of Acme::Svc::Widget filled), made once for the session and copied for each
+  caller.
 
 Markers (pyproject.toml): `corpus` (the 1898 real schemas), `oracle` (the official toolchain
 and other tools as judges), `snapshot` (golden files), `exhaustive` (fault injection at every
@@ -345,6 +346,10 @@ def made_project(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path
     return make
 
 
+#: The type most tests make.
+WIDGET = "Acme::Svc::Widget"
+
+
 def _synced_home(factory: pytest.TempPathFactory) -> Path:
     from tests.test_init_support import run_cfngen
 
@@ -355,14 +360,22 @@ def _synced_home(factory: pytest.TempPathFactory) -> Path:
             home.mkdir(parents=True)
             result = run_cfngen("template", "sync", cwd=home, home=home)
             assert result.returncode == 0, result.stdout + result.stderr
+            # One init fills the model cache, as a user's first init does: the tests' inits
+            # of the same type then only render the template.
+            result = run_cfngen(
+                "init", "--no-input", "--no-git", "-t", WIDGET, "warm", cwd=home, home=home
+            )
+            assert result.returncode == 0, result.stdout + result.stderr
+            shutil.rmtree(home / "warm")
             (home / ".done").write_text("")
     return home
 
 
 @pytest.fixture
 def synced_home(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Path:
-    """A HOME of this test's own whose template cache `cfngen template sync` filled (the
-    sync runs once per session; each test gets a copy), so a command there only renders."""
+    """A HOME of this test's own whose template cache `cfngen template sync` filled and whose
+    model cache holds the models of an init of WIDGET (both made once per session; each test
+    gets a copy), so a command there only renders."""
     home = tmp_path / "home"
     shutil.copytree(_synced_home(tmp_path_factory), home, symlinks=True)
     (home / ".done").unlink()

@@ -28,7 +28,9 @@ needs_fork = pytest.mark.skipif(not CAN_FORK, reason="needs fork() and two CPUs"
 
 
 def cli(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    # The models rendered in each run (with the child or without), not read from the cache.
     full_env = {k: v for k, v in os.environ.items() if k != "CFNGEN_NO_FORK"}
+    full_env["CFNGEN_NO_CACHE"] = "1"
     full_env.update(env)
     return subprocess.run(
         [sys.executable, "-m", "cfngen", "generate", *args, str(root)],

@@ -560,7 +560,12 @@ def test_same_bytes_under_another_hash_seed_and_folder(tmp_path):
             text=True,
             check=True,
             cwd=cwd,
-            env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+            env={
+                "PYTHONHASHSEED": seed,
+                "PATH": "/usr/bin:/bin",
+                "PYTHONPATH": str(ROOT),
+                "CFNGEN_NO_CACHE": "1",  # rendered both times
+            },
         ).stdout
         for seed, cwd in (("1", ROOT), ("2", tmp_path))
     }

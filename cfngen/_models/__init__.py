@@ -16,7 +16,8 @@ the same for every version. The runtime module is one file that runs on 3.8 and 
 
 The pipeline, one module each: `_normalise` (the schema the generator should see), `_generate`
 (one datamodel_code_generator.generate() call), `_assemble` (our imports, ResourceHandlerRequest,
-formatting), `_verify` (the module runs; every class keeps the schema's JSON names).
+formatting), `_verify` (the module runs; every class keeps the schema's JSON names); `_cache`
+keeps what they made, so the same schema goes through them once per machine.
 """
 
 from __future__ import annotations
@@ -77,6 +78,20 @@ def models_source(
         raise internal_error(f"models for Python {python} were asked for; 3.8 is the oldest")
     # Every version from 3.10 on reads the same module: one output, whatever the runtime.
     python = min(python, MODERN_PYTHON)
+    from cfngen._models._cache import remembered
+
+    return remembered(
+        [schema, callback_context, python, root],
+        lambda: _render(schema, callback_context, python, root),
+    )
+
+
+def _render(
+    schema: dict[str, Any],
+    callback_context: dict[str, Any] | None,
+    python: tuple[int, int],
+    root: str | None,
+) -> str:
     from cfngen._schema import without_ref_loops
 
     schema = without_ref_loops(schema)

@@ -37,7 +37,8 @@ def main() -> int:
         base = Path(tmp)
         home = base / "home"
         home.mkdir()
-        env = bench_env(HOME=str(home), GIT_CONFIG_NOSYSTEM="1")
+        # A user's init names a new type, whose models no cache holds: render them every time.
+        env = bench_env(HOME=str(home), GIT_CONFIG_NOSYSTEM="1", CFNGEN_NO_CACHE="1")
         env.pop("CFNGEN_HOME", None)
         env["PATH"] = f"{BIN}:{env.get('PATH', '')}"
         ours_dir, theirs_dir = base / "ours", base / "theirs"

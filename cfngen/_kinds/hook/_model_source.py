@@ -12,7 +12,7 @@ from cfngen._kinds.hook import _targets
 
 def models_module(schema: dict[str, Any], *, official: bool) -> str:
     """models.py: TypeConfigurationModel and the classes it uses, and HookHandlerRequest."""
-    from cfngen._kinds.hook._modelcache import model_text
+    from cfngen._models import models_source
 
     config = schema.get("typeConfiguration")
     config = config if isinstance(config, dict) else {}
@@ -21,7 +21,7 @@ def models_module(schema: dict[str, Any], *, official: bool) -> str:
         "properties": config.get("properties") or {},
         "definitions": schema.get("definitions") or {},
     }
-    text = model_text(source, "TypeConfigurationModel")
+    text = models_source(source, root="TypeConfigurationModel")
     text = text.replace(
         "\nfrom .cfngen_runtime import CfnModel\n",
         "\nfrom cloudformation_cli_python_lib.interface import BaseHookHandlerRequest\n\n"
@@ -45,9 +45,9 @@ def models_module(schema: dict[str, Any], *, official: bool) -> str:
 
 
 def target_module(schema: dict[str, Any], type_name: str) -> str:
-    from cfngen._kinds.hook._modelcache import model_text
+    from cfngen._models import models_source
 
-    text = model_text(schema, _targets.class_name(type_name))
+    text = models_source(schema, root=_targets.class_name(type_name))
     # The module lives in target_models/, one level below the runtime module.
     return text.replace("from .cfngen_runtime import", "from ..cfngen_runtime import", 1)
 
