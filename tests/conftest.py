@@ -317,7 +317,8 @@ def made_once(
 ) -> Path:
     """The project `cfngen init --no-input [--no-git] *init_args NAME` makes, made once per
     test session for all xdist workers: copy it before changing it. `name` must identify the
-    arguments (the first caller's arguments win)."""
+    arguments (the first caller's arguments win). It is made in a copy of the synced home:
+    templates and models come from its caches instead of each init filling its own."""
     from tests.test_init_support import run_cfngen
 
     base = shared_tmp(factory) / f"made-{name}"
@@ -328,8 +329,10 @@ def made_once(
             shutil.rmtree(base, ignore_errors=True)
             base.mkdir()
             no_git = () if git else ("--no-git",)
+            home = base / "home"
+            shutil.copytree(_synced_home(factory), home, symlinks=True)
             result = run_cfngen(
-                "init", "--no-input", *no_git, *init_args, name, cwd=base, home=base
+                "init", "--no-input", *no_git, *init_args, name, cwd=base, home=home
             )
             assert result.returncode == 0, result.stdout + result.stderr
             (base / ".done").write_text("")
