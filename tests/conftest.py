@@ -132,6 +132,12 @@ SWEEPS = [
 ]
 
 
+def other_hash_seed() -> str:
+    """A PYTHONHASHSEED for a subprocess that differs from this process's (random unless the
+    environment fixed it): output compared across the two must not depend on it."""
+    return "3" if os.environ.get("PYTHONHASHSEED") == "2" else "2"
+
+
 def fault_steps(first: int, last: int, stride: int) -> range:
     """The steps a sweep injects at: every `stride`th of first..last (all of them for 1)."""
     return range(first, last + 1, stride)
