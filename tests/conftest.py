@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import fcntl
+import functools
 import io
 import os
 import shutil
@@ -141,6 +142,15 @@ def other_hash_seed() -> str:
 def fault_steps(first: int, last: int, stride: int) -> range:
     """The steps a sweep injects at: every `stride`th of first..last (all of them for 1)."""
     return range(first, last + 1, stride)
+
+
+@functools.cache
+def black_formatted(text: str) -> str:
+    """What black makes of `text` with its defaults (as `black --check` in a made project).
+    Remembered: every made project carries the same support modules."""
+    import black
+
+    return black.format_str(text, mode=black.Mode())
 
 
 # --------------------------------------------------------------------------- golden trees

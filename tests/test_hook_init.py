@@ -18,6 +18,7 @@ from cfngen._init import _answers
 from cfngen._init._scaffold import init_project
 from cfngen._kinds.hook._answers import INIT
 from cfngen._validate import validate_paths
+from tests.conftest import black_formatted
 
 #: The official CLI of this interpreter's environment (the dev extra installs it), found
 #: whether or not the venv is activated.
@@ -130,13 +131,10 @@ def test_the_schema_is_clean(projects, name):
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_the_code_is_black_clean(projects, name):
-    import black
-
     root = projects[name]
-    mode = black.Mode(line_length=88)
     for path in [*(root / "src").rglob("*.py"), *(root / "tests").rglob("*.py")]:
         text = path.read_text()
-        assert black.format_str(text, mode=mode) == text, path
+        assert black_formatted(text) == text, path
 
 
 @pytest.mark.oracle  # pytest runs the project's own unit tests: they are the judge

@@ -13,7 +13,6 @@ import sys
 import zipfile
 from pathlib import Path
 
-import black
 import copier
 import jsonschema
 import pytest
@@ -21,6 +20,7 @@ import pytest
 from cfngen._init import _template_cache
 from cfngen._runtimes import DEFAULT_RUNTIME
 from cfngen._typename import TypeName
+from tests.conftest import black_formatted
 
 BIN = Path(sys.executable).parent
 DERIVED = ("models.py", "cfngen_runtime.py", "cfngen_aws.py", "resource-role.yaml", "template.yml")
@@ -60,7 +60,7 @@ def test_the_project_is_black_clean(each):
     assert files
     for path in files:
         text = path.read_text()
-        assert black.format_str(text, mode=black.Mode()) == text, path
+        assert black_formatted(text) == text, path
 
 
 @pytest.mark.oracle  # pytest runs the project's own unit tests: they are the judge
@@ -204,7 +204,7 @@ def check_rendered(root: Path, caplog) -> None:
     for path in root.rglob("*.py"):
         text = path.read_text()
         compile(text, str(path), "exec")
-        assert black.format_str(text, mode=black.Mode()) == text, path
+        assert black_formatted(text) == text, path
 
 
 HANDLER_SETS = [
