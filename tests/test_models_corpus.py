@@ -27,6 +27,15 @@ pytestmark = pytest.mark.corpus
 EXPECTED_FAILURES: dict[str, str] = {}
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _rendered_every_time():
+    """The generator is what these tests judge, on every schema: render each module, never
+    read it back from the model cache (nor fill the cache with 1898 of them)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CFNGEN_NO_CACHE", "1")
+        yield
+
+
 @functools.cache
 def by_size():
     return sorted(corpus_names(), key=lambda name: (-corpus_file_size(name), name))
