@@ -74,6 +74,17 @@ def test_inputs_no_json_can_hold_are_rendered_without_a_key(home):
     assert _cache.remembered([{1, 2}], render) == "second"
 
 
+def test_without_a_home_folder_it_renders(monkeypatch):
+    def no_home(cls):
+        raise RuntimeError("Could not determine home directory.")  # as pathlib says it
+
+    monkeypatch.delenv("CFNGEN_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", classmethod(no_home))
+    _, render = renders("first", "second")
+    assert _cache.remembered(["a"], render) == "first"
+    assert _cache.remembered(["a"], render) == "second"
+
+
 def test_an_edit_anywhere_in_the_code_is_another_key(tmp_path):
     package = tmp_path / "pkg"
     shutil.copytree(Path(_cache.__file__).parent, package / "_models")

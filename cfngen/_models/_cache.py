@@ -3,9 +3,9 @@
 A models module is a pure function of its schema and settings and of the code that renders it:
 cfngen's own code, the pinned datamodel-code-generator (and pydantic, which it runs on), ruff
 or black, and the Python running them. Rendering one costs 0.4 s to import the generator and up
-to a second more per large schema, and most of them are rendered again and again: every
-`cfngen init` of a template, every generate of a hook that targets the same bundled type,
-every `generate --force`.
+to a second more per large schema, and many are rendered again and again: every generate of a
+hook that targets the same bundled type, every `generate --force` or schema edit undone, every
+`cfngen init` of a type made before.
 
 The text is kept under `$CFNGEN_HOME/cache/models/` (default `~/.cfngen`), named by a sha256 of
 everything it depends on, written atomically. A missing, unreadable or read-only cache only
@@ -68,9 +68,10 @@ def remembered(inputs: list[Any], render: Callable[[], str]) -> str:
         return render()
     try:
         key = json.dumps([code_digest(), inputs], sort_keys=True)
-    except (TypeError, ValueError, RecursionError):  # nothing a JSON file could hold: no key
+        path = folder() / f"{hashlib.sha256(key.encode()).hexdigest()}.py"
+    except (TypeError, ValueError, RecursionError, OSError, RuntimeError):
+        # No key: inputs no JSON file could hold, unreadable code, or no home folder.
         return render()
-    path = folder() / f"{hashlib.sha256(key.encode()).hexdigest()}.py"
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
