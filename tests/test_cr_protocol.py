@@ -6,6 +6,9 @@ must pass."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -182,6 +185,27 @@ def test_inline_code_gets_aws_cfnresponse(tmp_path):
     got = outcomes(tmp_path)
     failed = {name: message for name, (outcome, message) in got.items() if outcome == "failed"}
     assert not failed, failed
+
+
+def test_a_run_leaves_no_temporary_folder_behind(tmp_path):
+    """The receiver's certificate and the inline code written out as a module live in
+    temporary folders that go when the command ends."""
+    code = textwrap.indent(INLINE, " " * 10)
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "template.yaml").write_text(INLINE_TEMPLATE.format(code=code))
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "cfngen", "test", "-k", "cr_create", str(root)],
+        env={**os.environ, "TMPDIR": str(temporary)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "passed" in done.stdout + done.stderr
+    assert list(temporary.iterdir()) == []
 
 
 def test_cfnresponse_default_id_is_caught(tmp_path):

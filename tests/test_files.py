@@ -287,3 +287,31 @@ def test_links_and_folders(tmp_path):
     assert read_optional(dangling) is None
     with pytest.raises(CfngenError, match="is a folder"):
         read_bytes(tmp_path)
+
+
+# --------------------------------------------------------------------------- scratch folders
+
+
+def test_a_scratch_folder_goes_with_its_process_not_with_a_forked_child(tmp_path):
+    code = (
+        "import os, sys\n"
+        "from cfngen._files import scratch_folder\n"
+        "folder = scratch_folder('cfngen-test-')\n"
+        "(folder / 'f').write_text('x')\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    sys.exit(0)  # a normal exit: the child runs the exit handlers it inherited\n"
+        "os.waitpid(pid, 0)\n"
+        "print(folder, folder.is_dir())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    folder, alive_after_the_child = done.stdout.split()
+    assert Path(folder).parent == tmp_path
+    assert alive_after_the_child == "True"
+    assert not Path(folder).exists()

@@ -10,6 +10,7 @@ Writing (every command that writes more than one file uses a Transaction):
     new_file_mode(), umask()            0o666 less the umask, for files cfngen creates
     Workspace(parent, purpose), sweep() a private build folder that a dead process's
                                         successor removes
+    scratch_folder(prefix)              a temporary folder removed when this process exits
     canonical(rel), inside(root, rel)   one spelling of a relative path; whether it stays in root
     signals_deferred()                  hold Ctrl-C/SIGTERM/SIGHUP over a few steps that belong
                                         together (e.g. making a Workspace and noting it)
@@ -28,6 +29,7 @@ from __future__ import annotations
 from cfngen._files._atomic import new_file_mode, umask, write_atomic
 from cfngen._files._journal import JOURNAL, recover
 from cfngen._files._read import Entry, inspect, read_bytes, read_optional, reason
+from cfngen._files._scratch import scratch_folder
 from cfngen._files._signals import commit_then_report, raised_while_interrupted, signals_deferred
 from cfngen._files._transaction import Transaction, canonical, inside
 from cfngen._files._workspace import Workspace, sweep
@@ -47,6 +49,7 @@ __all__ = [
     "read_optional",
     "reason",
     "recover",
+    "scratch_folder",
     "signals_deferred",
     "sweep",
     "umask",

@@ -13,13 +13,11 @@ import datetime
 import functools
 import http.server
 import ssl
-import tempfile
 import threading
 import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 _EXPIRED = (
     b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code>'
@@ -78,7 +76,9 @@ def certificate() -> tuple[str, str]:
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .sign(key, hashes.SHA256())
     )
-    folder = Path(tempfile.mkdtemp(prefix="cfngen-cr-cert-"))
+    from cfngen._files import scratch_folder
+
+    folder = scratch_folder("cfngen-cr-cert-")
     cert_file = folder / "cert.pem"
     key_file = folder / "key.pem"
     cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -207,7 +206,9 @@ def _function(path: Path, document: Mapping[str, Any], custom: str, token: Any) 
     else:
         raise CfngenError(f"{path}: {name}'s Code is in S3, not in this folder", hint)
     if inline is not None:
-        folder = Path(tempfile.mkdtemp(prefix="cfngen-cr-inline-"))
+        from cfngen._files import scratch_folder
+
+        folder = scratch_folder("cfngen-cr-inline-")
         (folder / f"{module.split('.')[0]}.py").write_text(inline, encoding="utf-8")
         (folder / "cfnresponse.py").write_text(CFNRESPONSE.read_text(encoding="utf-8"))
         code_dir = folder
