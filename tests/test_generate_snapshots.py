@@ -20,6 +20,7 @@ import pytest
 from cfngen._kinds.resource._derive import render_project
 from cfngen._project import load_project
 from tests._generate_helpers import FakeRenderers, make_project
+from tests.conftest import other_hash_seed
 
 pytestmark = pytest.mark.snapshot
 
@@ -80,7 +81,7 @@ def test_same_bytes_under_another_hash_seed(case, tmp_path):
     first = rendered(build(case, tmp_path / "a"))
     root = build(case, tmp_path / "b")
     # Rendered again, not read from the model cache the first generate filled.
-    env = {**os.environ, "PYTHONHASHSEED": "12345", "CFNGEN_NO_CACHE": "1"}
+    env = {**os.environ, "PYTHONHASHSEED": other_hash_seed(), "CFNGEN_NO_CACHE": "1"}
     subprocess.run(
         [sys.executable, "-m", "cfngen", "generate", str(root)],
         env=env,
