@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -104,6 +106,15 @@ def test_pruning_keeps_what_was_used_last(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.py", "d.py"]
 
 
+def test_pruning_removes_what_a_killed_write_left_once_it_is_old(tmp_path):
+    old, fresh = tmp_path / ".a.py.x1.tmp", tmp_path / ".b.py.x2.tmp"
+    for path in (old, fresh):
+        path.write_text("half")
+    os.utime(old, ns=(10**18,) * 2)
+    _cache.prune(tmp_path, 2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [fresh.name]  # may still be written
+
+
 def test_a_read_entry_counts_as_used(home):
     _cache.remembered(["old"], lambda: "old")
     _cache.remembered(["new"], lambda: "new")
@@ -122,3 +133,36 @@ def test_models_source_reads_back_what_it_rendered(home):
     assert models_source(AWKWARD) == first + "# read from the cache\n"
     # Another target Python is another module.
     assert models_source(AWKWARD, python=(3, 8)) != first
+
+
+@pytest.mark.parametrize("fault", ["read-only", "full"])
+def test_generate_with_a_home_it_cannot_write_writes_the_same_project(tmp_path, fault):
+    """The cache's one write path, faulted for real (root ignores chmod): a read-only mount and
+    a full disk as the cfngen home. generate renders, writes the whole project as with a
+    writable home, and leaves no partial entry behind."""
+    from tests._faults import ENV, namespace
+    from tests._generate_helpers import make_project, snapshot_tree, widget_schema
+
+    schema = widget_schema(description="Only this test's schema: never in any cache.")
+    expected = make_project(tmp_path / "expected", schema)
+    env = {**ENV, "CFNGEN_HOME": str(tmp_path / "writable-home")}
+    subprocess.run([sys.executable, "-m", "cfngen", "generate", str(expected)], env=env, check=True)
+    root = make_project(tmp_path / "project", schema)
+    home = tmp_path / "home"
+    (home / "cache" / "models").mkdir(parents=True)
+    mount = (
+        f"mount --bind {home} {home} && mount -o remount,bind,ro {home}"
+        if fault == "read-only"
+        else f"mount -t tmpfs -o size=64k tmpfs {home} && mkdir -p {home}/cache/models && "
+        f"(head -c 1M /dev/zero > {home}/filler || true)"
+    )
+    result = namespace(
+        f"{mount}\n"
+        f"{sys.executable} -m cfngen generate {root}\n"
+        f"find {home}/cache -type f ! -name filler | wc -l\n",
+        env={**env, "CFNGEN_HOME": str(home)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "0"  # nothing written, nothing half-written
+    assert snapshot_tree(root) == snapshot_tree(expected)

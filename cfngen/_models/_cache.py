@@ -9,7 +9,8 @@ hook that targets the same bundled type, every `generate --force` or schema edit
 
 The text is kept under `$CFNGEN_HOME/cache/models/` (default `~/.cfngen`), named by a sha256 of
 everything it depends on, written atomically. A missing, unreadable or read-only cache only
-costs time; the folder keeps the `LIMIT` entries read or written last. `CFNGEN_NO_CACHE=1`
+costs time; the folder keeps the `LIMIT` entries read or written last (and a write killed
+half-way leaves a temporary file that a write an hour later removes). `CFNGEN_NO_CACHE=1`
 turns it off (the benchmarks measure both).
 """
 
@@ -21,6 +22,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
@@ -91,13 +93,17 @@ def remembered(inputs: list[Any], render: Callable[[], str]) -> str:
 
 
 def prune(where: Path, limit: int) -> None:
-    """Delete the entries read or written longest ago beyond `limit`."""
+    """Delete the entries read or written longest ago beyond `limit`, and what a write killed
+    half-way left (write_atomic's `.tmp` sibling) once it is an hour old."""
     entries = []
+    stale = time.time_ns() - 3600 * 10**9
     with os.scandir(where) as scan:
         for entry in scan:
-            if entry.name.endswith(".py"):
-                with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError):
+                if entry.name.endswith(".py"):
                     entries.append((entry.stat().st_mtime_ns, entry.path))
+                elif entry.name.endswith(".tmp") and entry.stat().st_mtime_ns < stale:
+                    os.unlink(entry.path)
     if len(entries) <= limit:
         return
     for _, path in sorted(entries)[: len(entries) - limit]:
