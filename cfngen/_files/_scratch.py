@@ -5,10 +5,7 @@ handlers' forked workers for the whole run, so no `finally` of a narrower scope 
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 
@@ -17,6 +14,11 @@ def scratch_folder(prefix: str) -> Path:
     normal exit, an exception, or an interrupt cfngen handles; SIGKILL leaves it, as it leaves
     any temporary file). A worker forked from this process that exits normally leaves it to
     its parent."""
+    # Imported here: cfngen._files is on every command's start-up path, this only on a few.
+    import atexit
+    import shutil
+    import tempfile
+
     folder = Path(tempfile.mkdtemp(prefix=prefix))
     owner = os.getpid()
 
