@@ -12,6 +12,13 @@ Writing (every command that writes more than one file uses a Transaction):
                                         successor removes
     scratch_folder(prefix)              a temporary folder removed when this process exits
     canonical(rel), inside(root, rel)   one spelling of a relative path; whether it stays in root
+    writable(root, rel, what=...)       root/rel, or a CfngenError if it leads outside root
+                                        (`..`, absolute, through a link): what cfngen writes,
+                                        renames or deletes stays inside the project
+    readable(path, repo, what=...)      path with links followed, or a CfngenError if outside
+    repository_root(project)            repo: what cfngen reads to run or pack code stays
+                                        inside the git work tree (else the project)
+    within(base, path)                  whether path is base or below it, links followed
     signals_deferred()                  hold Ctrl-C/SIGTERM/SIGHUP over a few steps that belong
                                         together (e.g. making a Workspace and noting it)
     commit_then_report(commit, root, files)
@@ -27,11 +34,12 @@ that names the file, never a hang or a traceback):
 from __future__ import annotations
 
 from cfngen._files._atomic import new_file_mode, umask, write_atomic
+from cfngen._files._contain import canonical, readable, repository_root, within, writable
 from cfngen._files._journal import JOURNAL, recover
 from cfngen._files._read import Entry, inspect, read_bytes, read_optional, reason
 from cfngen._files._scratch import scratch_folder
 from cfngen._files._signals import commit_then_report, raised_while_interrupted, signals_deferred
-from cfngen._files._transaction import Transaction, canonical, inside
+from cfngen._files._transaction import Transaction, inside
 from cfngen._files._workspace import Workspace, sweep
 
 __all__ = [
@@ -47,11 +55,15 @@ __all__ = [
     "raised_while_interrupted",
     "read_bytes",
     "read_optional",
+    "readable",
     "reason",
     "recover",
+    "repository_root",
     "scratch_folder",
     "signals_deferred",
     "sweep",
     "umask",
+    "within",
+    "writable",
     "write_atomic",
 ]

@@ -36,6 +36,7 @@ from typing import Any, NamedTuple
 
 from cfngen._errors import CfngenError
 from cfngen._files._atomic import new_file_mode
+from cfngen._files._contain import canonical
 from cfngen._files._journal import (
     _JOURNAL_TMP,
     JOURNAL,
@@ -59,17 +60,6 @@ class _Change(NamedTuple):
     op: str
     data: bytes
     mode: int | None
-
-
-def canonical(relpath: str) -> str | None:
-    """`relpath` as one spelling (`./a//b` -> `a/b`), or None when it is absolute, empty or
-    climbs out with `..`."""
-    if not relpath or "\0" in relpath or relpath.startswith(("/", "\\")):
-        return None
-    parts = [p for p in PurePosixPath(relpath).parts if p != "."]
-    if not parts or ".." in parts:
-        return None
-    return "/".join(parts)
 
 
 def inside(root: Path, relpath: str) -> bool:
