@@ -211,9 +211,9 @@ def generate_project(
     result.warnings += derived.warnings
     result.warnings += kind.generate_notes(project, inputs)
     result.warnings += [
-        f"{path} is no longer generated from the schema, but it was edited since cfngen "
-        "wrote it: left in place (delete it if you do not need it)"
-        for path in plan.kept_stale
+        f"{path} is no longer generated from the schema, but {why}: left in place (delete it "
+        "if you do not need it)"
+        for path, why in plan.kept_stale.items()
     ]
     result.written = [Path(p) for p in sorted(plan.writes)]
     result.unchanged = [Path(p) for p in sorted(plan.unchanged)]
