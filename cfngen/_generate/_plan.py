@@ -42,8 +42,8 @@ class Plan:
     skipped: dict[str, str] = field(default_factory=dict)
     #: Files cfngen wrote and the user edited since: they stop the generate (edits="stop").
     edited: list[str] = field(default_factory=list)
-    #: Recorded files the schema no longer derives, left in place (no longer recorded) -> why:
-    #: edited since, or the file itself does not show it is cfngen's.
+    #: Recorded files the schema no longer derives, left in place (no longer recorded) -> the
+    #: warning saying why: edited since, or the file itself does not show it is cfngen's.
     kept_stale: dict[str, str] = field(default_factory=dict)
     manifest: Manifest = field(default_factory=Manifest)
 
@@ -80,20 +80,25 @@ def make_plan(
         if current is None:
             continue
         proof = recorded_and_marked(relpath, current, old.files[relpath])
+        stale = f"{relpath} is no longer generated from the schema, but"
         if proof:
             plan.deletes.append(relpath)
         elif proof is None:
             plan.kept_stale[relpath] = (
-                "a JSON file cannot carry cfngen's header, and the record in "
-                f"{MANIFEST_PATH} alone never makes cfngen remove a file"
+                f"{stale} a JSON file cannot carry cfngen's header, and its record in "
+                f"{MANIFEST_PATH} alone never makes cfngen remove a file: left in place "
+                "(delete it if you do not need it)"
             )
         elif sha256(current) == old.files[relpath]:
             plan.kept_stale[relpath] = (
-                "its first line has no cfngen header, so the record of it in "
-                f"{MANIFEST_PATH} proves nothing"
+                f"{MANIFEST_PATH} lists {relpath}, but its first line has no cfngen header, "
+                "so it is not cfngen's: left alone, and no longer listed"
             )
         else:
-            plan.kept_stale[relpath] = "it was edited since cfngen wrote it"
+            plan.kept_stale[relpath] = (
+                f"{stale} it was edited since cfngen wrote it: left in place (delete it if "
+                "you do not need it)"
+            )
     return plan
 
 
