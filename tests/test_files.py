@@ -128,17 +128,29 @@ def test_create_refuses_a_path_that_exists_and_changes_nothing(tmp_path):
     assert snapshot_tree(root) == before
 
 
-def test_a_folder_linked_to_outside_is_refused(tmp_path):
+@pytest.mark.parametrize("link", ["folder", "file"])
+def test_a_change_through_a_link_to_outside_is_refused(tmp_path, link):
     root = tmp_path / "p"
     before = original(root)
     outside = tmp_path / "outside"
     outside.mkdir()
-    (root / "docs").symlink_to(outside)
+    (outside / "x.md").write_bytes(b"theirs")
+    if link == "folder":
+        (root / "docs").symlink_to(outside)
+    else:
+        (root / "docs").mkdir()
+        (root / "docs" / "x.md").symlink_to(outside / "x.md")
     tx = Transaction(root)
+    tx.write("a.txt", b"new a")
     tx.write("docs/x.md", b"x")
-    with pytest.raises(CfngenError, match="outside"):
+    with pytest.raises(CfngenError, match=r"leads outside .*; nothing was changed"):
         tx.commit()
-    assert snapshot_tree(root) == before and not any(outside.iterdir())
+    assert snapshot_tree(root) == (
+        before if link == "folder" else {**before, "docs/x.md": b"theirs"}
+    )
+    assert os.readlink(root / ("docs" if link == "folder" else "docs/x.md"))
+    assert [p.name for p in outside.iterdir()] == ["x.md"]
+    assert (outside / "x.md").read_bytes() == b"theirs"
 
 
 def test_a_file_where_a_folder_is_needed_changes_nothing(tmp_path):
