@@ -7,6 +7,7 @@ The faults are real: strace makes the Nth rename/link/unlink fail or kills the p
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import stat
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cfngen._errors import CfngenError
+from cfngen._errors import CfngenError, ExitCode
 from cfngen._files import (
     JOURNAL,
     Transaction,
@@ -33,7 +34,7 @@ from tests._generate_helpers import snapshot_tree
 SCRIPT = """\
 import sys
 from pathlib import Path
-from cfngen._errors import CfngenError
+from cfngen._errors import CfngenError, ExitCode
 from cfngen._files import Transaction
 
 tx = Transaction(Path(sys.argv[1]))
@@ -49,6 +50,16 @@ except CfngenError as exc:
     sys.exit(2)
 """
 AFTER = {"a.txt": b"new a\n", "docs/sub/c.md": b"c\n", "d.txt": b"d\n", "e.txt": b"e\n"}
+#: A journal as a Transaction writes it, of a transaction that had nothing to change yet.
+EMPTY_JOURNAL = {
+    "format": 1,
+    "comment": "cfngen was writing these files",
+    "id": "0123abcd",
+    "pid": 1,
+    "state": "committing",
+    "dirs": [],
+    "entries": [],
+}
 #: How often the script calls each of these while committing (journal included).
 CALLS = {"rename": 5, "link": 4, "unlink": 6}
 
@@ -117,17 +128,29 @@ def test_create_refuses_a_path_that_exists_and_changes_nothing(tmp_path):
     assert snapshot_tree(root) == before
 
 
-def test_a_folder_linked_to_outside_is_refused(tmp_path):
+@pytest.mark.parametrize("link", ["folder", "file"])
+def test_a_change_through_a_link_to_outside_is_refused(tmp_path, link):
     root = tmp_path / "p"
     before = original(root)
     outside = tmp_path / "outside"
     outside.mkdir()
-    (root / "docs").symlink_to(outside)
+    (outside / "x.md").write_bytes(b"theirs")
+    if link == "folder":
+        (root / "docs").symlink_to(outside)
+    else:
+        (root / "docs").mkdir()
+        (root / "docs" / "x.md").symlink_to(outside / "x.md")
     tx = Transaction(root)
+    tx.write("a.txt", b"new a")
     tx.write("docs/x.md", b"x")
-    with pytest.raises(CfngenError, match="outside"):
+    with pytest.raises(CfngenError, match=r"leads outside .*; nothing was changed"):
         tx.commit()
-    assert snapshot_tree(root) == before and not any(outside.iterdir())
+    assert snapshot_tree(root) == (
+        before if link == "folder" else {**before, "docs/x.md": b"theirs"}
+    )
+    assert os.readlink(root / ("docs" if link == "folder" else "docs/x.md"))
+    assert [p.name for p in outside.iterdir()] == ["x.md"]
+    assert (outside / "x.md").read_bytes() == b"theirs"
 
 
 def test_a_file_where_a_folder_is_needed_changes_nothing(tmp_path):
@@ -214,10 +237,36 @@ def test_an_undo_that_fails_too_is_finished_by_the_next_command(tmp_path, script
     assert all_entries(root) == set(before)
 
 
+@pytest.mark.parametrize("change", ["other-bytes", "a-link"])
+def test_an_undo_never_puts_a_backup_over_a_file_changed_since(tmp_path, script, change):
+    """Killed after a.txt was swapped; before the next command, someone changes a.txt. The
+    undo keeps their a.txt, says where the old content is, and finishes once one is gone."""
+    root = tmp_path / "p"
+    original(root)
+    result = strace([sys.executable, str(script), str(root)], syscall="link", when=2, signal="KILL")
+    assert result.returncode in (-9, 137), result.stderr
+    assert (root / "a.txt").read_bytes() == b"new a\n"
+    (root / "a.txt").unlink()
+    if change == "a-link":
+        (root / "a.txt").symlink_to("b.txt")
+    else:
+        (root / "a.txt").write_bytes(b"theirs\n")
+    mine = os.readlink(root / "a.txt") if change == "a-link" else b"theirs\n"
+    messages = recover(root)
+    assert messages and "a.txt changed since; its old content is" in messages[0]
+    assert (root / JOURNAL).exists()
+    now = os.readlink(root / "a.txt") if change == "a-link" else (root / "a.txt").read_bytes()
+    assert now == mine
+    (backup,) = [p for p in root.iterdir() if p.name.endswith(".old")]
+    assert backup.read_bytes() == b"old a\n"
+    backup.unlink()  # they keep theirs
+    assert recover(root) and not (root / JOURNAL).exists()
+
+
 def test_a_second_writer_is_refused_and_recovery_leaves_it_alone(tmp_path):
     root = tmp_path / "p"
     before = original(root)
-    (root / JOURNAL).write_text('{"state": "committing", "entries": [], "dirs": []}')
+    (root / JOURNAL).write_text(json.dumps(EMPTY_JOURNAL))
     fd = os.open(root, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -233,15 +282,19 @@ def test_a_second_writer_is_refused_and_recovery_leaves_it_alone(tmp_path):
     assert snapshot_tree(root) == before
 
 
-def test_a_damaged_journal_is_reported_not_guessed(tmp_path):
+def test_a_damaged_journal_is_refused_not_guessed(tmp_path):
     root = tmp_path / "p"
-    original(root)
+    before = original(root)
     (root / JOURNAL).write_text("{not json")
-    assert "cannot read it" in recover(root)[0]
+    with pytest.raises(CfngenError, match="not a journal this cfngen writes") as caught:
+        recover(root)
+    assert caught.value.exit_code == ExitCode.USAGE
+    assert f"rm -- {root / JOURNAL}" in (caught.value.hint or "")
     tx = Transaction(root)
     tx.write("x.txt", b"x")
-    with pytest.raises(CfngenError, match="cannot read it"):
+    with pytest.raises(CfngenError, match="not a journal this cfngen writes"):
         tx.commit()
+    assert snapshot_tree(root) == {**before, JOURNAL: b"{not json"}
 
 
 # --------------------------------------------------------------------------- workspaces

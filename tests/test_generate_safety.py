@@ -151,6 +151,34 @@ def test_a_file_with_the_header_that_cfngen_never_recorded_is_not_removed(fakes,
     assert mine.exists()
 
 
+def test_a_stale_json_file_is_left_in_place_with_a_warning(tmp_path):
+    """JSON has no comment for cfngen's header, so only the manifest says a JSON file is
+    cfngen's: enough to rewrite it with what the schema derives at that path, never to remove
+    it (a crafted record would remove a user's file). A hook's copy of a target's schema is
+    such a file when the target goes."""
+    from tests.test_hook_generate import hook_project, schema_with
+
+    root = hook_project(tmp_path, schema_with(["AWS::SQS::Queue"]))
+    generate_project(root)
+    copy = root / "target-schemas" / "aws-sqs-queue.json"
+    data = copy.read_bytes()
+    schema = json.loads((root / "acme-guard-hook.json").read_text())
+    schema["handlers"]["preCreate"]["targetNames"] = ["AWS::SNS::Topic"]
+    (root / "acme-guard-hook.json").write_text(json.dumps(schema, indent=4))
+    result = generate_project(root)
+    assert copy.read_bytes() == data
+    # The target's model, a .py file with the header, goes as before.
+    assert paths(result.removed) == {"src/acme_guard_hook/target_models/aws_sqs_queue.py"}
+    assert any(
+        "target-schemas/aws-sqs-queue.json is no longer generated" in w and "JSON" in w
+        for w in result.warnings
+    ), result.warnings
+    assert (
+        "target-schemas/aws-sqs-queue.json"
+        not in json.loads((root / MANIFEST_PATH).read_text())["files"]
+    )
+
+
 # --------------------------------------------------------------------------- 8.2 entrypoint
 
 

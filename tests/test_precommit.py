@@ -131,3 +131,21 @@ def test_validate_selects_schemas_and_config_not_inputs():
     assert not selected("target-schemas/aws-s3-bucket.json")
     assert not selected("callback-context.json")
     assert not selected("example_inputs/inputs_1_create.json")
+
+
+@pytest.mark.oracle
+def test_every_hook_stops_on_a_journal_the_repository_ships(sample):
+    """A committed journal whose "backup" is the handlers module, to be put over the schema
+    (tests/test_crafted_files.py has the table): every hook fails naming it, nothing applied."""
+    from tests.test_crafted_files import entry, journal, sha256, tree
+
+    handlers = next(sample.glob("src/*/handlers.py")).relative_to(sample).as_posix()
+    schema = (sample / SCHEMA).read_bytes()
+    crafted = {**entry(SCHEMA, sha256=sha256(schema)), "backup": handlers}
+    (sample / ".cfngen-journal.json").write_text(journal("committing", [crafted]))
+    git(sample, "add", "-A")
+    before = tree(sample)
+    result = pre_commit("run", "--all-files", cwd=sample)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.count("not a journal this cfngen writes") == 3, result.stdout
+    assert tree(sample) == before

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -15,6 +17,7 @@ import yaml
 
 from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._files import GITIGNORE_LINES, JOURNAL
 from cfngen._init import _template_cache
 from cfngen._init._upgrade import upgrade_project
 from cfngen._render import Rendered
@@ -470,3 +473,97 @@ def test_upgrade_keeps_the_inputs_the_user_edited_and_derives_the_others(
     manifest = yaml.safe_load((root / ".cfngen" / "generated.json").read_text())
     assert "inputs/inputs_1_update.json" in manifest["files"]
     assert "inputs/inputs_1_create.json" in manifest["user_files"]
+
+
+# --------------------------------------------------------------------------- cfngen's own files
+
+#: What a Transaction leaves while it writes, and a file of the user's that must not be ignored.
+TRANSACTION_FILES = [
+    ".cfngen-journal.json",
+    ".cfngen-journal.json.new",
+    "docs/.cfngen-0123abcd-0.new",
+    "src/acme_svc_widget/.cfngen-0123abcd-1.old",
+]
+
+
+def ignored_by_git(root: Path, names: list[str]) -> set[str]:
+    out = git(root, "check-ignore", "--no-index", *names, check=False)
+    return set(out.splitlines())
+
+
+@pytest.mark.parametrize("kind", _template_cache.template_kinds())
+def test_every_template_ignores_what_cfngen_leaves_while_it_writes(kind):
+    text = (_template_cache.templates_root() / kind / "project" / ".gitignore.jinja").read_text()
+    assert set(GITIGNORE_LINES) <= set(text.splitlines())
+
+
+@pytest.mark.parametrize("before", ["none", "one-of-them-without-a-final-newline"])
+def test_upgrade_adds_only_the_missing_ignore_lines_and_changes_nothing_else(
+    home, make, tmp_path, capsys, before
+):
+    """A project made before the template named the journal and staged files (same template
+    version: nothing to merge) gets them in its .gitignore, the user's lines untouched."""
+    root = make(tmp_path / "widget", LIVE)
+    gitignore = root / ".gitignore"
+    older = [
+        line
+        for line in gitignore.read_text().splitlines()
+        if line not in GITIGNORE_LINES and "cfngen leaves" not in line
+    ]
+    mine = "\n".join(older).rstrip("\n") + "\nmy-secrets.env\n"
+    if before != "none":
+        mine += ".cfngen-*.old"
+    gitignore.write_text(mine)
+    commit_all(root, "the .gitignore of an older cfngen")
+    assert ignored_by_git(root, TRANSACTION_FILES) != set(TRANSACTION_FILES)
+    assert main(["upgrade", str(root)]) == ExitCode.OK
+    out = capsys.readouterr().out
+    after = gitignore.read_text()
+    assert after.startswith(mine)
+    missing = [line for line in GITIGNORE_LINES if line not in mine.splitlines()]
+    added = after[len(mine) :].splitlines()
+    assert [line for line in added if line and not line.startswith("#")] == missing
+    assert f"Already on template {LIVE}; only .gitignore changed" in out
+    assert f".gitignore: added {', '.join(missing)}" in out
+    assert git(root, "status", "--porcelain") == " M .gitignore\n"
+    assert ignored_by_git(root, [*TRANSACTION_FILES, "resource-role.yaml.cfngen-old"]) == set(
+        TRANSACTION_FILES
+    )
+    # Once there, nothing more to do.
+    commit_all(root, "ignore lines")
+    assert main(["upgrade", str(root)]) == ExitCode.OK
+    assert f"Already on template {LIVE}; nothing to do" in capsys.readouterr().out
+
+
+def test_a_gitignore_linked_to_outside_is_left_alone_with_what_to_add(home, make, tmp_path, capsys):
+    root = make(tmp_path / "widget", LIVE)
+    shared = tmp_path / "shared.gitignore"
+    shared.write_text("build/\n")
+    (root / ".gitignore").unlink()
+    (root / ".gitignore").symlink_to(shared)
+    commit_all(root, "a shared .gitignore")
+    assert main(["upgrade", str(root)]) == ExitCode.OK
+    captured = capsys.readouterr()
+    assert shared.read_text() == "build/\n"
+    assert "leads outside" in captured.err and ".cfngen-journal.json" in captured.err
+
+
+def test_upgrade_refuses_a_journal_cfngen_did_not_write(home, make, tmp_path, capsys):
+    """A journal whose "backup" is the user's handlers.py, to be restored over the README."""
+    root = make(tmp_path / "widget", LIVE)
+    readme = hashlib.sha256((root / "README.md").read_bytes()).hexdigest()
+    entry = {
+        "path": "README.md",
+        "op": "write",
+        "staged": ".cfngen-0123abcd-0.new",
+        "backup": HANDLERS,
+        "had_original": True,
+        "sha256": readme,
+    }
+    doc = {"format": 1, "comment": "", "id": "0123abcd", "pid": 9, "state": "committing"}
+    (root / JOURNAL).write_text(json.dumps({**doc, "dirs": [], "entries": [entry]}))
+    before = project_files(root)
+    assert main(["upgrade", str(root)]) == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert "not a journal this cfngen writes" in err and f"rm -- {root / JOURNAL}" in err
+    assert project_files(root) == before

@@ -5,7 +5,9 @@ Writing (every command that writes more than one file uses a Transaction):
     Transaction(root)                   .write(rel, data) / .create(rel, data) / .delete(rel),
                                         then .commit(): all or nothing, journaled (see
                                         _transaction); CfngenError says what failed
-    recover(root) -> list[str]          undo or finish what a killed command left in root
+    recover(root) -> list[str]          undo or finish what a killed command left in root;
+                                        a journal cfngen did not write: CfngenError, exit 2
+    GITIGNORE_LINES                     the .gitignore lines for the journal and staged files
     write_atomic(path, content)         one file: a temporary sibling renamed over it
     new_file_mode(), umask()            0o666 less the umask, for files cfngen creates
     Workspace(parent, purpose), sweep() a private build folder that a dead process's
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 from cfngen._files._atomic import new_file_mode, umask, write_atomic
 from cfngen._files._contain import canonical, readable, repository_root, within, writable
-from cfngen._files._journal import JOURNAL, recover
+from cfngen._files._journal import GITIGNORE_LINES, JOURNAL, recover
 from cfngen._files._read import Entry, inspect, read_bytes, read_optional, reason
 from cfngen._files._scratch import scratch_folder
 from cfngen._files._signals import commit_then_report, raised_while_interrupted, signals_deferred
@@ -43,6 +45,7 @@ from cfngen._files._transaction import Transaction, inside
 from cfngen._files._workspace import Workspace, sweep
 
 __all__ = [
+    "GITIGNORE_LINES",
     "JOURNAL",
     "Entry",
     "Transaction",

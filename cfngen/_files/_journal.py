@@ -5,6 +5,15 @@ staged file in (its old bytes kept as a hard link); `_undo` puts back everything
 changed and `_finish` drops the backups of one that committed. `recover(root)`, run before a
 command reads anything, does one or the other for a journal left behind, under an advisory lock
 on the folder so that it never undoes the work of a cfngen process still running there.
+
+A journal is also a file anyone can put in a repository, and every command (validate and the
+pre-commit hooks too) acts on it. So recover() acts only on exactly what a Transaction writes
+(`_checked`): the keys, types, states and operations; every path relative, in one spelling and
+inside the project once links are followed (`writable`); staged and backup names of the shape
+the Transaction gives them, beside their target, so they never name a file of the user's.
+Anything else is refused (ForeignJournal, exit 2) and nothing of it is applied. And an undo
+never puts a backup over a file, or removes one, unless the file is absent or holds exactly the
+bytes the transaction wrote (its sha256 in the journal): what someone wrote there since is kept.
 """
 
 from __future__ import annotations
@@ -13,17 +22,36 @@ import contextlib
 import errno
 import json
 import os
+import re
+import stat
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
 from cfngen._errors import CfngenError
+from cfngen._files._contain import canonical, writable
 from cfngen._files._locks import fcntl
 from cfngen._files._read import reason
 from cfngen._files._signals import signals_deferred
 
 JOURNAL = ".cfngen-journal.json"
 _JOURNAL_TMP = JOURNAL + ".new"
+#: .gitignore lines for the files a Transaction leaves while it writes (the journal, its
+#: temporary name, staged files and backups): every template has them, `cfngen upgrade`
+#: adds the missing ones to older projects.
+GITIGNORE_LINES = (JOURNAL, ".cfngen-*.new", ".cfngen-*.old")
+FORMAT = 1
+COMMENT = (
+    "cfngen was writing these files; the next cfngen command undoes or finishes it. Do not edit."
+)
+_STATES = ("staging", "committing", "committed")
+_OPS = ("write", "create", "delete")
+_KEYS = {"format", "comment", "id", "pid", "state", "dirs", "entries"}
+#: A transaction's id: os.urandom(4).hex().
+_TXID = re.compile(r"[0-9a-f]{8}")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+#: The name of a staged file (`.new`) or a backup (`.old`): `.cfngen-<id>-<n>.<suffix>`.
+_STAGING = re.compile(r"\.cfngen-([0-9a-f]{8})-(0|[1-9][0-9]{0,8})\.(new|old)")
 
 
 class _Entry(NamedTuple):
@@ -33,6 +61,36 @@ class _Entry(NamedTuple):
     backup: str
     had_original: bool
     sha256: str
+
+
+class ForeignJournal(CfngenError):
+    """A journal this cfngen did not write: refused, nothing of it applied."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        import shlex  # here: only a refused journal needs it
+
+        super().__init__(
+            f"{path}: not a journal this cfngen writes ({why}); nothing of it was applied",
+            "cfngen writes it only while it is writing files, and removes it when done; if no "
+            f"cfngen command was killed here, remove it with `rm -- {shlex.quote(str(path))}`",
+        )
+
+
+def staging_names(path: str, txid: str, number: int) -> tuple[str, str]:
+    """The staged (`.new`) and backup (`.old`) names of a transaction's `number`th change to
+    `path`: hidden siblings of it (one file system, so the final rename is atomic)."""
+    folder = PurePosixPath(path).parent
+    stem = f".cfngen-{txid}-{number}"
+    if str(folder) != ".":
+        stem = f"{folder}/{stem}"
+    return stem + ".new", stem + ".old"
+
+
+def is_staging_name(relpath: str) -> bool:
+    return _STAGING.fullmatch(PurePosixPath(relpath).name) is not None
+
+
+# --------------------------------------------------------------------------- apply and undo
 
 
 def _apply(root: Path, entry: _Entry) -> None:
@@ -76,6 +134,13 @@ def _undo(root: Path, journal: dict[str, Any], *, applied: bool) -> None:
                     continue
                 if os.path.lexists(target) and os.path.samestat(os.lstat(target), os.lstat(backup)):
                     os.unlink(backup)  # the swap had not happened yet: both names, one file
+                elif os.path.lexists(target) and _sha256(target) != entry.sha256:
+                    # Not what the transaction wrote: someone's since, which a restore would lose.
+                    failures.append(
+                        f"{entry.path} changed since; its old content is {backup} (delete the "
+                        "one you do not want)"
+                    )
+                    continue
                 else:
                     os.replace(backup, target)
             elif (
@@ -125,7 +190,11 @@ def _remove_journal(root: Path) -> None:
 
 
 def _sha256(path: Path) -> str | None:
+    """The sha256 of the regular file at `path` (None for anything else: a link, a folder or
+    a named pipe is never what a transaction wrote, and reading a pipe would wait)."""
     try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
         return _digest(path.read_bytes())
     except OSError:
         return None
@@ -137,10 +206,14 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# --------------------------------------------------------------------------- recovery
+
+
 def recover(root: Path) -> list[str]:
     """Undo (or, if it had committed, finish) a transaction in `root` that a killed process
     left behind. Returns what it did, in words; [] when there was nothing to do or another
-    cfngen process is still at work there. Never raises for an unwritable folder: it says so."""
+    cfngen process is still at work there. Never raises for an unwritable folder: it says so.
+    Raises ForeignJournal (exit 2), applying nothing, for a journal cfngen did not write."""
     if not any(os.path.lexists(Path(root) / name) for name in (JOURNAL, _JOURNAL_TMP)):
         return []
     try:
@@ -148,6 +221,8 @@ def recover(root: Path) -> list[str]:
             if not locked:
                 return []
             return _recover_locked(Path(root))
+    except ForeignJournal:
+        raise
     except CfngenError as exc:
         return [str(exc)]
     except OSError as exc:
@@ -155,29 +230,106 @@ def recover(root: Path) -> list[str]:
 
 
 def _recover_locked(root: Path) -> list[str]:
-    path = root / JOURNAL
-    try:
-        journal = json.loads(path.read_bytes())
-        count = len(journal["entries"])
-        state = journal["state"]
-    except FileNotFoundError:
+    journal = _checked(root)
+    if journal is None:
         _remove_journal(root)  # killed while writing the first journal: nothing was staged
         return []
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise CfngenError(
-            f"{path}: cannot read it ({exc})",
-            "an earlier cfngen command was interrupted while writing; check the project "
-            "with `git status`, then delete the file",
-        ) from None
     with signals_deferred():
-        if state == "committed":
+        if journal["state"] == "committed":
             _finish(root, journal)
             return []
-        _undo(root, journal, applied=state == "committing")
+        _undo(root, journal, applied=journal["state"] == "committing")
     return [
-        f"an earlier cfngen command was interrupted while writing {count} file(s) in {root}; "
-        "they were put back as they were"
+        f"an earlier cfngen command was interrupted while writing {len(journal['entries'])} "
+        f"file(s) in {root}; they were put back as they were"
     ]
+
+
+def _checked(root: Path) -> dict[str, Any] | None:
+    """The journal in `root`, if it is exactly what a Transaction writes (None: there is
+    none); ForeignJournal for anything else."""
+    path = root / JOURNAL
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        raise ForeignJournal(path, "it is not a regular file")
+    try:
+        journal = json.loads(path.read_bytes())
+    except OSError as exc:
+        raise CfngenError(
+            f"{path}: cannot read it: {reason(exc)}", "check its permissions"
+        ) from None
+    except ValueError as exc:
+        raise ForeignJournal(path, f"it is not JSON: {exc}") from None
+    _check(root, journal, path)
+    return journal  # type: ignore[no-any-return]
+
+
+def _check(root: Path, journal: Any, path: Path) -> None:
+    if not isinstance(journal, dict) or set(journal) != _KEYS:
+        raise ForeignJournal(path, f"a journal has exactly the keys {', '.join(sorted(_KEYS))}")
+    txid = journal["id"]
+    if journal["format"] != FORMAT or type(journal["format"]) is not int:
+        raise ForeignJournal(path, f"format {journal['format']!r}; this cfngen writes {FORMAT}")
+    if not isinstance(journal["comment"], str):
+        raise ForeignJournal(path, "its comment is not text")
+    if not (isinstance(txid, str) and _TXID.fullmatch(txid)):
+        raise ForeignJournal(path, f"id {txid!r} is not eight hexadecimal digits")
+    if type(journal["pid"]) is not int or journal["pid"] <= 0:
+        raise ForeignJournal(path, f"pid {journal['pid']!r} is not a process id")
+    if journal["state"] not in _STATES:
+        raise ForeignJournal(path, f"state {journal['state']!r} is none of {', '.join(_STATES)}")
+    dirs, entries = journal["dirs"], journal["entries"]
+    if not isinstance(dirs, list) or not isinstance(entries, list):
+        raise ForeignJournal(path, "dirs and entries are lists")
+    seen: set[str] = set()
+    for relpath in dirs:
+        _check_path(root, path, relpath, "a folder in dirs", seen)
+    for entry in entries:
+        _check_entry(root, path, txid, entry, seen)
+
+
+def _check_entry(root: Path, path: Path, txid: str, entry: Any, seen: set[str]) -> None:
+    if not isinstance(entry, dict) or set(entry) != set(_Entry._fields):
+        raise ForeignJournal(path, f"an entry has exactly the keys {', '.join(_Entry._fields)}")
+    op, had_original = entry["op"], entry["had_original"]
+    if op not in _OPS or not isinstance(had_original, bool):
+        raise ForeignJournal(path, f"op {op!r} or had_original {had_original!r} is not one of ours")
+    if (op == "delete" and not had_original) or (op == "create" and had_original):
+        raise ForeignJournal(path, f"a {op} entry with had_original {had_original}")
+    if not (isinstance(entry["sha256"], str) and _SHA256.fullmatch(entry["sha256"])):
+        raise ForeignJournal(path, f"sha256 {entry['sha256']!r} is not a sha256")
+    target = _check_path(root, path, entry["path"], "path", seen)
+    staged = entry["staged"]
+    found = _STAGING.fullmatch(PurePosixPath(staged).name) if isinstance(staged, str) else None
+    names = staging_names(target, txid, int(found.group(2))) if found else None
+    # Beside the target, of this transaction, `.new` and `.old` of one number: they can
+    # never be a user's file, such as the handlers a crafted "backup" would restore.
+    if names != (staged, entry["backup"]):
+        raise ForeignJournal(
+            path,
+            f"staged {staged!r} and backup {entry['backup']!r} are not the names cfngen "
+            f"gives the files it stages beside {target}",
+        )
+    for name in names:
+        _check_path(root, path, name, "a staged or backup file", seen)
+
+
+def _check_path(root: Path, path: Path, relpath: Any, what: str, seen: set[str]) -> str:
+    if not isinstance(relpath, str) or canonical(relpath) != relpath:
+        raise ForeignJournal(path, f"{what} {relpath!r} is not a relative path in one spelling")
+    if relpath in seen:
+        raise ForeignJournal(path, f"{what} {relpath!r} is named twice")
+    if relpath in (JOURNAL, _JOURNAL_TMP) or (what == "path" and is_staging_name(relpath)):
+        raise ForeignJournal(path, f"{what} {relpath!r} is a name cfngen keeps for itself")
+    seen.add(relpath)
+    try:
+        writable(root, relpath, what=f"its {what}")
+    except CfngenError as exc:
+        raise ForeignJournal(path, exc.message) from None
+    return relpath
 
 
 @contextlib.contextmanager

@@ -36,9 +36,11 @@ from typing import Any, NamedTuple
 
 from cfngen._errors import CfngenError
 from cfngen._files._atomic import new_file_mode
-from cfngen._files._contain import canonical
+from cfngen._files._contain import canonical, writable
 from cfngen._files._journal import (
     _JOURNAL_TMP,
+    COMMENT,
+    FORMAT,
     JOURNAL,
     _apply,
     _digest,
@@ -47,12 +49,12 @@ from cfngen._files._journal import (
     _locked,
     _recover_locked,
     _undo,
+    is_staging_name,
+    staging_names,
 )
 from cfngen._files._read import reason
 from cfngen._files._signals import interrupt_pending, signals_deferred
 from cfngen._progress import advance, phase
-
-_FORMAT = 1
 
 
 class _Change(NamedTuple):
@@ -97,7 +99,7 @@ class Transaction:
 
     def _add(self, relpath: str, op: str, data: bytes, mode: int | None) -> None:
         path = canonical(relpath)
-        if path is None or path == JOURNAL:
+        if path is None or path in (JOURNAL, _JOURNAL_TMP) or is_staging_name(path):
             raise ValueError(f"not a path inside the folder: {relpath!r}")
         self._changes[path] = _Change(path, op, data, mode)
 
@@ -131,13 +133,13 @@ class _Commit:
 
     def _plan(self) -> None:
         for number, change in enumerate(self.changes):
-            if not inside(self.root, change.path):
+            try:
+                target = writable(self.root, change.path, what="cfngen's change")
+            except CfngenError as exc:
                 raise CfngenError(
-                    f"{self.root / change.path}: leads outside {self.root} through a symbolic "
-                    "link; nothing was changed",
-                    "replace the link with a folder, or remove it",
-                )
-            target = self.root / change.path
+                    f"{exc.message}; nothing was changed",
+                    "replace the link with a folder or a file of the project, or remove it",
+                ) from None
             if change.op == "mkdir":
                 for parent in reversed(PurePosixPath(change.path).parents[:-1]):
                     self._need_dir(str(parent))
@@ -149,15 +151,13 @@ class _Commit:
             if change.op == "delete" and not exists:
                 continue
             folder = PurePosixPath(change.path).parent
-            stem = f".cfngen-{self.txid}-{number}"
-            if str(folder) != ".":
-                stem = f"{folder}/{stem}"
+            staged, backup = staging_names(change.path, self.txid, number)
             self.entries.append(
                 _Entry(
                     path=change.path,
                     op=change.op,
-                    staged=stem + ".new",
-                    backup=stem + ".old",
+                    staged=staged,
+                    backup=backup,
                     had_original=exists,
                     sha256=_digest(change.data),
                 )
@@ -231,9 +231,8 @@ class _Commit:
 
     def _journal(self) -> dict[str, Any]:
         return {
-            "format": _FORMAT,
-            "comment": "cfngen was writing these files; the next cfngen command undoes or "
-            "finishes it. Do not edit.",
+            "format": FORMAT,
+            "comment": COMMENT,
             "id": self.txid,
             "pid": os.getpid(),
             "state": self.state,
@@ -242,9 +241,13 @@ class _Commit:
         }
 
     def _save(self) -> None:
-        # The lock makes a fixed temporary name safe, and recover() knows to remove it.
+        # The lock makes a fixed temporary name safe, and recover() knows to remove it;
+        # O_NOFOLLOW: a link a repository put there is never written through.
         text = json.dumps(self._journal(), indent=1) + "\n"
-        (self.root / _JOURNAL_TMP).write_text(text, encoding="utf-8")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(self.root / _JOURNAL_TMP, flags, 0o666)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
         os.replace(self.root / _JOURNAL_TMP, self.root / JOURNAL)
 
     def _stage(self) -> None:
@@ -276,7 +279,7 @@ class _Commit:
             os.close(fd)
 
 
-# --------------------------------------------------------------------------- apply and undo
+# --------------------------------------------------------------------------- helpers
 
 
 def _hint(exc: OSError) -> str:
@@ -285,9 +288,3 @@ def _hint(exc: OSError) -> str:
     if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
         return "make the project folder writable and retry"
     return "fix that and retry"
-
-
-# --------------------------------------------------------------------------- recovery
-
-
-# --------------------------------------------------------------------------- helpers

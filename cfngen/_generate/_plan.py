@@ -8,17 +8,20 @@ The plan is made from what is on disk before anything is written, so a generate 
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from cfngen._files import inside, inspect, read_optional
+from cfngen._errors import CfngenError
+from cfngen._files import inspect, read_optional, writable
 from cfngen._generate._ownership import (
     MANIFEST_PATH,
     Manifest,
     has_header,
     is_official_output,
     is_official_sam,
+    recorded_and_marked,
     sha256,
 )
 
@@ -39,8 +42,9 @@ class Plan:
     skipped: dict[str, str] = field(default_factory=dict)
     #: Files cfngen wrote and the user edited since: they stop the generate (edits="stop").
     edited: list[str] = field(default_factory=list)
-    #: Edited files the schema no longer derives: left in place, no longer recorded.
-    kept_stale: list[str] = field(default_factory=list)
+    #: Recorded files the schema no longer derives, left in place (no longer recorded) -> the
+    #: warning saying why: edited since, or the file itself does not show it is cfngen's.
+    kept_stale: dict[str, str] = field(default_factory=dict)
     manifest: Manifest = field(default_factory=Manifest)
 
 
@@ -75,10 +79,26 @@ def make_plan(
         current = read_optional(root / relpath)
         if current is None:
             continue
-        if sha256(current) == old.files[relpath]:
+        proof = recorded_and_marked(relpath, current, old.files[relpath])
+        stale = f"{relpath} is no longer generated from the schema, but"
+        if proof:
             plan.deletes.append(relpath)
+        elif proof is None:
+            plan.kept_stale[relpath] = (
+                f"{stale} a JSON file cannot carry cfngen's header, and its record in "
+                f"{MANIFEST_PATH} alone never makes cfngen remove a file: left in place "
+                "(delete it if you do not need it)"
+            )
+        elif sha256(current) == old.files[relpath]:
+            plan.kept_stale[relpath] = (
+                f"{MANIFEST_PATH} lists {relpath}, but its first line has no cfngen header, "
+                "so it is not cfngen's: left alone, and no longer listed"
+            )
         else:
-            plan.kept_stale.append(relpath)
+            plan.kept_stale[relpath] = (
+                f"{stale} it was edited since cfngen wrote it: left in place (delete it if "
+                "you do not need it)"
+            )
     return plan
 
 
@@ -144,8 +164,12 @@ def _place(
     rewritten: Callable[[bytes], bool] | None = None,
 ) -> None:
     record = plan.manifest.files
-    if not inside(root, relpath):
-        plan.skipped[relpath] = "its folder is a link to outside the project"
+    try:
+        writable(root, relpath, what="a derived file")
+    except CfngenError:
+        plan.skipped[relpath] = (
+            f"it leads outside the project (to {os.path.realpath(root / relpath)})"
+        )
         plan.manifest.user_files.append(relpath)
         return
     entry = inspect(root / relpath)
@@ -162,11 +186,15 @@ def _place(
         plan.manifest.user_files.append(relpath)
         return
     current = read_optional(root / relpath) or b""
+    recorded = old.files.get(relpath)
     if current == data:
         plan.unchanged.append(relpath)
         record[relpath] = sha256(data)
-    elif relpath in old.files:
-        if sha256(current) == old.files[relpath] or (rewritten is not None and rewritten(current)):
+    elif recorded_and_marked(relpath, current, recorded) is not False:
+        plan.writes[relpath] = data
+        record[relpath] = sha256(data)
+    elif recorded is not None and sha256(current) != recorded:
+        if rewritten is not None and rewritten(current):
             # The official tool's own rewrite (a module's schema.json) is not a hand edit.
             plan.writes[relpath] = data
             record[relpath] = sha256(data)
@@ -187,6 +215,8 @@ def _place(
         plan.writes[relpath] = data
         record[relpath] = sha256(data)
     else:
+        # Unrecorded, or recorded with these very bytes but without the header: the record
+        # alone proves nothing (anyone can edit the manifest), so the file is the user's.
         plan.skipped[relpath] = _why_users(relpath, current)
         plan.manifest.user_files.append(relpath)
 

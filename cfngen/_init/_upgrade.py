@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING, Any
 from packaging.version import InvalidVersion, Version
 
 from cfngen._errors import CfngenError
+from cfngen._files import recover
 from cfngen._init import _copier, _template_cache
 from cfngen._init._copier import ANSWERS_FILE
 from cfngen._init._git import git, require_git, status_porcelain, work_tree_root
+from cfngen._init._gitignore import IgnoredLines, ignore_cfngen_files
 from cfngen._render import Rendered, error_lines
 
 if TYPE_CHECKING:
@@ -52,6 +54,10 @@ class UpgradeResult:
     generate_error: str | None = None
     #: file -> functions the user wrote, to which the merge would have added a stub marker.
     not_stubs: dict[str, list[str]] = field(default_factory=dict)
+    #: Lines appended to the project's .gitignore (the names of the files cfngen leaves
+    #: while it writes, which the template lacked when the project was made), or why they
+    #: could not be (_gitignore.py).
+    ignored: IgnoredLines | None = None
 
     @property
     def failed(self) -> bool:
@@ -60,7 +66,11 @@ class UpgradeResult:
 
     def render(self, text: Rendered) -> None:
         if self.up_to_date:
-            text.out(f"Already on template {self.to_version}; nothing to do.")
+            changed = self.ignored is not None and self.ignored.added
+            more = "; only .gitignore changed" if changed else "; nothing to do"
+            text.out(f"Already on template {self.to_version}{more}.")
+            if self.ignored is not None:
+                self.ignored.render(text)
             return
         verb = "Re-rendered" if self.recopied else "Upgraded"
         source = f"from template {self.from_version} " if self.from_version else ""
@@ -90,6 +100,8 @@ class UpgradeResult:
                 f"{path}: the new template has no such file, so it was deleted although you had "
                 f"edited it; `git checkout HEAD -- {path}` brings it back"
             )
+        if self.ignored is not None:
+            self.ignored.render(text)
         if self.generated is not None:
             for warning in self.generated.warnings:
                 text.warning(warning)
@@ -118,6 +130,9 @@ def upgrade_project(
     root = root.absolute()
     if not root.is_dir():
         raise CfngenError(f"{root}: no such folder", "run it in a project folder, or pass one")
+    # Before anything is read: a command killed while writing here is undone first (and a
+    # journal cfngen did not write stops the upgrade, exit 2).
+    recover(root)
     answers = _copier.read_answers(root)
     if answers is None:
         raise CfngenError(
@@ -176,6 +191,7 @@ def upgrade_project(
     )
     if current == live.version and not recopy:
         result.up_to_date = True
+        result.ignored = ignore_cfngen_files(root)
         return result
 
     old = {} if recopy else _old_render(synced.src_path, answers, str(current))
@@ -194,6 +210,7 @@ def upgrade_project(
     finally:
         marker.unlink(missing_ok=True)
     result.kept_edited = _keep_edited_derived(root, edited)
+    result.ignored = ignore_cfngen_files(root)
     result.changed = _changed_files(root)
     result.conflicts = _conflicted_files(root, result.changed)
     result.deleted_edited = sorted(f for f in edited if not (root / f).exists())

@@ -64,6 +64,10 @@ def _kind_of_file(path: Path) -> Kind:
     from cfngen._project import CONFIG_FILE, load_project
 
     if (path.parent / CONFIG_FILE).is_file():
+        from cfngen._files import recover
+
+        # Outside the try: a journal cfngen did not write stops this command too (exit 2).
+        recover(path.parent)
         try:
             return load_project(path.parent).kind
         except CfngenError:
