@@ -10,7 +10,7 @@ from cfngen._errors import CfngenError
 from cfngen._files import write_atomic
 from cfngen._kinds._kind import FileSet, PackageContext
 from cfngen._package._handler import HandlerZip, build_handler_zip
-from cfngen._package._layout import package_name
+from cfngen._package._layout import package_name, source_files
 from cfngen._package._limits import LAMBDA_ZIPPED
 from cfngen._package._zip import zip_bytes
 from cfngen._project import Project, load_project
@@ -40,6 +40,10 @@ class BuildResult:
     files: tuple[str, ...]
     handler: HandlerZip | None
     warnings: tuple[str, ...]
+    #: Symbolic links followed (path in the project, where it leads from the project), sorted.
+    links: tuple[tuple[str, str], ...] = ()
+    #: What the package does not hold although it is there (path in the project, why), sorted.
+    excluded: tuple[tuple[str, str], ...] = ()
 
 
 def build_package(
@@ -64,6 +68,7 @@ def build_package(
     def handler_zip() -> bytes:
         built = build_handler_zip(
             project,
+            source_files(context),
             include_boto3=include_boto3,
             use_cache=use_cache,
             refresh=refresh,
@@ -88,7 +93,16 @@ def build_package(
         write_atomic(path, data)
         written = True
     return BuildResult(
-        project, file_set, path, data, written, tuple(sorted(entries)), handler, tuple(warnings)
+        project,
+        file_set,
+        path,
+        data,
+        written,
+        tuple(sorted(entries)),
+        handler,
+        tuple(warnings),
+        links=tuple(sorted(context.files.links.items())),
+        excluded=tuple(sorted(context.files.excluded.items())),
     )
 
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._package import _cache
-from cfngen._package._layout import source_files
 from cfngen._package._limits import LAMBDA_UNZIPPED
 from cfngen._package._platform import Platform, handler_platform
 from cfngen._package._zip import zip_bytes
@@ -54,6 +53,7 @@ class HandlerZip:
 
 def build_handler_zip(
     project: Project,
+    sources: Mapping[str, Path],
     *,
     include_boto3: bool = False,
     use_cache: bool = True,
@@ -65,7 +65,6 @@ def build_handler_zip(
 
     require("build", "building handlers (`cfngen build`, `cfngen submit`)")
     platform, warnings = handler_platform(project)
-    sources = source_files(project)
     requirements = project.root / REQUIREMENTS_FILE
     if requirements.is_file():
         text = _cache.requirements_text(requirements)
