@@ -12,6 +12,7 @@ from cfngen._kinds._kind import FileSet, PackageContext
 from cfngen._package._handler import HandlerZip, build_handler_zip
 from cfngen._package._layout import package_name, source_files
 from cfngen._package._limits import LAMBDA_ZIPPED
+from cfngen._package._stale import check_packed, derivation
 from cfngen._package._zip import zip_bytes
 from cfngen._project import Project, load_project
 
@@ -59,10 +60,12 @@ def build_package(
     """Build the project's package (`root` is its folder, or the project already loaded);
     write it beside `.rpdk-config` unless `write` is False.
 
-    Raises CfngenError when the package breaks a hard size limit; nothing is written then.
+    Raises CfngenError when the package breaks a hard size limit or would carry a derived
+    file generated from earlier inputs (_stale); nothing is written then.
     """
     project = root if isinstance(root, Project) else load_project(root.absolute())
     file_set = file_set_for(project)
+    derived = derivation(project)
     handlers: list[HandlerZip] = []
 
     def handler_zip() -> bytes:
@@ -82,6 +85,7 @@ def build_package(
     entries = file_set.collect(context)
     handler = handlers[0] if handlers else None
     warnings = list(handler.warnings if handler else ()) + context.warnings
+    warnings += check_packed(derived, context.files.packed)
     if handler is not None:
         zipped = LAMBDA_ZIPPED.problem(len(handler.data), "ResourceProvider.zip")
         if zipped:

@@ -51,12 +51,16 @@ class ProjectFiles:
         self.links: dict[str, str] = {}
         #: Path in the project (POSIX) -> why it was not packed.
         self.excluded: dict[str, str] = {}
+        #: Every file read into the package, by its path in the project (through links).
+        self.packed: set[str] = set()
         self._trees: dict[Path, dict[str, Path]] = {}
 
     def read(self, path: Path) -> bytes:
         """The bytes of a file the layout names (`.rpdk-config`, the schema, ...)."""
         shown = self._display(path)
-        return read_bytes(self._resolve(path, shown), display=shown, hint="the package needs it")
+        data = read_bytes(self._resolve(path, shown), display=shown, hint="the package needs it")
+        self.packed.add(shown)
+        return data
 
     def tree(self, folder: Path, *, recursive: bool = True) -> dict[str, Path]:
         """The files to pack from `folder`, by their path inside it (`shared/util.py`), each
@@ -91,6 +95,7 @@ class ProjectFiles:
             mode = path.stat().st_mode
             if stat.S_ISREG(mode):
                 files[name] = path
+                self.packed.add(here)
             elif not stat.S_ISDIR(mode):
                 self.excluded[here] = f"{_KINDS.get(stat.S_IFMT(mode), 'not a file')}, not a file"
             elif recursive:
