@@ -31,7 +31,9 @@ def render_build(result: BuildResult, text: Rendered) -> None:
         )
         if handler.shipped:
             shipped = ", ".join(
-                f"{s.name} {s.version}" + (f" ({s.native_tag})" if s.native_tag else "")
+                f"{s.name} {s.version}"
+                + (f" ({s.native_tag})" if s.native_tag else "")
+                + (" (built from its source)" if s.from_source else "")
                 for s in handler.shipped
             )
             lines.append(f"  dependencies: {shipped}")
@@ -64,7 +66,12 @@ def build_json(result: BuildResult) -> dict[str, Any]:
             "unzipped_size": handler.unzipped_size,
             "from_cache": handler.from_cache,
             "dependencies": [
-                {"name": s.name, "version": s.version, "native_tag": s.native_tag or None}
+                {
+                    "name": s.name,
+                    "version": s.version,
+                    "native_tag": s.native_tag or None,
+                    "from_source": s.from_source,
+                }
                 for s in handler.shipped
             ],
             "left_out": list(handler.left_out),
