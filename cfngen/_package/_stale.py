@@ -40,7 +40,11 @@ def derivation(project: Project) -> Derivation:
     manifest = _ownership.load_manifest(project.root, lambda path: kind.may_derive(project, path))
     if not manifest.fingerprint:
         return Derivation()
-    if manifest.fingerprint == _ownership.fingerprint(kind.generate_inputs(project)):
+    try:
+        current = _ownership.fingerprint(kind.generate_inputs(project))
+    except CfngenError:  # inputs generate cannot read: the parts that pack them say why
+        return Derivation()
+    if manifest.fingerprint == current:
         return Derivation()
     try:
         result = generate_project(project.root, check=True)
