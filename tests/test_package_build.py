@@ -351,3 +351,110 @@ def test_the_cli_names_a_native_sdist_in_one_message_with_exit_1(
         "nativesrc-1.0-cp311-cp311-linux_x86_64.whl, which Lambda cannot load"
     ]
     assert not (root / PACKAGE).exists()
+
+
+# ------------------------------------------------------------ releases published only as source
+
+#: A dependency's wheels (name, version, its requirements), the releases published only as
+#: source, the older wheels pip may fall back to, and what the package must hold: the shapes
+#: that broke real hooks (ResolutionImpossible, or an older release than the one tested).
+FROM_SOURCE = {
+    "every release of the dependent needs it: ResolutionImpossible": (
+        [("needy", "1.0", ("srconly>=2",)), ("needy", "1.1", ("srconly>=2",))],
+        [("srconly", "1.0")],
+        {"needy": "1.1", "srconly": "2.0"},
+    ),
+    "a loose requirement: pip took an older release that had a wheel": (
+        [("needy", "1.0", ("srconly",))],
+        [("srconly", "1.0")],
+        {"needy": "1.0", "srconly": "2.0"},
+    ),
+    "an older dependent needed a release with a wheel: pip took both older": (
+        [("needy", "1.0", ("srconly<2",)), ("needy", "2.0", ("srconly>=2",))],
+        [("srconly", "1.0")],
+        {"needy": "2.0", "srconly": "2.0"},
+    ),
+    "no release has a wheel": (
+        [("needy", "1.0", ("srconly>=1",))],
+        [],
+        {"needy": "1.0", "srconly": "2.0"},
+    ),
+}
+
+
+def source_only_house(folder: Path, dependents, old_wheels) -> Path:
+    for name, version, requires in dependents:
+        write_wheel(folder, name, version, {f"{name}.py": b"import srconly\n"}, requires=requires)
+    for name, version in old_wheels:
+        write_wheel(folder, name, version, {f"{name}.py": b"VALUE = 'an older wheel'\n"})
+    write_sdist(folder, "srconly", "2.0")
+    return folder
+
+
+def installed_here(monkeypatch: pytest.MonkeyPatch, folder: Path, name: str, version: str) -> None:
+    """`name` `version` as this process sees it installed: where `cfngen test` imports from."""
+    info = folder / f"{name}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    monkeypatch.syspath_prepend(str(folder))
+
+
+def hook_root(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, requirements: str) -> Path:
+    made = made_once(
+        tmp_path_factory, "editor-hook", "--artifact-type", "hook", "-t", "Acme::Svc::Hook"
+    )
+    root = tmp_path / "hook"
+    shutil.copytree(made, root)
+    (root / "requirements.txt").write_text(requirements)
+    return root
+
+
+@pytest.mark.parametrize(
+    ("kind", "case"),
+    [("resource", case) for case in FROM_SOURCE]
+    + [("hook", "every release of the dependent needs it: ResolutionImpossible")],
+)
+def test_a_dependency_published_only_as_source_is_built_and_packed_as_tested(  # noqa: PLR0917
+    kind, case, offline, monkeypatch, tmp_path_factory, tmp_path
+):
+    dependents, old_wheels, expected = FROM_SOURCE[case]
+    house = source_only_house(tmp_path / "house", dependents, old_wheels)
+    installed_here(monkeypatch, tmp_path / "here", "srconly", "2.0")  # what the tests ran
+    if kind == "hook":
+        root = hook_root(tmp_path_factory, tmp_path, "needy\n")
+        inner = "acme_svc_hook"
+    else:
+        root = project(tmp_path_factory, tmp_path, "needy\n")
+        inner = PKG
+
+    result = build(root, house)
+
+    shipped = {s.name: s.version for s in result.handler.shipped}
+    assert shipped == expected
+    assert [s.name for s in result.handler.shipped if s.from_source] == ["srconly"]
+    with zipfile.ZipFile(io.BytesIO(result.handler.data)) as archive:
+        assert archive.read("srconly.py") == b"VALUE = 'built from source'\n"
+        assert f"{inner}/handlers.py" in archive.namelist()
+    assert not [w for w in result.warnings if "srconly" in w]
+
+
+@pytest.mark.parametrize(
+    ("requirements", "here", "says"),
+    [
+        ("srconly==1.0\n", "2.0", "srconly 1.0 (tested with 2.0)"),
+        ("srconly\n", "3.0", "srconly 2.0, built from its source (tested with 3.0)"),
+    ],
+    ids=["an older wheel pinned", "a newer release installed here"],
+)
+def test_a_packed_version_other_than_the_tested_one_is_named(  # noqa: PLR0917
+    requirements, here, says, offline, monkeypatch, tmp_path_factory, tmp_path
+):
+    house = source_only_house(tmp_path / "house", [], [("srconly", "1.0")])
+    installed_here(monkeypatch, tmp_path / "here", "srconly", here)
+    root = project(tmp_path_factory, tmp_path, requirements)
+
+    warnings = build(root, house).warnings
+
+    [warning] = [w for w in warnings if "srconly" in w]
+    assert warning.startswith("the package holds other versions than `cfngen test` runs")
+    assert says in warning

@@ -100,6 +100,13 @@ def build_package(args: argparse.Namespace, root: Path, *, write: bool = True) -
     )
     for message in result.warnings:
         print_warning(message)
+    if write and getattr(args, "format", "text") == "json":
+        import json
+
+        from cfngen._package import build_json
+
+        sys.stdout.write(json.dumps(build_json(result), indent=2) + "\n")
+        return result
     text = rendered()
     render_build(result, text)
     show(text)

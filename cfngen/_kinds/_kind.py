@@ -45,6 +45,7 @@ from cfngen._typename import TypeName
 if TYPE_CHECKING:
     from cfngen._contract._protocol import ContractProtocol
     from cfngen._kinds._init_spec import InitSpec
+    from cfngen._package._sources import ProjectFiles
     from cfngen._validate._file_report import FileReport
 
 
@@ -291,6 +292,14 @@ class PackageContext:
     #: Target info for a hook: target type name -> what the registry wants to know about it.
     target_info: Callable[[Project], dict[str, Any]] | None = None
     warnings: list[str] = field(default_factory=list)
+
+    @functools.cached_property
+    def files(self) -> ProjectFiles:
+        """The one reader parts read the project's files with: it follows links as far as the
+        repository, leaves dotfiles and backups out, and records both (_package/_sources.py)."""
+        from cfngen._package._sources import ProjectFiles
+
+        return ProjectFiles(self.project.root)
 
 
 Part = Callable[[PackageContext], Entries]

@@ -11,7 +11,7 @@ from cfngen._kinds._kind import FileSet
 from cfngen._package._aws import Clients, Clock, make_clients
 from cfngen._package._build import BuildResult, build_package
 from cfngen._package._layout import HOOK, MODULE, RESOURCE
-from cfngen._package._messages import render_build
+from cfngen._package._messages import build_json, render_build
 from cfngen._package._submit import (
     SubmitOptions,
     SubmitResult,
@@ -29,6 +29,7 @@ __all__ = [
     "FileSet",
     "SubmitOptions",
     "SubmitResult",
+    "build_json",
     "build_package",
     "make_clients",
     "prepare_configuration",

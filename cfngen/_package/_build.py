@@ -10,8 +10,9 @@ from cfngen._errors import CfngenError
 from cfngen._files import write_atomic
 from cfngen._kinds._kind import FileSet, PackageContext
 from cfngen._package._handler import HandlerZip, build_handler_zip
-from cfngen._package._layout import package_name
+from cfngen._package._layout import package_name, source_files
 from cfngen._package._limits import LAMBDA_ZIPPED
+from cfngen._package._stale import check_packed, derivation
 from cfngen._package._zip import zip_bytes
 from cfngen._project import Project, load_project
 
@@ -40,6 +41,10 @@ class BuildResult:
     files: tuple[str, ...]
     handler: HandlerZip | None
     warnings: tuple[str, ...]
+    #: Symbolic links followed (path in the project, where it leads from the project), sorted.
+    links: tuple[tuple[str, str], ...] = ()
+    #: What the package does not hold although it is there (path in the project, why), sorted.
+    excluded: tuple[tuple[str, str], ...] = ()
 
 
 def build_package(
@@ -55,15 +60,18 @@ def build_package(
     """Build the project's package (`root` is its folder, or the project already loaded);
     write it beside `.rpdk-config` unless `write` is False.
 
-    Raises CfngenError when the package breaks a hard size limit; nothing is written then.
+    Raises CfngenError when the package breaks a hard size limit or would carry a derived
+    file generated from earlier inputs (_stale); nothing is written then.
     """
     project = root if isinstance(root, Project) else load_project(root.absolute())
     file_set = file_set_for(project)
+    derived = derivation(project)
     handlers: list[HandlerZip] = []
 
     def handler_zip() -> bytes:
         built = build_handler_zip(
             project,
+            source_files(context),
             include_boto3=include_boto3,
             use_cache=use_cache,
             refresh=refresh,
@@ -77,6 +85,7 @@ def build_package(
     entries = file_set.collect(context)
     handler = handlers[0] if handlers else None
     warnings = list(handler.warnings if handler else ()) + context.warnings
+    warnings += check_packed(derived, context.files.packed)
     if handler is not None:
         zipped = LAMBDA_ZIPPED.problem(len(handler.data), "ResourceProvider.zip")
         if zipped:
@@ -88,7 +97,16 @@ def build_package(
         write_atomic(path, data)
         written = True
     return BuildResult(
-        project, file_set, path, data, written, tuple(sorted(entries)), handler, tuple(warnings)
+        project,
+        file_set,
+        path,
+        data,
+        written,
+        tuple(sorted(entries)),
+        handler,
+        tuple(warnings),
+        links=tuple(sorted(context.files.links.items())),
+        excluded=tuple(sorted(context.files.excluded.items())),
     )
 
 

@@ -27,7 +27,7 @@ from cfngen import __version__
 from cfngen._init._template_cache import cfngen_home
 
 #: Bump when the layout of a cache entry changes.
-_FORMAT = 1
+_FORMAT = 2
 _KEEP = {"deps": 6, "handlers": 16}
 _INCLUDE = re.compile(r"^\s*(?:-r|--requirement|-c|--constraint)(?:\s+|=)(\S+)")
 _LOCAL = re.compile(

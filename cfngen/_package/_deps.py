@@ -4,27 +4,35 @@ The official build runs `pip install -r requirements.txt --target build/` with w
 runs it, so native wheels match the build machine (cp311 `.so` files in a python3.12 package).
 Here pip resolves for the runtime instead: `--platform` with every manylinux tag the runtime's
 Amazon Linux accepts, `--implementation cp`, `--python-version X.Y`, `--only-binary=:all:`.
-pip is the resolver and installer; this module only chooses its arguments, builds pure-Python
-sdists into wheels pip can then use, and reads what pip installed.
+pip is the resolver and installer; this module only chooses its arguments, has pure-Python
+sdists built into wheels pip can then use (_from_source), and reads what pip installed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import email.parser
 import os
-import re
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._package._from_source import (
+    build_wheel,
+    is_pure,
+    missing_requirement,
+    native_error,
+    requirement_name,
+    source_releases,
+    unbuildable_error,
+)
+from cfngen._package._pip import ProgressLine, last_error, pip_command, run_pip
 from cfngen._package._platform import Platform
 from cfngen._progress import advance, phase
 
@@ -34,8 +42,6 @@ from cfngen._progress import advance, phase
 LAMBDA_PROVIDED = frozenset(
     {"boto3", "botocore", "jmespath", "python-dateutil", "s3transfer", "six", "urllib3"}
 )
-
-ProgressLine = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,14 @@ def provided_by_lambda(name: str) -> bool:
     return canonicalize_name(name) in LAMBDA_PROVIDED
 
 
+@dataclass(frozen=True)
+class Installed:
+    #: (name, version) of the distributions resolved but left out (`leave_out`).
+    left_out: list[tuple[str, str]]
+    #: Canonical names of the installed distributions built here from their sdists.
+    from_source: list[str]
+
+
 def pip_install(
     requirements: Path,
     platform: Platform,
@@ -68,26 +82,25 @@ def pip_install(
     pip_options: Sequence[str] = (),
     on_line: ProgressLine | None = None,
     max_sdists: int = 20,
-) -> list[tuple[str, str]]:
+) -> Installed:
     """Install `requirements` into `dest` for `platform`, except the distributions `leave_out`
-    names; the (name, version) of those left out.
+    names.
 
     pip resolves and downloads (`pip download`, with the user's pip configuration and cache);
     the wheels are then unpacked with pypa's `installer`, in this process, so that what Lambda
-    provides is never unpacked at all (botocore alone is 2,000 files). A requirement pip finds
-    no wheel for is built from its sdist on this machine: a pure-Python result (`py3-none-any`)
-    is then offered to pip beside the index; a native one is refused, since it was compiled for
-    this machine and not for Lambda.
+    provides is never unpacked at all (botocore alone is 2,000 files). Releases published
+    only as source are built into wheels first (_from_source); so is a requirement the Lambda
+    resolution still finds no wheel for (one that only Lambda's Python version selects). A
+    pure-Python result (`py3-none-any`) is offered to pip beside the index; a native one is
+    refused, since it was compiled for this machine and not for Lambda.
     """
-    with (
-        tempfile.TemporaryDirectory(prefix="cfngen-wheels-") as built,
-        tempfile.TemporaryDirectory(prefix="cfngen-downloads-") as downloads,
-    ):
-        built_dir = Path(built)
-        tried: set[str] = set()
-        while True:
+    with contextlib.ExitStack() as stack:
+        built = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cfngen-wheels-")))
+
+        def resolve() -> tuple[int, str, Path]:
+            downloads = stack.enter_context(tempfile.TemporaryDirectory(prefix="cfngen-dl-"))
             command = [
-                *_pip("download"),
+                *pip_command("download"),
                 "--dest",
                 downloads,
                 "--only-binary=:all:",
@@ -97,42 +110,79 @@ def pip_install(
                 platform.python_version,
                 *(arg for tag in platform.tags for arg in ("--platform", tag)),
                 "--find-links",
-                str(built_dir),
+                str(built),
                 *pip_options,
                 "--requirement",
                 str(requirements.absolute()),
             ]
-            code, output = _run(command, requirements.parent, on_line)
-            if code == 0:
-                break
-            missing = _missing_requirement(output)
-            if (
-                missing is None
-                or canonicalize_name(_name(missing)) in tried
-                or (len(tried) >= max_sdists)
-            ):
-                raise _pip_failed(output, platform)
-            tried.add(canonicalize_name(_name(missing)))
-            wheel = _build_sdist(
-                missing,
-                platform,
-                built_dir,
+            code, output = run_pip(command, requirements.parent, on_line)
+            return code, output, Path(downloads)
+
+        def build(requirement: str) -> tuple[Path | None, str]:
+            return build_wheel(
+                requirement,
+                built,
                 cwd=requirements.parent,
                 pip_options=pip_options,
                 on_line=on_line,
             )
-            _require_pure(wheel, platform)
+
+        # Both resolutions at once: each is mostly pip waiting on the index.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            asked = pool.submit(source_releases, requirements, pip_options)
+            code, output, downloads = resolve()
+            sources = asked.result()
+        resolved = _versions(downloads) if code == 0 else {}
+        offered = False
+        for name, version in sources.items():
+            if resolved.get(name) == version:
+                continue  # Lambda has a wheel of the same release: this machine had none
+            wheel, _ = build(f"{name}=={version}")
+            if wheel is not None and not is_pure(wheel):
+                wheel.unlink()  # if Lambda needs it after all, the resolution below names it
+            offered = offered or (wheel is not None and wheel.exists())
+        if offered:
+            code, output, downloads = resolve()
+        tried: set[str] = set()
+        while code != 0:
+            missing = missing_requirement(output)
+            if missing is None or _key(missing) in tried or len(tried) >= max_sdists:
+                raise _pip_failed(output, platform)
+            tried.add(_key(missing))
+            wheel, built_output = build(missing)
+            if wheel is None:
+                raise unbuildable_error(missing, platform, built_output)
+            if not is_pure(wheel):
+                raise native_error(wheel, platform)
+            code, output, downloads = resolve()
+        ours = {w.name for w in built.glob("*.whl")}
         left_out: list[tuple[str, str]] = []
-        wheels = sorted(Path(downloads).glob("*.whl"))
+        from_source: list[str] = []
+        wheels = sorted(downloads.glob("*.whl"))
         with phase("installing dependencies", total=len(wheels)):
             for wheel in wheels:
-                name, version, _, _ = parse_wheel_filename(wheel.name)
-                if leave_out(name):
-                    left_out.append((name, str(version)))
+                dist, release, _, _ = parse_wheel_filename(wheel.name)
+                if leave_out(dist):
+                    left_out.append((dist, str(release)))
                 else:
                     _unpack(wheel, dest)
+                    if wheel.name in ours:
+                        from_source.append(dist)
                 advance()
-        return left_out
+        return Installed(left_out, from_source)
+
+
+def _key(requirement: str) -> str:
+    return canonicalize_name(requirement_name(requirement))
+
+
+def _versions(downloads: Path) -> dict[str, str]:
+    """What a resolution downloaded: canonical name -> version."""
+    found = {}
+    for wheel in downloads.glob("*.whl"):
+        name, version, _, _ = parse_wheel_filename(wheel.name)
+        found[str(name)] = str(version)
+    return found
 
 
 def _unpack(wheel: Path, dest: Path) -> None:
@@ -206,121 +256,12 @@ def package_files(root: Path, dropped: Iterable[Distribution]) -> dict[str, Path
 # ----------------------------------------------------------------------------- helpers
 
 
-def _pip(command: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "pip",
-        command,
-        "--disable-pip-version-check",
-        "--no-input",
-        "--progress-bar",
-        "off",
-    ]
-
-
-def _run(command: list[str], cwd: Path, on_line: ProgressLine | None) -> tuple[int, str]:
-    """Run pip, passing each line of its output on as it comes; its exit code and output."""
-    lines = []
-    try:
-        process = subprocess.Popen(
-            command,
-            cwd=cwd,
-            # Line by line as pip prints it: a pipe would otherwise get it in blocks, at the end.
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            errors="replace",
-        )
-    except OSError as exc:
-        raise CfngenError(f"cannot run pip: {exc}", "install pip beside cfngen") from None
-    assert process.stdout is not None
-    with process:
-        for line in process.stdout:
-            lines.append(line)
-            if on_line is not None:
-                on_line(line.rstrip("\n"))
-    return process.returncode, "".join(lines)
-
-
-_NOT_FOUND = re.compile(r"No matching distribution found for (\S+)")
-
-
-def _missing_requirement(output: str) -> str | None:
-    match = _NOT_FOUND.search(output)
-    return match.group(1) if match else None
-
-
-def _name(requirement: str) -> str:
-    try:
-        return Requirement(requirement).name
-    except InvalidRequirement:
-        return requirement
-
-
-def _build_sdist(
-    requirement: str,
-    platform: Platform,
-    wheel_dir: Path,
-    *,
-    cwd: Path,
-    pip_options: Sequence[str],
-    on_line: ProgressLine | None,
-) -> Path:
-    """Build `requirement` from its sdist (never a wheel) into `wheel_dir`; the new wheel."""
-    before = set(wheel_dir.glob("*.whl"))
-    command = [
-        *_pip("wheel"),
-        "--no-deps",
-        "--no-binary",
-        _name(requirement),
-        "--wheel-dir",
-        str(wheel_dir),
-        *pip_options,
-        requirement,
-    ]
-    code, output = _run(command, cwd, on_line)
-    new = sorted(set(wheel_dir.glob("*.whl")) - before)
-    if code != 0 or not new:
-        raise CfngenError(
-            f"{requirement}: pip finds no wheel for {platform.describe()} and no source to "
-            f"build one from: {_last_error(output)}",
-            "check the name and version in requirements.txt; a package whose wheels need a "
-            "newer glibc needs a newer runtime (python3.12 and later run on Amazon Linux 2023)",
-            exit_code=ExitCode.FAILED,
-        )
-    return new[0]
-
-
-def _require_pure(wheel: Path, platform: Platform) -> None:
-    name, version, _, tags = parse_wheel_filename(wheel.name)
-    if all(tag.abi == "none" and tag.platform == "any" for tag in tags):
-        return
-    raise CfngenError(
-        f"{name} {version} has native code and publishes no wheel for "
-        f"{platform.describe()}; built here it would be {wheel.name}, which Lambda cannot load",
-        f"use a version of {name} with manylinux wheels for python{platform.python_version}, "
-        "or build its wheel on Amazon Linux and pass the folder with --find-links",
-        exit_code=ExitCode.FAILED,
-    )
-
-
 def _pip_failed(output: str, platform: Platform) -> CfngenError:
     return CfngenError(
-        f"pip could not install the requirements for {platform.describe()}: {_last_error(output)}",
+        f"pip could not install the requirements for {platform.describe()}: {last_error(output)}",
         "fix requirements.txt (pip's output above says more)",
         exit_code=ExitCode.FAILED,
     )
-
-
-def _last_error(output: str) -> str:
-    errors = [line[len("ERROR: ") :] for line in output.splitlines() if line.startswith("ERROR: ")]
-    if errors:
-        return " ".join(errors[-2:])
-    tail = [line for line in output.splitlines() if line.strip()]
-    return tail[-1] if tail else "no output"
 
 
 def _normalise(record_path: str) -> str:

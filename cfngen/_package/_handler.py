@@ -7,17 +7,17 @@ changed reads one cached file.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._package import _cache
-from cfngen._package._layout import source_files
 from cfngen._package._limits import LAMBDA_UNZIPPED
 from cfngen._package._platform import Platform, handler_platform
 from cfngen._package._zip import zip_bytes
@@ -30,6 +30,7 @@ REQUIREMENTS_FILE = "requirements.txt"
 #: In a dependency cache entry: the installed files, and what was left out of them.
 _SITE = "site"
 _LEFT_OUT = "left-out.json"
+_FROM_SOURCE = "from-source.json"
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ class Shipped:
     version: str
     #: The wheel tag it was installed from when it holds native code, else "".
     native_tag: str
+    #: Built here from its sdist (pure Python: it publishes no wheel of this release).
+    from_source: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class HandlerZip:
 
 def build_handler_zip(
     project: Project,
+    sources: Mapping[str, Path],
     *,
     include_boto3: bool = False,
     use_cache: bool = True,
@@ -65,7 +69,6 @@ def build_handler_zip(
 
     require("build", "building handlers (`cfngen build`, `cfngen submit`)")
     platform, warnings = handler_platform(project)
-    sources = source_files(project)
     requirements = project.root / REQUIREMENTS_FILE
     if requirements.is_file():
         text = _cache.requirements_text(requirements)
@@ -85,10 +88,13 @@ def build_handler_zip(
     if cacheable and not refresh:
         hit = _cached_handler(handler_key, platform, warnings)
         if hit is not None:
-            return hit
+            return dataclasses.replace(hit, warnings=(*hit.warnings, *tested_versions(hit)))
 
     # Only a build that misses the cache needs pip, installer and wheel metadata.
+    from packaging.utils import canonicalize_name
+
     from cfngen._package._deps import (
+        Installed,
         package_files,
         pip_install,
         provided_by_lambda,
@@ -106,9 +112,9 @@ def build_handler_zip(
             )
             temporary.append(folder)
             (folder / _SITE).mkdir()
-            left: list[tuple[str, str]] = []
+            installed = Installed([], [])
             if text is None or _has_requirements(text):
-                left = pip_install(
+                installed = pip_install(
                     requirements,
                     platform,
                     folder / _SITE,
@@ -116,9 +122,11 @@ def build_handler_zip(
                     pip_options=pip_options,
                     on_line=on_line,
                 )
-            (folder / _LEFT_OUT).write_text(json.dumps(left), encoding="utf-8")
+            (folder / _LEFT_OUT).write_text(json.dumps(installed.left_out), encoding="utf-8")
+            (folder / _FROM_SOURCE).write_text(json.dumps(installed.from_source), "utf-8")
             deps = _cache.commit_folder("deps", deps_key, folder) if cacheable else folder
         dists = read_distributions(deps / _SITE)
+        from_source = {canonicalize_name(n) for n in json.loads(_read(deps / _FROM_SOURCE))}
         left_out = tuple(f"{name} {version}" for name, version in _read_left_out(deps))
         files = package_files(deps / _SITE, ())
         files.update(sources)  # the handler package wins over a same-named dependency file
@@ -134,16 +142,43 @@ def build_handler_zip(
         data = zip_bytes(files, deflate=True, what="the handler and its dependencies")
     finally:
         _cache.discard(p for p in temporary if p.exists())
-    shipped = tuple(_shipped(d) for d in dists)
+    shipped = tuple(_shipped(d, canonicalize_name(d.name) in from_source) for d in dists)
     if cacheable:
         summary = {
-            "shipped": [[s.name, s.version, s.native_tag] for s in shipped],
+            "shipped": [[s.name, s.version, s.native_tag, s.from_source] for s in shipped],
             "left_out": list(left_out),
             "unzipped_size": unzipped,
         }
         _cache.store_file("handlers", handler_key, json.dumps(summary).encode(), ".json")
         _cache.store_file("handlers", handler_key, data, ".zip")
-    return HandlerZip(data, platform, shipped, left_out, unzipped, False, tuple(warnings))
+    built = HandlerZip(data, platform, shipped, left_out, unzipped, False, tuple(warnings))
+    return dataclasses.replace(built, warnings=(*built.warnings, *tested_versions(built)))
+
+
+def tested_versions(handler: HandlerZip) -> list[str]:
+    """One warning naming every packed distribution whose version differs from the one
+    installed where cfngen runs (this process): `cfngen test` imported the handlers with it."""
+    from importlib import metadata
+
+    from packaging.version import InvalidVersion, Version
+
+    differ = []
+    for shipped in handler.shipped:
+        try:
+            here = metadata.version(shipped.name)
+            same = Version(here) == Version(shipped.version)
+        except (metadata.PackageNotFoundError, InvalidVersion):
+            continue
+        if not same:
+            how = ", built from its source" if shipped.from_source else ""
+            differ.append(f"{shipped.name} {shipped.version}{how} (tested with {here})")
+    if not differ:
+        return []
+    return [
+        "the package holds other versions than `cfngen test` runs the handlers with (those "
+        f"installed here): {'; '.join(differ)}; pin the versions you mean in requirements.txt "
+        "and install the same here"
+    ]
 
 
 def _has_requirements(text: str) -> bool:
@@ -177,9 +212,13 @@ def _read_left_out(deps: Path) -> list[tuple[str, str]]:
     return [(str(n), str(v)) for n, v in json.loads((deps / _LEFT_OUT).read_text("utf-8"))]
 
 
-def _shipped(dist: Distribution) -> Shipped:
+def _shipped(dist: Distribution, from_source: bool) -> Shipped:
     native = next((t for t in dist.tags if not t.endswith("-none-any")), "")
-    return Shipped(dist.name, dist.version, native)
+    return Shipped(dist.name, dist.version, native, from_source)
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
 
 
 def _sha256(path: Path) -> str:

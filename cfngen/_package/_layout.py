@@ -47,11 +47,11 @@ def package_name(project: Project) -> str:
 
 
 def rpdk_config(context: PackageContext) -> Entries:
-    return {CONFIG_FILE: _read(context.project.root / CONFIG_FILE)}
+    return {CONFIG_FILE: context.files.read(context.project.root / CONFIG_FILE)}
 
 
 def schema(context: PackageContext) -> Entries:
-    return {"schema.json": _read(context.project.schema_path)}
+    return {"schema.json": context.files.read(context.project.schema_path)}
 
 
 def configuration_schema(context: PackageContext) -> Entries:
@@ -78,15 +78,15 @@ def inputs(context: PackageContext) -> Entries:
     folder = context.project.root / "inputs"
     if not folder.is_dir():
         return {}
-    return {f"inputs/{p.name}": _read(p) for p in sorted(folder.iterdir()) if p.is_file()}
+    files = context.files.tree(folder, recursive=False)
+    return {f"inputs/{name}": path.read_bytes() for name, path in files.items()}
 
 
 def handler(context: PackageContext) -> Entries:
     """ResourceProvider.zip, and the handler package's source beside it as `src/<pkg>/...`."""
-    project = context.project
     entries = {"ResourceProvider.zip": context.handler_zip()}
-    for name, path in source_files(project).items():
-        entries[f"src/{name}"] = _read(path)
+    for name, path in source_files(context).items():
+        entries[f"src/{name}"] = path.read_bytes()
     return entries
 
 
@@ -99,7 +99,7 @@ def metadata(context: PackageContext) -> Entries:
 
 def overrides(context: PackageContext) -> Entries:
     path = context.project.root / "overrides.json"
-    return {"overrides.json": _read(path)} if path.is_file() else {}
+    return {"overrides.json": context.files.read(path)} if path.is_file() else {}
 
 
 def target_info(context: PackageContext) -> Entries:
@@ -126,7 +126,7 @@ def module_schema(context: PackageContext) -> Entries:
             f"{path}: no such file; a module's package needs the schema derived from its fragment",
             "run `cfngen generate` (or `cfn validate`) first",
         )
-    return {"schema.json": _read(path)}
+    return {"schema.json": context.files.read(path)}
 
 
 def fragment(context: PackageContext) -> Entries:
@@ -137,7 +137,7 @@ def fragment(context: PackageContext) -> Entries:
             f"{folder}: a module has exactly one template fragment here, found {len(files)}",
             "keep one .json, .yaml, .yml or .template file in fragments/",
         )
-    return {f"fragments/{files[0].name}": _read(files[0])}
+    return {f"fragments/{files[0].name}": context.files.read(files[0])}
 
 
 # ------------------------------------------------------------------------------ kinds
@@ -168,31 +168,17 @@ MODULE = FileSet(registry_type="MODULE", parts=(rpdk_config, module_schema, frag
 
 # ------------------------------------------------------------------------------ helpers
 
-_JUNK_SUFFIXES = (".pyc", ".pyo")
 
-
-def source_files(project: Project) -> dict[str, Path]:
+def source_files(context: PackageContext) -> dict[str, Path]:
     """The handler package's files, by their name inside the handler zip (`pkg/handlers.py`):
-    everything in src/<pkg>/ but bytecode, as the official package has it."""
+    everything in src/<pkg>/, links followed as Python imports them, less what is never
+    packed (cfngen/_package/_sources.py)."""
+    project = context.project
     root = project.package_dir
     if not root.is_dir():
         raise CfngenError(
             f"{root}: no such folder; the entrypoint {project.entrypoint} lives there",
             f'fix "entrypoint" in {CONFIG_FILE} or restore the package',
         )
-    files = {}
-    for path in sorted(root.rglob("*")):
-        relative = path.relative_to(project.src_dir)
-        junk = "__pycache__" in relative.parts or path.suffix in _JUNK_SUFFIXES
-        if path.is_file() and not junk:
-            files[relative.as_posix()] = path
-    return files
-
-
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise CfngenError(f"{path}: no such file", "the package needs it") from None
-    except OSError as exc:
-        raise CfngenError(f"{path}: cannot read it: {exc.strerror}") from None
+    files = context.files.tree(root)
+    return {f"{project.package_name}/{name}": path for name, path in files.items()}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from cfngen._package._build import BuildResult
 from cfngen._package._limits import size_text
@@ -30,7 +31,9 @@ def render_build(result: BuildResult, text: Rendered) -> None:
         )
         if handler.shipped:
             shipped = ", ".join(
-                f"{s.name} {s.version}" + (f" ({s.native_tag})" if s.native_tag else "")
+                f"{s.name} {s.version}"
+                + (f" ({s.native_tag})" if s.native_tag else "")
+                + (" (built from its source)" if s.from_source else "")
                 for s in handler.shipped
             )
             lines.append(f"  dependencies: {shipped}")
@@ -39,8 +42,42 @@ def render_build(result: BuildResult, text: Rendered) -> None:
                 "  left out, as Lambda provides them (--include-boto3 keeps them): "
                 + ", ".join(handler.left_out)
             )
+    lines += [f"  followed a link: {path} -> {target}" for path, target in result.links]
+    lines += [f"  left out: {path}: {why}" for path, why in result.excluded]
     for line in lines:
         text.out(line)
+
+
+def build_json(result: BuildResult) -> dict[str, Any]:
+    """What `cfngen build --format json` writes: the text's facts, as data."""
+    handler = result.handler
+    return {
+        "package": _display(result.path),
+        "written": result.written,
+        "size": len(result.data),
+        "files": list(result.files),
+        "links": [{"path": path, "target": target} for path, target in result.links],
+        "excluded": [{"path": path, "reason": why} for path, why in result.excluded],
+        "handler": None
+        if handler is None
+        else {
+            "platform": handler.platform.describe(),
+            "size": len(handler.data),
+            "unzipped_size": handler.unzipped_size,
+            "from_cache": handler.from_cache,
+            "dependencies": [
+                {
+                    "name": s.name,
+                    "version": s.version,
+                    "native_tag": s.native_tag or None,
+                    "from_source": s.from_source,
+                }
+                for s in handler.shipped
+            ],
+            "left_out": list(handler.left_out),
+        },
+        "warnings": list(result.warnings),
+    }
 
 
 def _display(path: Path) -> str:

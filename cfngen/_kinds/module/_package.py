@@ -25,6 +25,7 @@ def module_files(context: PackageContext) -> Entries:
 
     project = context.project
     path = the_fragment(project.root)
+    data = context.files.read(path)  # a link is followed only within the repository
     report = project.kind.check_file(path, strict=False)
     if not report.valid or report.schema is None:
         raise CfngenError(
@@ -36,7 +37,7 @@ def module_files(context: PackageContext) -> Entries:
     schema = module_schema(str(project.config["typeName"]), report.schema)
     return {
         "schema.json": (json.dumps(schema, indent=4) + "\n").encode(),
-        "fragments/" + path.name: path.read_bytes(),
+        "fragments/" + path.name: data,
     }
 
 
