@@ -16,11 +16,10 @@ import email.parser
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from packaging.utils import canonicalize_name, parse_wheel_filename
+from packaging.utils import canonicalize_name, canonicalize_version, parse_wheel_filename
 
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._package._from_source import (
@@ -127,12 +126,14 @@ def pip_install(
                 on_line=on_line,
             )
 
-        # Both resolutions at once: each is mostly pip waiting on the index.
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            asked = pool.submit(source_releases, requirements, pip_options)
-            code, output, downloads = resolve()
-            sources = asked.result()
+        # This machine's resolution costs as much as Lambda's (~1.2 s of CPU): asked only
+        # when Lambda's fails or picks a release other than the one installed here, the two
+        # ways a release published only as source shows (ResolutionImpossible, or an older
+        # release that had a wheel).
+        code, output, downloads = resolve()
         resolved = _versions(downloads) if code == 0 else {}
+        differs = code != 0 or _differs_from_here(resolved, leave_out)
+        sources = source_releases(requirements, pip_options) if differs else {}
         offered = False
         for name, version in sources.items():
             if resolved.get(name) == version:
@@ -170,6 +171,23 @@ def pip_install(
                         from_source.append(dist)
                 advance()
         return Installed(left_out, from_source)
+
+
+def _differs_from_here(resolved: dict[str, str], leave_out: Callable[[str], bool]) -> bool:
+    """Whether a resolved release differs from the one installed where cfngen runs (the one
+    `cfngen test` imported), for a distribution that goes into the package."""
+    from importlib import metadata
+
+    for name, version in resolved.items():
+        if leave_out(name):
+            continue
+        try:
+            here = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+        if canonicalize_version(here) != canonicalize_version(version):
+            return True
+    return False
 
 
 def _key(requirement: str) -> str:

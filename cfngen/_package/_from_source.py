@@ -29,7 +29,7 @@ from cfngen._package._platform import Platform
 def source_releases(requirements: Path, pip_options: Sequence[str]) -> dict[str, str]:
     """The releases pip on this machine would install from an sdist: name -> version. Empty
     when it cannot resolve here (the Lambda resolution then says what is wrong)."""
-    # Quiet, and no progress phase: it runs beside the Lambda resolution, which shows its own.
+    # Quiet, and no progress phase: it is a check beside the Lambda resolution, which shows its own.
     with tempfile.TemporaryDirectory(prefix="cfngen-report-") as folder:
         report = Path(folder) / "report.json"
         command = [
