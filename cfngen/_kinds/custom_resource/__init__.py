@@ -62,11 +62,15 @@ class CustomResourceKind:
             files.append(project.root / PROPERTIES_SCHEMA)
         return files
 
-    def claims(self, path: Path) -> bool:
-        """A template outside any project is a custom resource's when it declares one."""
+    def claims(self, path: Path) -> str | None:
+        """A template given by path is a custom resource's when it declares one."""
         from cfngen._project import custom_resources
 
-        return bool(custom_resources(path))
+        found = custom_resources(path)
+        if not found:
+            return None
+        declared = ", ".join(f"{name}: {kind}" for name, kind in sorted(found.items()))
+        return f"checked as a custom resource template: it declares {declared}"
 
     def check_file(self, path: Path, *, strict: bool, display: str | None = None) -> FileReport:
         from cfngen._kinds.custom_resource._validate import check_file
