@@ -72,8 +72,8 @@ def load_project(root: Path) -> Project:
         return Project(root=root, kind=named(CUSTOM_RESOURCE_KIND), template=template, notes=notes)
     raise CfngenError(
         f"{root}: not a project folder (no {CONFIG_FILE})",
-        "run the command inside a project, pass a project folder or a schema file, "
-        "or create one with `cfngen init`",
+        "run the command inside a project, pass a project folder or a schema file "
+        "(a custom resource's template: --template FILE), or create one with `cfngen init`",
     )
 
 
