@@ -57,6 +57,23 @@ def test_a_template_path_is_enough_to_find_the_project(tmp_path, cli, case):
         assert "1 passed, 0 failed" in result.stdout
 
 
+#: Arguments that name the template wrongly -> words of the usage error.
+BAD_TEMPLATE = {
+    ("test", "--template", "templates/missing.yaml"): "--template templates/missing.yaml: no such",
+    ("test", "templates/thing.yaml", "--template", "templates/thing.yaml"): "the template once",
+    ("test", "--template", "templates/api.yaml"): "declares no Custom:: or AWS::CloudFormation",
+}
+
+
+@pytest.mark.parametrize("args", sorted(BAD_TEMPLATE))
+def test_a_template_named_wrongly_is_a_usage_error(tmp_path, cli, args):
+    root = tmp_path / "repo"
+    repository(root)
+    result = cli(*args, cwd=root)
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert BAD_TEMPLATE[args] in result.stderr
+
+
 # --------------------------------------------------------------------------- --handler
 
 
