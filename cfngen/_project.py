@@ -6,6 +6,11 @@ official tool writes it ("RESOURCE" when absent, as it assumes); or, without `.r
 SAM/CloudFormation template that holds a Lambda-backed custom resource (`Custom::Name` or
 `AWS::CloudFormation::CustomResource`): such a project must not get a `.rpdk-config`, which the
 official tool would try to read. Anything else is not a project (exit 2).
+
+What a single file is, is decided here too, from what it declares (`template_facts`): a
+CloudFormation/SAM template (a `Resources` mapping, no `typeName`) is a custom resource's when
+it declares one, a module's fragment only inside a module project's `fragments/` (the module
+kind says so), and otherwise a stack: no extension at all.
 """
 
 from __future__ import annotations
@@ -14,20 +19,25 @@ import dataclasses
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, recover
 from cfngen._kinds._kind import CONFIG_FILE, Project, require_entrypoint
 from cfngen._typename import TypeName
 
+if TYPE_CHECKING:
+    from cfngen._kinds import Kind
+
 __all__ = [
     "CONFIG_FILE",
     "CUSTOM_RESOURCE_KIND",
     "OFFICIAL_DEFAULT_ARTIFACT_TYPE",
     "Project",
+    "TemplateFacts",
     "custom_resource_template",
     "custom_resources",
+    "folder_kind",
     "load_project",
     "require_entrypoint",
 ]
@@ -62,8 +72,8 @@ def load_project(root: Path) -> Project:
         return Project(root=root, kind=named(CUSTOM_RESOURCE_KIND), template=template, notes=notes)
     raise CfngenError(
         f"{root}: not a project folder (no {CONFIG_FILE})",
-        "run the command inside a project, pass a project folder or a schema file, "
-        "or create one with `cfngen init`",
+        "run the command inside a project, pass a project folder or a schema file "
+        "(a custom resource's template: --template FILE), or create one with `cfngen init`",
     )
 
 
@@ -110,6 +120,18 @@ def _from_config(root: Path, config_path: Path) -> Project:
     return Project(root=root, kind=kind, config=config)
 
 
+def folder_kind(root: Path) -> Kind | None:
+    """The kind of the project `root` is, by its `.rpdk-config` alone (None when it has none,
+    or one cfngen cannot read): nothing is recovered or written."""
+    config_path = root / CONFIG_FILE
+    if not config_path.is_file():
+        return None
+    try:
+        return _from_config(root, config_path).kind
+    except CfngenError:
+        return None
+
+
 # --------------------------------------------------------------------------- custom resources
 
 
@@ -131,22 +153,59 @@ def custom_resource_template(root: Path) -> Path | None:
 def custom_resources(path: Path) -> dict[str, str]:
     """Logical id -> type of every custom resource a template declares ({} when `path` is not a
     readable template)."""
+    facts = template_facts(path)
+    return dict(facts.custom_resources) if facts is not None else {}
+
+
+@dataclasses.dataclass(frozen=True)
+class TemplateFacts:
+    """What a CloudFormation/SAM template declares that says what it is."""
+
+    #: Logical id -> type of each Lambda-backed custom resource.
+    custom_resources: dict[str, str]
+    #: Its `Transform` (one name, or a list), e.g. ("AWS::Serverless-2016-10-31",).
+    transforms: tuple[str, ...]
+
+    def as_stack(self) -> str:
+        """What a template that is no extension is, in words."""
+        if any(name.startswith("AWS::Serverless") for name in self.transforms):
+            what = f"a SAM stack (Transform: {', '.join(self.transforms)})"
+        elif self.transforms:
+            what = f"a CloudFormation stack (Transform: {', '.join(self.transforms)})"
+        else:
+            what = "a CloudFormation stack"
+        return (
+            f"taken for {what}: it declares no custom resource and is not in a module "
+            "project's fragments/; not an extension, nothing for cfngen to check"
+        )
+
+
+def template_facts(path: Path) -> TemplateFacts | None:
+    """What the template at `path` declares, or None when it is no template (a `Resources`
+    mapping and no `typeName`; a resource or hook schema has the opposite) or cannot be read."""
     try:
         if not path.is_file() or path.stat().st_size > _MAX_TEMPLATE_BYTES:
-            return {}
+            return None
         document = _load_template(path.read_text(encoding="utf-8"), json=path.suffix == ".json")
-    except (OSError, UnicodeDecodeError, ValueError):
-        return {}
-    resources = document.get("Resources") if isinstance(document, dict) else None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(document, dict) or "typeName" in document:
+        return None
+    resources = document.get("Resources")
     if not isinstance(resources, dict):
-        return {}
-    return {
-        str(logical_id): resource["Type"]
-        for logical_id, resource in resources.items()
-        if isinstance(resource, dict)
-        and isinstance(resource.get("Type"), str)
-        and _CUSTOM_RESOURCE.match(resource["Type"])
-    }
+        return None
+    transform = document.get("Transform")
+    names = transform if isinstance(transform, list) else [transform]
+    return TemplateFacts(
+        custom_resources={
+            str(logical_id): resource["Type"]
+            for logical_id, resource in resources.items()
+            if isinstance(resource, dict)
+            and isinstance(resource.get("Type"), str)
+            and _CUSTOM_RESOURCE.match(resource["Type"])
+        },
+        transforms=tuple(name for name in names if isinstance(name, str)),
+    )
 
 
 def _load_template(text: str, *, json: bool) -> Any:

@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cfngen._kinds.module import EXAMPLE_FRAGMENT
 from cfngen._kinds.module import KIND as MODULE
 from cfngen._validate import FileReport, validate_paths
+from tests._cr_projects import STACK
+from tests._cr_projects import TEMPLATE as CUSTOM_RESOURCE_TEMPLATE
 
 BASE = EXAMPLE_FRAGMENT.read_text(encoding="utf-8")
 MARK = "#>"
@@ -417,6 +421,108 @@ def test_an_unchanged_fragment_is_not_linted_again(
         _cache.key(text, root=root, own_type=None),
     }
     assert len(keys) == 3
+
+
+# --------------------------------------------------------------------------- what a file is
+
+#: A stack's template that is no module fragment: a plain CloudFormation one.
+NETWORK_STACK = """\
+AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  Vpc:
+    Type: AWS::EC2::VPC
+    Properties:
+      CidrBlock: 10.0.0.0/16
+Outputs:
+  VpcId:
+    Value: !Ref Vpc
+    Export:
+      Name: network-vpc
+"""
+SAM_JSON_STACK = json.dumps(
+    {
+        "Transform": ["AWS::LanguageExtensions", "AWS::Serverless-2016-10-31"],
+        "Resources": {
+            "Table": {"Type": "AWS::Serverless::SimpleTable"},
+        },
+    }
+)
+TRANSFORMED = BASE.replace("Resources:\n", "Transform: AWS::Serverless-2016-10-31\nResources:\n", 1)
+
+
+def _in_module_project(tmp_path: Path) -> Path:
+    root = module_project(tmp_path / "m", "Acme::Aa::Bb::MODULE", TRANSFORMED)
+    return root / "fragments" / "module.yaml"
+
+
+def _file(relpath: str, text: str) -> Callable[[Path], Path]:
+    def write(tmp_path: Path) -> Path:
+        path = tmp_path / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        return path
+
+    return write
+
+
+#: A file given by path -> (write it, the exit code, what validate says it took it for).
+TAKEN_FOR = {
+    "a SAM stack beside custom resource templates": (
+        _file("templates/api.yaml", STACK),
+        0,
+        "taken for a SAM stack (Transform: AWS::Serverless-2016-10-31): it declares no custom "
+        "resource and is not in a module project's fragments/; not an extension",
+    ),
+    "a CloudFormation stack": (
+        _file("stacks/network.yaml", NETWORK_STACK),
+        0,
+        "taken for a CloudFormation stack: it declares no custom resource",
+    ),
+    "a JSON SAM stack with two transforms": (
+        _file("stack.json", SAM_JSON_STACK),
+        0,
+        "taken for a SAM stack (Transform: AWS::LanguageExtensions, AWS::Serverless-2016-10-31)",
+    ),
+    "a template in fragments/ of no module project": (
+        _file("nested/fragments/vpc.yaml", TRANSFORMED),
+        0,
+        "taken for a SAM stack",
+    ),
+    "a module project's fragment keeps the module's rules": (
+        _in_module_project,
+        1,
+        "checked as a module fragment: it is in ",
+    ),
+    "a custom resource template": (
+        _file("templates/thing.yaml", CUSTOM_RESOURCE_TEMPLATE.format(code_uri="../src/")),
+        0,
+        "checked as a custom resource template: it declares Thing: Custom::Thing",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TAKEN_FOR))
+def test_a_file_is_what_it_declares_and_validate_says_what_it_took_it_for(
+    tmp_path: Path, cli: Callable[..., Any], case: str
+) -> None:
+    write, exit_code, taken_for = TAKEN_FOR[case]
+    path = write(tmp_path)
+    result = cli("validate", path)
+    assert result.exit_code == exit_code, result.stdout + result.stderr
+    assert f"cfngen: {path}: {taken_for}" in result.stderr
+    transforms = "a module cannot use transforms" in result.stdout
+    assert transforms == (exit_code == 1), result.stdout
+
+
+def test_json_output_stays_one_document_with_a_stack_in_it(
+    tmp_path: Path, cli: Callable[..., Any]
+) -> None:
+    path = _file("api.yaml", STACK)(tmp_path)
+    result = cli("validate", path, "--format", "json")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert json.loads(result.stdout) == {
+        "files": [{"path": str(path), "valid": True, "diagnostics": []}]
+    }
 
 
 # --------------------------------------------------------------------------- the official oracle

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -123,8 +124,9 @@ def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> Non
         type=Path,
         default=None,
         metavar="FILE",
-        help="the SAM/CloudFormation template (default: template.yaml, template.yml or "
-        "template.json)",
+        help="the SAM/CloudFormation template (default: the project's template.yaml, "
+        "template.yml, template.json or other template that declares a custom resource); "
+        "without a project folder, the folder that holds FILE is the project",
     )
     custom.add_argument(
         "--resource",
@@ -136,7 +138,9 @@ def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> Non
         "--handler",
         default=None,
         metavar="FILE.py:FUNCTION",
-        help="run this handler instead of the function the ServiceToken names",
+        help="run this handler instead of the code of the function the ServiceToken names, "
+        "imported as Lambda would: from that function's code folder when FILE is in it, else "
+        "from the first folder above FILE that is not a package",
     )
     if invoke:
         custom.add_argument(
@@ -162,11 +166,17 @@ def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> Non
             help="the PhysicalResourceId of an Update or Delete",
         )
 
-    add_module_options(p.add_argument_group("modules"))
+    _add_logical_id(p.add_argument_group("modules"))
+    add_parameter_options(p.add_argument_group("parameters (modules and custom resources)"))
 
 
 def add_module_options(group: argparse._ArgumentGroup) -> None:
     """How a module is used: `cfngen test` and `cfngen module render` take these."""
+    _add_logical_id(group)
+    add_parameter_options(group)
+
+
+def _add_logical_id(group: argparse._ArgumentGroup) -> None:
     group.add_argument(
         "--logical-id",
         dest="logical_id",
@@ -174,13 +184,18 @@ def add_module_options(group: argparse._ArgumentGroup) -> None:
         metavar="ID",
         help="the module's logical id in the template that uses it (default: Module)",
     )
+
+
+def add_parameter_options(group: argparse._ArgumentGroup) -> None:
+    """Parameter values: a module's, or those of a custom resource's template."""
     group.add_argument(
         "--param",
         dest="params",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a value for one of the module's parameters (repeatable; default: its Default)",
+        help="a value for one of the parameters of the module, or of the custom resource's "
+        "template (repeatable; default: its Default)",
     )
     group.add_argument(
         "--params",
@@ -188,8 +203,8 @@ def add_module_options(group: argparse._ArgumentGroup) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="the module's parameter values: a JSON/YAML mapping, or a CloudFormation "
-        "ParameterKey/ParameterValue list",
+        help="parameter values: a JSON/YAML mapping (YAML short forms such as !Sub allowed), "
+        "or a CloudFormation ParameterKey/ParameterValue list",
     )
 
 
@@ -214,16 +229,11 @@ def kind_options(args: argparse.Namespace) -> dict[str, Any]:
         exports[name.strip()] = value
     custom = {
         key: getattr(args, key, None)
-        for key in (
-            "template",
-            "resource",
-            "handler",
-            "property",
-            "old_property",
-            "physical_id",
-        )
+        for key in ("resource", "property", "old_property", "physical_id")
     }
     return {
+        "template": template_path(args),
+        "handler": _handler(args),
         "typeconfig": args.typeconfig,
         "exports": exports,
         "logical_id": args.logical_id,
@@ -231,6 +241,47 @@ def kind_options(args: argparse.Namespace) -> dict[str, Any]:
         "params_file": args.params_file,
         **custom,
     }
+
+
+def template_path(args: argparse.Namespace) -> Path | None:
+    """The custom resource's template: `--template FILE`, or a template given as the project
+    (`cfngen test templates/x.yaml`); absolute, as the shell meant it."""
+    from cfngen._errors import CfngenError
+    from cfngen._project import CONFIG_FILE
+
+    template: Path | None = getattr(args, "template", None)
+    project: Path | None = getattr(args, "project", None)
+    if project is not None and project.is_file() and project.name != CONFIG_FILE:
+        if template is not None:
+            raise CfngenError(
+                f"{project} is a file: a project is a folder", "pass the template once"
+            )
+        template = project
+    if template is None:
+        return None
+    if not template.is_file():
+        raise CfngenError(f"--template {template}: no such file", "name the template file")
+    return Path(os.path.abspath(template))
+
+
+def project_folder(args: argparse.Namespace) -> Path:
+    """The project a command runs in: PROJECT when given (a folder, or the folder of the file
+    given), else the folder that holds the `--template` given (a template path is enough to
+    find the project), else the current folder."""
+    project: Path | None = getattr(args, "project", None)
+    if project is not None:
+        return project.parent if project.is_file() else project
+    template = template_path(args)
+    return template.parent if template is not None else Path.cwd()
+
+
+def _handler(args: argparse.Namespace) -> str | None:
+    """`--handler FILE.py:FUNCTION` with FILE absolute, as the shell meant it."""
+    handler: str | None = getattr(args, "handler", None)
+    if handler is None:
+        return None
+    file, sep, function = handler.rpartition(":")
+    return f"{os.path.abspath(file)}:{function}" if sep and file else handler
 
 
 def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:

@@ -6,7 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfngen._cli._options import add_handler_options, add_kind_options, delay, kind_options
+from cfngen._cli._options import (
+    add_handler_options,
+    add_kind_options,
+    delay,
+    kind_options,
+    project_folder,
+)
 from cfngen._cli._output import paint, painter, print_warning
 from cfngen._errors import ExitCode
 
@@ -51,7 +57,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="the project folder (default: the current folder)",
+        help="the project folder (default: the folder of --template when given, else the "
+        "current folder)",
     )
     p.add_argument(
         "--profile",
@@ -93,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         out.write("".join(f"  | {line}\n" for line in lines))
 
     result = invoke(
-        args.project or Path.cwd(),
+        project_folder(args),
         args.action,
         args.request,
         profile=args.profile,

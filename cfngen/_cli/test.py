@@ -7,7 +7,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cfngen._cli._options import add_format, add_handler_options, add_kind_options, kind_options
+from cfngen._cli._options import (
+    add_format,
+    add_handler_options,
+    add_kind_options,
+    kind_options,
+    project_folder,
+)
 from cfngen._cli._output import painter, print_warning
 from cfngen._errors import ExitCode
 
@@ -39,7 +45,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=Path,
         default=None,
         metavar="PROJECT",
-        help="the project folder (default: the current folder)",
+        help="the project folder, or a custom resource's template (default: the folder of "
+        "--template when given, else the current folder)",
     )
     p.add_argument(
         "-k",
@@ -76,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         lines.flush()
 
     result = run_contract_tests(
-        args.project or Path.cwd(),
+        project_folder(args),
         keyword=args.keyword,
         enforce_timeout=args.enforce_timeout,
         max_reinvoke=args.max_reinvoke,
@@ -90,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(render_json(result))
     elif args.format != "text":
-        sys.stdout.write(_ci_report(args.format, args.project or Path.cwd(), result))
+        sys.stdout.write(_ci_report(args.format, project_folder(args), result))
         sys.stderr.write(render_summary(result, painter(sys.stderr)))
     else:
         sys.stdout.write(render_summary(result, painter(sys.stdout)))

@@ -29,7 +29,9 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         nargs="*",
         type=Path,
         metavar="PATH",
-        help="schema files or project folders (default: the project in the current folder)",
+        help="schema files, templates or project folders (default: the project in the current "
+        "folder); a template is what it declares: a custom resource's, a module project's "
+        "fragment, else a stack (said, not checked)",
     )
     add_format(p, ci=True)
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
@@ -42,13 +44,16 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cfngen._kinds import all_kinds
     from cfngen._validate import render_json, render_summary, render_text, validate_paths
 
     paths = _project_paths(args.paths)
-    if args.example:
-        paths.extend(path for kind in all_kinds() for path in kind.example_files)
-    reports = validate_paths(paths or [Path.cwd()], strict=args.strict)
+    if not paths and not args.example:
+        paths = [Path.cwd()]
+    reports = validate_paths(paths, strict=args.strict, examples=args.example)
+    if args.format != "json" and not quiet():
+        for report in reports:
+            if report.taken_for is not None:
+                print(f"cfngen: {report.path}: {report.taken_for}", file=sys.stderr)
     if args.format == "json":
         sys.stdout.write(render_json(reports))
     elif args.format != "text":

@@ -2,7 +2,9 @@
 
 The engine knows no kind: a project folder's kind (found by cfngen/_project.py) says which files
 to check and checks them (`Kind.checked_files`, `Kind.check_file`); a file given by path is
-checked by the kind of the project it sits in, else by the default kind.
+decided by what it declares (`_kind_of_file`): a kind that claims it, else, for a template no
+kind claims, a stack (reported, not checked), else the kind of the project it sits in, else the
+default kind.
 
 `check_json_schema` is the pipeline for files that are JSON schemas, which kinds call with their
 `SchemaRules`: JSON syntax and duplicate keys (cfngen/_schema), the structural rules of the kind's
@@ -57,38 +59,45 @@ class SchemaRules:
     checks: Callable[[dict[str, Any], Resolver], Iterable[Problem]]
 
 
-def _kind_of_file(path: Path) -> Kind:
-    """The kind of the project `path` is in, else the kind that claims the file by its content
-    (a kind may define `claims(path) -> bool`), else the default kind."""
+def _kind_of_file(path: Path) -> tuple[Kind | None, str | None]:
+    """(the kind that checks `path`, what it was taken for, in words, when its content decided).
+
+    A kind that claims the file by its content (a kind may define `claims(path)`, truthy when
+    the file is its own; a string says why) comes first: a module its project's fragments, a
+    custom resource the templates that declare one, a hook the schemas that look like a hook's.
+    A template no kind claims is a stack: no kind (None), not checked. Otherwise the kind of
+    the project the file sits in, else the default kind (a resource schema)."""
     from cfngen._kinds import all_kinds, default_kind
-    from cfngen._project import CONFIG_FILE, load_project
+    from cfngen._project import CONFIG_FILE, folder_kind, template_facts
 
     if (path.parent / CONFIG_FILE).is_file():
         from cfngen._files import recover
 
-        # Outside the try: a journal cfngen did not write stops this command too (exit 2).
+        # A journal cfngen did not write stops this command too (exit 2), as it stops every
+        # command that loads the project.
         recover(path.parent)
-        try:
-            return load_project(path.parent).kind
-        except CfngenError:
-            pass
     for kind in all_kinds():
         claims = getattr(kind, "claims", None)
-        if claims is not None and claims(path):
-            return kind
-    return default_kind()
+        found = claims(path) if claims is not None else None
+        if found:
+            return kind, found if isinstance(found, str) else None
+    facts = template_facts(path)
+    if facts is not None:
+        return None, facts.as_stack()
+    return folder_kind(path.parent) or default_kind(), None
 
 
-def _targets(path: Path) -> list[tuple[Path, Kind]]:
-    """The files to check for one command-line path, each with its kind."""
+def _targets(path: Path) -> list[tuple[Path, Kind | None, str | None]]:
+    """The files to check for one command-line path, each with its kind and, when its content
+    decided, what it was taken for."""
     from cfngen._project import load_project
 
     if path.is_dir():
         project = load_project(path)
-        return [(file, project.kind) for file in project.kind.checked_files(project)]
+        return [(file, project.kind, None) for file in project.kind.checked_files(project)]
     if not path.exists():
         raise CfngenError(f"{path}: no such file or folder", "check the path")
-    return [(path, _kind_of_file(path))]
+    return [(path, *_kind_of_file(path))]
 
 
 def read_source(path: Path) -> str | Diagnostic:
@@ -207,8 +216,18 @@ def check_json_schema(
 def validate_file(
     path: Path, *, strict: bool = False, display: str | None = None, kind: Kind | None = None
 ) -> FileReport:
-    """One file, checked by `kind` (default: the kind of the project it is in)."""
-    return (kind or _kind_of_file(path)).check_file(path, strict=strict, display=display)
+    """One file, checked by `kind` (default: what the file declares it is, see `_kind_of_file`)."""
+    return _check(path, *((kind, None) if kind else _kind_of_file(path)), strict, display)
+
+
+def _check(
+    path: Path, kind: Kind | None, taken_for: str | None, strict: bool, display: str | None = None
+) -> FileReport:
+    if kind is None:  # a stack: no extension's file
+        return FileReport(path=display or str(path), strict=strict, taken_for=taken_for)
+    report = kind.check_file(path, strict=strict, display=display)
+    report.taken_for = taken_for
+    return report
 
 
 def validate_text(
@@ -226,17 +245,25 @@ def validate_text(
     return chosen.check_text(text, path=path, strict=strict, display=display)
 
 
-def validate_paths(paths: Sequence[Path], *, strict: bool = False) -> list[FileReport]:
+def validate_paths(
+    paths: Sequence[Path], *, strict: bool = False, examples: bool = False
+) -> list[FileReport]:
+    """The files of `paths` checked; with `examples`, every kind's example files too, each
+    checked by its own kind."""
+    from cfngen._kinds import all_kinds
+
     # Resolve every path first: a missing one is a usage error before any work is done.
     targets = [target for path in paths for target in _targets(path)]
+    if examples:
+        targets += [(file, kind, None) for kind in all_kinds() for file in kind.example_files]
     if len(targets) == 1:
-        file, kind = targets[0]
+        file, kind, taken_for = targets[0]
         with phase(f"validating {file.name}"):
-            return [kind.check_file(file, strict=strict)]
+            return [_check(file, kind, taken_for, strict)]
     reports = []
     with phase("validating schemas", total=len(targets)):
-        for file, kind in targets:
-            reports.append(kind.check_file(file, strict=strict))
+        for file, kind, taken_for in targets:
+            reports.append(_check(file, kind, taken_for, strict))
             advance()
     return reports
 

@@ -15,6 +15,9 @@ class FileReport:
     #: The parsed schema, when the file is valid JSON.
     schema: dict[str, Any] | None = None
     strict: bool = False
+    #: What the file was taken for, when its content decided it (a template given by path:
+    #: a custom resource's, a module's fragment, or a stack cfngen does not check).
+    taken_for: str | None = None
 
     @property
     def valid(self) -> bool:

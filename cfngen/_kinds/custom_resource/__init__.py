@@ -2,7 +2,10 @@
 `AWS::CloudFormation::CustomResource`) in the user's own SAM/CloudFormation template.
 
 Such a project has no `.rpdk-config` and must never get one (the official CloudFormation CLI
-would take it for one of its kinds): cfngen/_project.py knows it by its template. What it gives
+would take it for one of its kinds): cfngen/_project.py knows it by its template, and the
+project is the folder that holds the template (`--template templates/x.yaml` alone names it:
+SAM reads CodeUri relative to the template, and properties-schema.json and
+custom-resource-inputs.json sit beside it). What it gives
 the engines (cfngen/_kinds/_kind.py says when each is asked):
 
 - validate: the template's custom resources (ServiceToken, type name, ServiceTimeout, their
@@ -11,8 +14,9 @@ the engines (cfngen/_kinds/_kind.py says when each is asked):
 - generate: the protocol helper `cfngen_custom_resource.py` beside each handler that imports
   it (_derived.py);
 - invoke and test: the request/response protocol and the lifecycle tests (_protocol.py,
-  _tests.py), run against the function the template names by cfngen/_contract's runner,
-  offline (_run.py);
+  _tests.py), run against the function the template names (or `--handler`), its code loaded
+  as Lambda loads it (_code.py) from inside the repository (_reach.py), the template's
+  parameters from `--param`/`--params`, by cfngen/_contract's runner, offline (_run.py);
 - init: its questions (_answers.py) and the copier template in templates/custom_resource/;
 - build and submit: none; the user's SAM/CloudFormation stack deploys it.
 
@@ -62,11 +66,15 @@ class CustomResourceKind:
             files.append(project.root / PROPERTIES_SCHEMA)
         return files
 
-    def claims(self, path: Path) -> bool:
-        """A template outside any project is a custom resource's when it declares one."""
+    def claims(self, path: Path) -> str | None:
+        """A template given by path is a custom resource's when it declares one."""
         from cfngen._project import custom_resources
 
-        return bool(custom_resources(path))
+        found = custom_resources(path)
+        if not found:
+            return None
+        declared = ", ".join(f"{name}: {kind}" for name, kind in sorted(found.items()))
+        return f"checked as a custom resource template: it declares {declared}"
 
     def check_file(self, path: Path, *, strict: bool, display: str | None = None) -> FileReport:
         from cfngen._kinds.custom_resource._validate import check_file

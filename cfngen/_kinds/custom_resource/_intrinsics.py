@@ -32,10 +32,21 @@ _NO_VALUE = object()
 
 
 class _Resolver:
-    """Intrinsics resolved from parameter defaults and pseudo parameters, else a placeholder."""
+    """Intrinsics resolved from the parameter values given (`--param`, `--params`: values or
+    intrinsics of their own), else parameter defaults, and pseudo parameters; else a
+    placeholder, with a warning."""
 
-    def __init__(self, document: Mapping[str, Any], region: str, warnings: list[str]) -> None:
+    def __init__(
+        self,
+        document: Mapping[str, Any],
+        region: str,
+        warnings: list[str],
+        given: Mapping[str, Any] | None = None,
+    ) -> None:
         parameters = document.get("Parameters") or {}
+        self.document = document
+        self.region = region
+        self.given = dict(given or {})
         self.values: dict[str, Any] = {
             name: body["Default"]
             for name, body in parameters.items()
@@ -47,6 +58,8 @@ class _Resolver:
         self.parameters = set(parameters)
         self.resources = set(document.get("Resources") or {})
         self.warnings = warnings
+        for name, value in self.given.items():
+            self.values[name] = self.resolve(value)
 
     def _placeholder(self, what: str) -> str:
         self.warnings.append(f"{what} cannot be resolved offline: a placeholder stands for it")

@@ -108,6 +108,8 @@ def _invoke(
     template: Path | None = None,
     resource: str | None = None,
     handler: str | None = None,
+    params: list[str] | None = None,
+    params_file: Path | None = None,
     property: list[str] | None = None,  # the flag's name, --property
     old_property: list[str] | None = None,
     physical_id: str | None = None,
@@ -136,11 +138,14 @@ def _invoke(
     given_id = physical_id or file_event.get("PhysicalResourceId")
     if kind != "Create" and not given_id:
         raise CfngenError(f"a {kind} needs the resource's physical id", "pass --physical-id ID")
-    with opened(runner, template=template, resource=resource, handler=handler) as (
-        cloud,
-        found,
-        notes,
-    ):
+    with opened(
+        runner,
+        template=template,
+        resource=resource,
+        handler=handler,
+        params=params,
+        params_file=params_file,
+    ) as (cloud, found, notes):
         token = {"ServiceToken": found.properties["ServiceToken"]}
         props = {
             **_strings(file_event.get("ResourceProperties", found.properties)),

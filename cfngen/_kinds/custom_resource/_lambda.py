@@ -1,7 +1,7 @@
 """The custom resource's function, and how Lambda calls it.
 
-The function is found in the template by _template.py. Inline code (`ZipFile`, `InlineCode`)
-runs as `index.py` beside AWS's `cfnresponse` module, as on Lambda.
+The function is found in the template by _template.py, its code by _code.py (inline code runs as
+`index.py` beside AWS's `cfnresponse` module, as on Lambda).
 
 The function is imported once first (`Function.prepare`, bounded as Lambda's init phase is;
 a missing requirement is installed for the run), then run by cfngen/_contract's runner

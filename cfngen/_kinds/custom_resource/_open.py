@@ -52,13 +52,23 @@ def opened(
     template: Path | None,
     resource: str | None,
     handler: str | None,
+    params: list[str] | None = None,
+    params_file: Path | None = None,
 ) -> Iterator[tuple[Cloud, Resource, list[str]]]:
     """The function found and the runner opened on it (`Cloud.runner` None when the function
     cannot be imported: every request then fails as Lambda's init phase does)."""
+    from cfngen._kinds._parameters import parse_params
+
     settings = runner.settings
     region = settings.region or "us-east-1"
+    project = runner.project
     found = find_resource(
-        runner.project.root, template=template, resource=resource, handler=handler, region=region
+        project.root,
+        template=template or project.template,
+        resource=resource,
+        handler=handler,
+        region=region,
+        parameters=parse_params(params, params_file),
     )
     function = found.function
     notes = list(found.warnings)

@@ -48,6 +48,8 @@ def _run_tests(
     template: Path | None = None,
     resource: str | None = None,
     handler: str | None = None,
+    params: list[str] | None = None,
+    params_file: Path | None = None,
 ) -> SuiteResult:
     from cfngen._contract._select import compile_expression
 
@@ -62,11 +64,14 @@ def _run_tests(
         )
     # Every test skipped proves nothing: the run fails.
     result = SuiteResult(needs_a_test=True)
-    with opened(runner, template=template, resource=resource, handler=handler) as (
-        cloud,
-        found,
-        notes,
-    ):
+    with opened(
+        runner,
+        template=template,
+        resource=resource,
+        handler=handler,
+        params=params,
+        params_file=params_file,
+    ) as (cloud, found, notes):
         inputs = load_inputs(runner.project.root, found)
         result.notes.extend(notes + inputs.notes)
 
@@ -110,6 +115,8 @@ def run_tests(
     template: Path | None = None,
     resource: str | None = None,
     handler: str | None = None,
+    params: list[str] | None = None,
+    params_file: Path | None = None,
     on_result: Callable[[TestResult], None] | None = None,
 ) -> SuiteResult:
     """`cfngen test` on a loaded project (what `run_contract_tests` does with a folder)."""
@@ -122,6 +129,8 @@ def run_tests(
         template=template,
         resource=resource,
         handler=handler,
+        params=params,
+        params_file=params_file,
     )
 
 
@@ -141,6 +150,8 @@ class CustomResourceContract:
         "template",
         "resource",
         "handler",
+        "params",
+        "params_file",
         "property",
         "old_property",
         "physical_id",

@@ -4,8 +4,8 @@ The template is read with cfn-lint's decoder (YAML short forms become the long-f
 the custom resource is the `Custom::*` / `AWS::CloudFormation::CustomResource` (`--resource`
 when there are several); its function is the `AWS::Serverless::Function` or
 `AWS::Lambda::Function` its ServiceToken names (`GetAtt F.Arn`, `Sub "${F.Arn}"`, `Ref F`, or
-an ARN ending in the FunctionName), with SAM's `Globals.Function`. Properties are resolved
-offline (_intrinsics.py).
+an ARN ending in the FunctionName), with SAM's `Globals.Function`; its code is loaded by
+_code.py. Properties are resolved offline (_intrinsics.py), with the parameter values given.
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
+from cfngen._kinds.custom_resource._code import FUNCTION_TYPES, HINT, Declared
 from cfngen._kinds.custom_resource._intrinsics import _NO_VALUE, ACCOUNT_ID, STACK_NAME, _Resolver
-from cfngen._kinds.custom_resource._lambda import CFNRESPONSE, Function
+from cfngen._kinds.custom_resource._lambda import Function
+
+__all__ = ["FUNCTION_TYPES", "Resource", "find_resource", "find_template", "load_template"]
 
 TEMPLATE_NAMES = ("template.yaml", "template.yml", "template.json")
-FUNCTION_TYPES = ("AWS::Serverless::Function", "AWS::Lambda::Function")
 _CUSTOM = re.compile(r"^(Custom::[A-Za-z0-9_@-]{1,60}|AWS::CloudFormation::CustomResource)$")
 
 
@@ -42,23 +44,25 @@ def load_template(path: Path) -> dict[str, Any]:
 
 
 def find_template(root: Path, given: Path | None) -> Path:
+    """`given` (relative to `root`), else the first template at the top of `root` that
+    declares a custom resource (SAM's default names first)."""
     if given is not None:
         path = given if given.is_absolute() else root / given
         if not path.is_file():
             raise CfngenError(f"{given}: no such template", "pass --template FILE")
         return path
-    for name in TEMPLATE_NAMES:
-        if (root / name).is_file():
-            return root / name
     from cfngen._project import custom_resource_template
 
     found = custom_resource_template(root)
-    if found is None:
-        raise CfngenError(
-            f"{root}: no template.yaml, template.yml or template.json",
-            "pass --template FILE",
-        )
-    return found
+    if found is not None:
+        return found
+    for name in TEMPLATE_NAMES:  # it will say it declares no custom resource
+        if (root / name).is_file():
+            return root / name
+    raise CfngenError(
+        f"{root}: no template.yaml, template.yml or template.json",
+        "pass --template FILE",
+    )
 
 
 @dataclass
@@ -79,7 +83,11 @@ def find_resource(
     resource: str | None = None,
     handler: str | None = None,
     region: str = "us-east-1",
+    parameters: Mapping[str, Any] | None = None,
 ) -> Resource:
+    from cfngen._kinds.custom_resource import _code
+    from cfngen._kinds.custom_resource._reach import Reach
+
     path = find_template(root, template)
     document = load_template(path)
     resources = document.get("Resources")
@@ -118,7 +126,9 @@ def find_resource(
     token = raw.get("ServiceToken")
     raw = {k: v for k, v in raw.items() if k not in ("ServiceToken", "ServiceTimeout")}
     warnings: list[str] = []
-    resolver = _Resolver(document, region, warnings)
+    resolver = _Resolver(
+        document, region, warnings, _declared_parameters(path, document, parameters)
+    )
     properties = {
         key: value
         for key, value in ((k, resolver.stringify(resolver.resolve(v))) for k, v in raw.items())
@@ -128,37 +138,46 @@ def find_resource(
     service_timeout = (
         int(timeout) if isinstance(timeout, (int, str)) and str(timeout).isdigit() else None
     )
+    reach = Reach(root)
     if handler is not None:
-        function = _function_from_flag(root, handler)
+        try:
+            declared: Declared | None = _declared(path, document, chosen, token)
+        except CfngenError:
+            declared = None  # --handler stands for a function the template does not hold
+        function, note = _code.from_flag(root, handler, path, declared, reach)
+        warnings.append(note)
     else:
-        function = _function(path, document, chosen, token)
+        declared = _declared(path, document, chosen, token)
+        function = _code.from_template(path, declared, resolver, reach)
+    warnings.extend(reach.notes)
     properties["ServiceToken"] = (
         f"arn:aws:lambda:{region}:{ACCOUNT_ID}:function:{STACK_NAME}-{function.logical_id}"
     )
     return Resource(chosen, body["Type"], properties, service_timeout, function, path, warnings)
 
 
-def _function_from_flag(root: Path, handler: str) -> Function:
-    file, sep, attribute = handler.rpartition(":")
-    if not sep or not file.endswith(".py") or not attribute.isidentifier():
-        raise CfngenError(
-            f"--handler {handler!r} is not FILE.py:FUNCTION", "e.g. --handler src/app.py:handler"
-        )
-    path = Path(file) if Path(file).is_absolute() else root / file
-    if not path.is_file():
-        raise CfngenError(f"--handler: {file} does not exist", "name the handler's file")
-    return Function("Function", path.parent, path.stem, attribute)
+def _declared_parameters(
+    path: Path, document: Mapping[str, Any], given: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The parameter values given, each one the template declares."""
+    declared = document.get("Parameters")
+    names = sorted(declared) if isinstance(declared, dict) else []
+    for name in given or {}:
+        if name not in names:
+            raise CfngenError(
+                f"--param {name}: {path} declares no parameter {name}",
+                f"its parameters are {', '.join(names)}" if names else "it declares none",
+            )
+    return dict(given or {})
 
 
-def _function(path: Path, document: Mapping[str, Any], custom: str, token: Any) -> Function:
+def _declared(path: Path, document: Mapping[str, Any], custom: str, token: Any) -> Declared:
+    """The function the custom resource's ServiceToken names, as the template declares it."""
     resources = document.get("Resources") or {}
     name = _token_target(token, resources)
-    hint = (
-        "point its ServiceToken at a function in the template, or pass --handler FILE.py:FUNCTION"
-    )
     if name is None:
         raise CfngenError(
-            f"{path}: {custom}'s ServiceToken names no function of this template", hint
+            f"{path}: {custom}'s ServiceToken names no function of this template", HINT
         )
     body = resources[name]
     kind = body.get("Type")
@@ -169,68 +188,21 @@ def _function(path: Path, document: Mapping[str, Any], custom: str, token: Any) 
             raise CfngenError(
                 f"{path}: {custom}'s ServiceToken names the SNS topic {topic}, which no Lambda "
                 "function of this template subscribes to",
-                hint,
+                HINT,
             )
         body = resources[name]
         kind = body.get("Type")
     if kind not in FUNCTION_TYPES:
         raise CfngenError(
-            f"{path}: {custom}'s ServiceToken names {name}, a {kind}, not a Lambda function", hint
+            f"{path}: {custom}'s ServiceToken names {name}, a {kind}, not a Lambda function", HINT
         )
     properties = dict(body.get("Properties") or {})
     if kind == "AWS::Serverless::Function":
         globals_ = (document.get("Globals") or {}).get("Function") or {}
         properties = {**globals_, **properties}
-    handler = properties.get("Handler")
-    if not isinstance(handler, str) or "." not in handler:
-        raise CfngenError(f"{path}: {name} has no Handler module.function", hint)
-    module, _, attribute = handler.rpartition(".")
-    module = module.replace("/", ".")
-    inline: str | None = None
-    code_dir: Path | None = None
-    code = properties.get("Code")
-    text = properties.get("InlineCode") if kind == FUNCTION_TYPES[0] else None
-    if kind != FUNCTION_TYPES[0] and isinstance(code, dict):
-        text = code.get("ZipFile")
-    if isinstance(text, dict):  # Fn::Sub / Fn::Join around the code
-        text = _Resolver(document, "us-east-1", []).resolve(text)
-    if isinstance(text, str):
-        inline = text
-    elif kind == "AWS::Serverless::Function":
-        code_uri = properties.get("CodeUri", ".")
-        if not isinstance(code_uri, str) or code_uri.startswith("s3://"):
-            raise CfngenError(f"{path}: {name}'s CodeUri is not a local folder", hint)
-        code_dir = path.parent / code_uri
-    elif isinstance(code, str) and not code.startswith("s3://"):
-        code_dir = path.parent / code  # `aws cloudformation package` input
-    else:
-        raise CfngenError(f"{path}: {name}'s Code is in S3, not in this folder", hint)
-    if inline is not None:
-        from cfngen._files import scratch_folder
-
-        folder = scratch_folder("cfngen-cr-inline-")
-        (folder / f"{module.split('.')[0]}.py").write_text(inline, encoding="utf-8")
-        (folder / "cfnresponse.py").write_text(CFNRESPONSE.read_text(encoding="utf-8"))
-        code_dir = folder
-    assert code_dir is not None
-    if not code_dir.is_dir():
-        raise CfngenError(f"{path}: {name}'s code folder {code_dir} does not exist", hint)
-    timeout = properties.get("Timeout", 3)
-    memory = properties.get("MemorySize", 128)
-    return Function(
-        name,
-        code_dir,
-        module,
-        attribute,
-        timeout=float(timeout)
-        if isinstance(timeout, (int, float, str)) and str(timeout).replace(".", "", 1).isdigit()
-        else 3.0,
-        memory=int(memory) if isinstance(memory, int) else 128,
-        runtime=properties.get("Runtime") if isinstance(properties.get("Runtime"), str) else None,
-        inline=inline is not None,
-        layers=_layers(path, resources, properties.get("Layers")),
-        sns_topic=topic,
-    )
+    declared = Declared(name, kind, properties, resources, topic)
+    declared.handler  # noqa: B018  # no Handler: refused before anything runs
+    return declared
 
 
 def _subscriber(topic: str, resources: Mapping[str, Any]) -> str | None:
@@ -269,23 +241,6 @@ def _subscriber(topic: str, resources: Mapping[str, Any]) -> str | None:
                 ):
                     return str(name)
     return None
-
-
-def _layers(path: Path, resources: Mapping[str, Any], given: Any) -> tuple[Path, ...]:
-    """The local folders of the layers a function names (`Ref` to an
-    AWS::Serverless::LayerVersion with a local ContentUri); Python layers keep modules in
-    `python/`."""
-    out: list[Path] = []
-    for item in given if isinstance(given, list) else []:
-        target = item.get("Ref") if isinstance(item, dict) else None
-        body = resources.get(target) if isinstance(target, str) else None
-        if not isinstance(body, dict) or body.get("Type") != "AWS::Serverless::LayerVersion":
-            continue
-        content = (body.get("Properties") or {}).get("ContentUri")
-        if isinstance(content, str) and not content.startswith("s3://"):
-            folder = path.parent / content
-            out.append(folder / "python" if (folder / "python").is_dir() else folder)
-    return tuple(out)
 
 
 def _token_target(token: Any, resources: Mapping[str, Any]) -> str | None:

@@ -64,13 +64,12 @@ class ModuleKind:
             )
         return found
 
-    def claims(self, path: Path) -> bool:
-        """A file outside a project folder is a fragment when it sits in `fragments/`, or is a
-        CloudFormation template (a Resources section, no typeName) that declares no custom
-        resource (those are the custom-resource kind's)."""
-        from cfngen._kinds.module._validate import looks_like_fragment
+    def claims(self, path: Path) -> str | None:
+        """A file given by path is a fragment when it sits in a module project's `fragments/`
+        (cfngen/_validate decides what other templates are)."""
+        from cfngen._kinds.module._validate import fragment_of
 
-        return looks_like_fragment(path)
+        return fragment_of(path)
 
     def check_file(self, path: Path, *, strict: bool, display: str | None = None) -> FileReport:
         from cfngen._kinds.module._validate import check_file

@@ -19,9 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
+from cfngen._kinds._parameters import parse_params
 from cfngen._kinds.module._fragment import MODULE_SUFFIX, decode, plain
 from cfngen._kinds.module._local import LocalType, local_types
 from cfngen._kinds.module._nesting import MAX_DEPTH
+
+__all__ = ["DEFAULT_LOGICAL_ID", "Rendered", "parse_params", "render"]
 
 DEFAULT_LOGICAL_ID = "Module"
 _LOGICAL_ID = re.compile(r"^[A-Za-z0-9]{1,255}$")
@@ -41,38 +44,6 @@ class Rendered:
         import yaml
 
         return str(yaml.safe_dump(self.template, sort_keys=False, allow_unicode=True, width=100))
-
-
-def parse_params(pairs: list[str] | None, file: Path | None) -> dict[str, Any]:
-    """`--params FILE` (a JSON/YAML mapping, or CloudFormation's ParameterKey/ParameterValue
-    list) overridden by `--param NAME=VALUE`s."""
-    values: dict[str, Any] = {}
-    if file is not None:
-        import yaml
-
-        try:
-            data = yaml.safe_load(file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            raise CfngenError(
-                f"--params {file}: cannot read it: {exc}", "pass a JSON or YAML file"
-            ) from None
-        if isinstance(data, list):
-            try:
-                data = {str(p["ParameterKey"]): p["ParameterValue"] for p in data}
-            except (TypeError, KeyError):
-                data = None
-        if not isinstance(data, dict):
-            raise CfngenError(
-                f"--params {file}: expected NAME: VALUE pairs",
-                'write {"BucketName": "b"} or [{"ParameterKey": ..., "ParameterValue": ...}]',
-            )
-        values.update({str(k): v for k, v in data.items()})
-    for pair in pairs or []:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise CfngenError(f"--param {pair!r} is not NAME=VALUE", "e.g. --param BucketName=b")
-        values[name.strip()] = value
-    return values
 
 
 def render(

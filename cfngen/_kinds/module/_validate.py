@@ -22,26 +22,24 @@ def project_root(path: Path | None) -> Path | None:
     return path.absolute().parent
 
 
-def looks_like_fragment(path: Path) -> bool:
-    from cfngen._project import _load_template, custom_resources
+def fragment_of(path: Path) -> str | None:
+    """Why `path` is a module's fragment, or None: it is one when it sits in the `fragments/`
+    folder of a module project (`.rpdk-config` with artifact_type MODULE; the official tool
+    walks sub-folders of fragments/ too). A template elsewhere is no fragment, whatever it
+    holds: a SAM or CloudFormation stack looks the same and must not be judged by a module's
+    rules."""
+    from cfngen._kinds.module import KIND
+    from cfngen._project import folder_kind
 
     if path.suffix.lower() not in _fragment.EXTENSIONS:
-        return False
-    if path.absolute().parent.name == _fragment.FRAGMENT_DIR:
-        return True
-    try:
-        if path.stat().st_size > 2 * 1024 * 1024:
-            return False
-        text = path.read_text(encoding="utf-8")
-        document = _load_template(text, json=path.suffix.lower() == ".json")
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return False
-    return (
-        isinstance(document, dict)
-        and "Resources" in document
-        and "typeName" not in document
-        and not custom_resources(path)
-    )
+        return None
+    for parent in path.absolute().parents:
+        if parent.name != _fragment.FRAGMENT_DIR:
+            continue
+        kind = folder_kind(parent.parent)
+        if kind is not None and kind.name == KIND.name:
+            return f"checked as a module fragment: it is in {parent}, of the module project"
+    return None
 
 
 def own_type(root: Path | None) -> str | None:
