@@ -24,6 +24,7 @@ import pytest
 from cfngen._generate import generate_project
 from tests import _faults
 from tests._hook_projects import guard_project
+from tests.conftest import run_command
 from tests.test_cr_protocol import CRHELPER, INLINE, INLINE_TEMPLATE, TEMPLATE
 from tests.test_hook_contract import CORRECT as HOOK_HANDLERS
 
@@ -358,3 +359,184 @@ def test_a_custom_resources_aws_calls_go_to_moto(tmp_path, style):
     # The ResponseURL is answered on loopback: the trace does see connections.
     assert any(_stays_here(d) and "AF_INET" in d for d in run.destinations)
     assert run.outside == []
+
+
+# --------------------------------------------------------------------------- other connections
+
+#: A call of the handler's own to a host off this machine. None of these addresses is ever
+#: reached: the guard refuses before any packet (the trace says so), and 198.18.0.0/15 and
+#: 2001:db8::/32 are benchmarking and documentation ranges besides.
+URLOPEN = "import urllib.request\nurllib.request.urlopen('http://example.com/', timeout=5)"
+
+
+def request_file(root: Path) -> Path:
+    path = root / "request.json"
+    path.write_text(json.dumps({"desiredResourceState": {"Name": "one", "Value": "v"}}))
+    return path
+
+
+#: kind -> (project maker, the `cfngen invoke` arguments of one call that runs the code)
+KINDS = {
+    "resource": (
+        lambda root, code: param_project(root, outside=code),
+        lambda root: ["invoke", "CREATE", str(request_file(root))],
+    ),
+    "hook": (
+        lambda root, code: hook_project(root, outside=code),
+        lambda root: ["invoke", "preCreate", "inputs/inputs_1_pre_create.json"],
+    ),
+    "crhelper": (
+        lambda root, code: crhelper_project(root, outside=code.replace("\n", "; ")),
+        lambda root: ["invoke", "Create"],
+    ),
+    "inline-cfnresponse": (
+        lambda root, code: inline_project(root, outside=code.replace("\n", "; ")),
+        lambda root: ["invoke", "Create"],
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_a_handlers_own_call_to_an_outside_host_fails_by_name(tmp_path, kind):
+    make, arguments = KINDS[kind]
+    root = make(tmp_path / "project", URLOPEN)
+    run = traced(cfngen(*arguments(root)), cwd=root)
+    assert run.returncode == 1, run.output[-3000:]
+    assert "example.com:80" in run.output and ALLOW in run.output, run.output[-3000:]
+    assert run.outside == []
+
+
+#: way -> (the handler's code, the host:port the refusal must name)
+WAYS = {
+    "urllib": (URLOPEN, "example.com:80"),
+    "requests": (
+        "import requests\nrequests.get('https://example.com/', timeout=5)",
+        "example.com:443",
+    ),
+    "a-name-lookup": ("import socket\nsocket.getaddrinfo('example.com', 443)", "example.com:443"),
+    "a-socket": (
+        "import socket\nsocket.create_connection(('198.18.0.1', 8443), timeout=5)",
+        "198.18.0.1:8443",
+    ),
+    "ipv6": (
+        "import socket\nsocket.create_connection(('2001:db8::1', 80), timeout=5)",
+        "2001:db8::1:80",
+    ),
+    "udp": (
+        "import socket\n"
+        "socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'q', ('198.18.0.1', 53))",
+        "198.18.0.1:53",
+    ),
+    "a-thread": (
+        "import concurrent.futures, urllib.request\n"
+        "with concurrent.futures.ThreadPoolExecutor() as pool:\n"
+        "    pool.submit(urllib.request.urlopen, 'http://example.com/', timeout=5).result()",
+        "example.com:80",
+    ),
+    # An AWS SDK client pointed at another service is no AWS call moto answers.
+    "boto3-elsewhere": (
+        "boto3.client('s3', endpoint_url='https://storage.example.com').list_buckets()",
+        "storage.example.com:443",
+    ),
+}
+
+
+@pytest.mark.parametrize("region", [[], ["--region", "eu-west-1"]], ids=["", "region"])
+@pytest.mark.parametrize("way", list(WAYS))
+def test_every_way_out_is_refused_naming_the_host_and_the_option(tmp_path, way, region):
+    code, where = WAYS[way]
+    root = param_project(tmp_path / "project", outside=code)
+    result = run_command("invoke", "CREATE", request_file(root), *region, cwd=root)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"cfngen refused a connection to {where}" in result.stdout, result.stdout
+    assert f"run with {ALLOW}" in result.stdout
+
+
+#: A program the handler starts: the in-process guard does not reach it, the proxies do.
+CHILDREN = {
+    "curl": "['curl', '-sS', '--max-time', '5', 'http://example.com/']",
+    "python": (
+        "[sys.executable, '-c', "
+        "'import urllib.request; urllib.request.urlopen(\"http://example.com/\", timeout=5)']"
+    ),
+}
+
+
+@pytest.mark.parametrize("child", list(CHILDREN))
+def test_a_program_the_handler_starts_does_not_leave_either(tmp_path, child):
+    _faults.require("curl")
+    code = (
+        "import subprocess, sys\n"
+        f"done = subprocess.run({CHILDREN[child]}, capture_output=True, text=True)\n"
+        "assert done.returncode == 0, done.stderr"
+    )
+    root = param_project(tmp_path / "project", outside=code)
+    run = traced(cfngen("invoke", "CREATE", str(request_file(root))), cwd=root)
+    assert run.returncode == 1, run.output[-3000:]
+    assert "AssertionError" in run.output
+    assert run.outside == []
+
+
+# --------------------------------------------------------------------------- --allow-network
+
+#: An address of this machine off the loopback range, in a network namespace of the test's
+#: (on its only interface: no kernel module needed): the handler's server is there, bound to
+#: every address, and nothing can leave the namespace.
+HERE = "198.18.0.1"
+NAMESPACE = f"""\
+set -e
+ip link set lo up
+ip addr add {HERE}/32 dev lo
+"$PYTHON" -m http.server 8765 --bind 0.0.0.0 --directory "$SERVED" >/dev/null 2>&1 &
+server=$!
+trap 'kill $server' EXIT
+for _ in $(seq 100); do
+  "$PYTHON" -c "import socket; socket.create_connection(('{HERE}', 8765), 1)" 2>/dev/null && break
+  sleep 0.1
+done
+set +e
+"$PYTHON" -m "$@"
+"""
+FETCH = (
+    "import urllib.request\n"
+    f"body = urllib.request.urlopen('http://{HERE}:8765/greeting.txt', timeout=5).read()\n"
+    "assert body == b'hello', body"
+)
+
+
+#: How the handlers are run -> (the module's arguments, its option, its region option).
+ENTRIES = {
+    "cfngen-invoke": (["cfngen", "invoke", "CREATE", "request.json"], ALLOW, "--region"),
+    "pytest-cfngen": (
+        ["pytest", "--cfngen", "-p", "no:cacheprovider", "-k", "contract_create_read"],
+        "--cfngen-allow-network",
+        "--cfngen-region",
+    ),
+}
+
+
+@pytest.mark.parametrize("flags", ["", "region", "allow"])
+@pytest.mark.parametrize("entry", list(ENTRIES))
+def test_only_allow_network_lets_a_handler_reach_a_server_off_loopback(tmp_path, entry, flags):
+    root = param_project(tmp_path / "project", outside=FETCH)
+    request_file(root)
+    served = tmp_path / "served"
+    served.mkdir()
+    (served / "greeting.txt").write_text("hello")
+    arguments, allow, region = ENTRIES[entry]
+    argv = [*arguments, *{"": [], "region": [region, "eu-west-1"], "allow": [allow]}[flags]]
+    result = subprocess.run(
+        [_faults.require("unshare"), "-n", "sh", "-c", NAMESPACE, "sh", *argv],
+        cwd=root,
+        env={**os.environ, "NO_COLOR": "1", "PYTHON": sys.executable, "SERVED": str(served)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    if flags == "allow":
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "SUCCESS" in result.stdout or "1 passed" in result.stdout, result.stdout
+    else:
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert f"cfngen refused a connection to {HERE}:8765" in result.stdout, result.stdout
