@@ -540,3 +540,16 @@ def test_only_allow_network_lets_a_handler_reach_a_server_off_loopback(tmp_path,
     else:
         assert result.returncode == 1, result.stdout + result.stderr
         assert f"cfngen refused a connection to {HERE}:8765" in result.stdout, result.stdout
+
+
+def test_a_handler_calling_cloudformation_and_cognito_gets_moto_not_a_missing_module(tmp_path):
+    """The services whose moto backends need more than moto itself (the test extra's)."""
+    code = (
+        "session = boto3.Session()\n"
+        "session.client('cloudformation').list_exports()\n"
+        "session.client('cognito-idp').create_user_pool(PoolName='pool')\n"
+        "session.client('glue').create_database(DatabaseInput={'Name': 'db'})"
+    )
+    root = param_project(tmp_path / "project", outside=code)
+    result = run_command("invoke", "CREATE", request_file(root), cwd=root)
+    assert result.returncode == 0, result.stdout + result.stderr
