@@ -157,7 +157,7 @@ test_entrypoint = resource.test_entrypoint
 {client}
 
 
-def outside():
+def outside(session):
 {outside}
 
 
@@ -170,7 +170,7 @@ def _get(ssm, name):
 
 @resource.handler(Action.CREATE)
 def create_handler(session, request, callback_context):
-    outside()
+    outside(session)
     model = request.desiredResourceState
     if not re.fullmatch(r"[a-z0-9-]{{1,40}}", model.Name or "") or not model.Value:
         raise exceptions.InvalidRequest("Name must match ^[a-z0-9-]{{1,40}}$ and Value be set")
@@ -553,3 +553,65 @@ def test_a_handler_calling_cloudformation_and_cognito_gets_moto_not_a_missing_mo
     root = param_project(tmp_path / "project", outside=code)
     result = run_command("invoke", "CREATE", request_file(root), cwd=root)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# --------------------------------------------------------------------------- `cfn init` projects
+
+#: What the official projects' handlers add to `cfn init`'s: calls through the session proxy.
+OFFICIAL_CALLS = 'session.client("cloudformation").list_exports()'
+
+
+@pytest.mark.oracle
+def test_an_official_resource_type_calling_ssm_and_cloudformation_passes_offline(
+    tmp_path, oracle_tool
+):
+    """`cfn init`, the schema and handlers of a real resource type, `cfn generate`'s models:
+    every contract test passes offline, and nothing but loopback is in the trace."""
+    root = tmp_path / "official"
+    root.mkdir()
+    cfn = oracle_tool("cfn")
+    init = [cfn, "init", "-t", "Acme::Net::Param", "-a", "RESOURCE", "python312", "--no-docker"]
+    made = subprocess.run(init, cwd=root, capture_output=True, text=True, check=False)
+    assert made.returncode == 0, made.stdout + made.stderr
+    (root / "acme-net-param.json").write_text(json.dumps(SCHEMA, indent=4))
+    made = subprocess.run([cfn, "generate"], cwd=root, capture_output=True, text=True, check=False)
+    assert made.returncode == 0, made.stdout + made.stderr
+    handlers = HANDLERS.format(
+        client=CLIENT_STYLES["session-proxy"], outside="    " + OFFICIAL_CALLS
+    )
+    (root / "src" / "acme_net_param" / "handlers.py").write_text(handlers)
+    inputs = root / "inputs"
+    inputs.mkdir()
+    for name, value in (
+        ("create", {"Name": "one", "Value": "first"}),
+        ("update", {"Name": "one", "Value": "second"}),
+        ("invalid", {"Name": "Not A Name", "Value": ""}),
+    ):
+        (inputs / f"inputs_1_{name}.json").write_text(json.dumps(value))
+    run = traced(cfngen("test"), cwd=root)
+    assert run.returncode == 0, run.output[-3000:]
+    assert re.search(r"\b1[0-9] passed, 0 failed\b", run.stdout), run.output[-3000:]
+    assert run.outside == []
+
+
+@pytest.mark.oracle
+def test_an_official_hook_calling_s3_and_cloudformation_passes_offline(tmp_path, oracle_tool):
+    """`cfn init -a HOOK` (whose own generate step needs AWS and fails offline, after writing
+    the project), then `cfngen generate`: its handlers' session calls go to moto."""
+    root = tmp_path / "official"
+    root.mkdir()
+    init = [oracle_tool("cfn"), "init", "-t", "Acme::Net::Guard", "-a", "HOOK", "python312"]
+    subprocess.run([*init, "--no-docker"], cwd=root, capture_output=True, check=False)
+    handlers = root / "src" / "acme_net_guard" / "handlers.py"
+    made = '            client = session.client("s3")\n'
+    assert made in handlers.read_text(), "`cfn init` wrote no hook handlers"
+    handlers.write_text(
+        handlers.read_text().replace(
+            made, made + "            client.list_buckets()\n            " + OFFICIAL_CALLS + "\n"
+        )
+    )
+    generate_project(root)
+    run = traced(cfngen("test"), cwd=root)
+    assert run.returncode == 0, run.output[-3000:]
+    assert re.search(r"\b[1-9][0-9]* passed, 0 failed\b", run.stdout), run.output[-3000:]
+    assert run.outside == []
