@@ -615,3 +615,91 @@ def test_an_official_hook_calling_s3_and_cloudformation_passes_offline(tmp_path,
     assert run.returncode == 0, run.output[-3000:]
     assert re.search(r"\b[1-9][0-9]* passed, 0 failed\b", run.stdout), run.output[-3000:]
     assert run.outside == []
+
+
+# --------------------------------------------------------------------------- --profile
+
+#: AWS as far as the handler and `--profile` need it: STS's GetCallerIdentity for every query
+#: request, `{}` for every JSON one (SSM's PutParameter). It counts what it answered.
+FAKE_AWS = """\
+import http.server, sys
+
+IDENTITY = (
+    "<GetCallerIdentityResponse><GetCallerIdentityResult><Arn>arn:aws:iam::111122223333:user/u"
+    "</Arn><UserId>AIDAFAKE</UserId><Account>111122223333</Account></GetCallerIdentityResult>"
+    "</GetCallerIdentityResponse>"
+)
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        json_protocol = "X-Amz-Target" in self.headers
+        body = b"{}" if json_protocol else IDENTITY.encode()
+        kind = "application/x-amz-json-1.1" if json_protocol else "text/xml"
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        with open(sys.argv[1], "a") as log:
+            log.write((self.headers.get("X-Amz-Target") or "sts") + "\\n")
+
+
+http.server.HTTPServer(("0.0.0.0", 8766), Handler).serve_forever()
+"""
+
+PROFILE = f"""\
+[profile elsewhere]
+region = us-east-1
+aws_access_key_id = AKIDCFNGENPROFILE000
+aws_secret_access_key = not-a-secret
+endpoint_url = http://{HERE}:8766
+"""
+
+
+@pytest.mark.parametrize("allow", [False, True], ids=["", "allow-network"])
+def test_profile_lets_only_the_aws_calls_out(tmp_path, allow):
+    """With --profile the handler's AWS calls reach the profile's AWS (here a fake one off
+    loopback); its own connections still need --allow-network."""
+    code = "session.client('sts').get_caller_identity()\n" + FETCH
+    root = param_project(tmp_path / "project", outside=code)
+    request_file(root)
+    served = tmp_path / "served"
+    served.mkdir()
+    (served / "greeting.txt").write_text("hello")
+    (tmp_path / "fake_aws.py").write_text(FAKE_AWS)
+    (tmp_path / "config").write_text(PROFILE)
+    log = tmp_path / "answered.log"
+    script = NAMESPACE.replace(
+        "server=$!",
+        'server=$!\n"$PYTHON" "$FAKE_AWS" "$LOG" >/dev/null 2>&1 &\nserver="$server $!"',
+    ).replace(f"(('{HERE}', 8765)", f"(('{HERE}', 8766)")
+    argv = ["cfngen", "invoke", "CREATE", "request.json", "--profile", "elsewhere"]
+    result = subprocess.run(
+        [_faults.require("unshare"), "-n", "sh", "-c", script, "sh", *argv, *[ALLOW][:allow]],
+        cwd=root,
+        env={
+            **os.environ,
+            "NO_COLOR": "1",
+            "PYTHON": sys.executable,
+            "SERVED": str(served),
+            "FAKE_AWS": str(tmp_path / "fake_aws.py"),
+            "LOG": str(log),
+            "AWS_CONFIG_FILE": str(tmp_path / "config"),
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    answered = log.read_text().split() if log.exists() else []
+    # --profile's own GetCallerIdentity, then the handler's.
+    assert answered[:2] == ["sts", "sts"], result.stdout + result.stderr
+    if allow:
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "AmazonSSM.PutParameter" in answered
+    else:
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert f"cfngen refused a connection to {HERE}:8765" in result.stdout
+        assert "AWS calls may reach AWS (--profile)" in result.stdout
