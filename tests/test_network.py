@@ -703,3 +703,32 @@ def test_profile_lets_only_the_aws_calls_out(tmp_path, allow):
         assert result.returncode == 1, result.stdout + result.stderr
         assert f"cfngen refused a connection to {HERE}:8765" in result.stdout
         assert "AWS calls may reach AWS (--profile)" in result.stdout
+
+
+# --------------------------------------------------------------------------- at import time
+
+
+def _at_import(root: Path, code: str) -> None:
+    """`code` at the top of the handler's module, run when it is imported."""
+    template = root / "template.yaml"
+    if template.is_file() and "ZipFile: |\n" in template.read_text():
+        text = template.read_text()
+        template.write_text(
+            text.replace("ZipFile: |\n", "ZipFile: |\n" + textwrap.indent(code, " " * 10) + "\n")
+        )
+        return
+    (module,) = [p for p in root.glob("src/**/*.py") if p.name in ("handlers.py", "app.py")]
+    module.write_text(code + "\n" + module.read_text())
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_a_call_a_handler_module_makes_when_imported_is_refused_too(tmp_path, kind):
+    """Custom resources are imported once before the runner opens, as Lambda's init phase:
+    that import is guarded as well."""
+    make, arguments = KINDS[kind]
+    root = make(tmp_path / "project", "pass")
+    _at_import(root, URLOPEN)
+    run = traced(cfngen(*arguments(root)), cwd=root)
+    assert run.returncode == 1, run.output[-3000:]
+    assert "example.com:80" in run.output and ALLOW in run.output, run.output[-3000:]
+    assert run.outside == []
