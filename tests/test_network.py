@@ -523,6 +523,7 @@ def test_only_allow_network_lets_a_handler_reach_a_server_off_loopback(tmp_path,
     served = tmp_path / "served"
     served.mkdir()
     (served / "greeting.txt").write_text("hello")
+    _faults.require("ip")
     arguments, allow, region = ENTRIES[entry]
     argv = [*arguments, *{"": [], "region": [region, "eu-west-1"], "allow": [allow]}[flags]]
     result = subprocess.run(
