@@ -733,3 +733,15 @@ def test_a_call_a_handler_module_makes_when_imported_is_refused_too(tmp_path, ki
     assert run.returncode == 1, run.output[-3000:]
     assert "example.com:80" in run.output and ALLOW in run.output, run.output[-3000:]
     assert run.outside == []
+
+
+def test_a_refusal_crosses_a_worker_pipe_whole():
+    """What a worker reports is pickled (cfngen/_contract/_isolate.py)."""
+    import pickle
+
+    from cfngen._contract._network import NetworkRefused, network_policy
+
+    refused = NetworkRefused("example.com", 443, network_policy())
+    again = pickle.loads(pickle.dumps(refused))
+    assert type(again) is NetworkRefused and str(again) == str(refused)
+    assert (again.host, again.port) == ("example.com", 443)

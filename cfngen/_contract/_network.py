@@ -104,6 +104,18 @@ class NetworkRefused(ConnectionRefusedError):
             f"(pytest: {PYTEST_ALLOW_OPTION}) to let the handlers reach other hosts"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # It may cross a worker's pipe (_isolate.py), where unpickling calls the class with
+        # its args: the message alone.
+        return (_rebuilt, (str(self), self.host, self.port))
+
+
+def _rebuilt(message: str, host: str, port: int | str | None) -> NetworkRefused:
+    error = NetworkRefused.__new__(NetworkRefused)
+    ConnectionRefusedError.__init__(error, message)
+    error.host, error.port = host, port
+    return error
+
 
 # --------------------------------------------------------------------------- the guard
 
