@@ -46,6 +46,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="REGION",
         help="the region the handlers see (default: us-east-1)",
     )
+    group.addoption(
+        "--cfngen-allow-network",
+        action="store_true",
+        default=False,
+        help="let the handlers' own connections leave this machine (AWS calls still go to "
+        "moto); without it each fails naming its host",
+    )
     parser.addini(
         "cfngen", "collect cfngen contract tests (as --cfngen)", type="bool", default=False
     )
@@ -128,12 +135,15 @@ class ContractProject(pytest.File):
             item.add_marker("cfngen")
             yield item
 
-    def run_one(self, name: str, region: str | None) -> SuiteResult:
+    def run_one(self, name: str, region: str | None, allow_network: bool) -> SuiteResult:
         from cfngen._contract import run_contract_tests
 
         # The keyword matches by substring: exact names are picked from the result.
         return run_contract_tests(
-            self.path.parent, keyword=None if name == ALL_TESTS else name, region=region
+            self.path.parent,
+            keyword=None if name == ALL_TESTS else name,
+            region=region,
+            allow_network=allow_network,
         )
 
 
@@ -178,8 +188,9 @@ class ContractItem(pytest.Item):
         from cfngen._errors import CfngenError
 
         region = self.config.getoption("cfngen_region")
+        allow_network = bool(self.config.getoption("cfngen_allow_network"))
         try:
-            suite = self.parent.run_one(self.name, region)
+            suite = self.parent.run_one(self.name, region, allow_network)
         except CfngenError as error:
             # The tests cannot run at all (bad inputs, no handlers): say why, as cfngen test.
             raise ContractFailure(_error_text(error)) from None

@@ -197,3 +197,28 @@ def test_a_missing_module_is_named_by_its_extra_or_left_a_bug(module, extra):
         assert error is None
     else:
         assert error is not None and f'"cfngen[{extra}]"' in (error.hint or "")
+
+
+def test_the_test_extra_brings_what_motos_service_backends_import():
+    """moto's CloudFormation backend imports openapi-spec-validator on every call, and Cognito,
+    Glue, S3 Select and DynamoDB's PartiQL import a library each: without them a handler calling
+    those services fails with `No module named ...`. The test extra asks moto for them through
+    moto's own extras (so its pins apply), and not for moto[cloudformation]'s docker."""
+    from importlib.metadata import requires
+
+    import tomllib
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]["test"]
+    (moto,) = [r for r in map(Requirement, declared) if r.name == "moto"]
+    brought = {
+        canonicalize_name(requirement.name)
+        for requirement in map(Requirement, requires("moto") or [])
+        if requirement.marker is not None
+        and any(requirement.marker.evaluate({"extra": extra}) for extra in moto.extras)
+    }
+    assert {"openapi-spec-validator", "joserfc", "pyparsing", "py-partiql-parser"} <= brought
+    assert "docker" not in brought

@@ -285,10 +285,22 @@ def _handler(args: argparse.Namespace) -> str | None:
 
 
 def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:
-    """The options invoke and test share: region, time limits, re-invocations."""
+    """The options invoke and test share: region, network, time limits, re-invocations."""
     from cfngen._contract import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
 
-    p.add_argument("--region", type=region, default=None, help="the region (default: us-east-1)")
+    p.add_argument(
+        "--region",
+        type=region,
+        default=None,
+        help="the region the handlers see (default: us-east-1); it never lets a call out",
+    )
+    p.add_argument(
+        "--allow-network",
+        action="store_true",
+        help="let the handlers' own connections leave this machine (their HTTP calls to "
+        "other hosts, DNS lookups); without it each such call fails naming its host. AWS "
+        "calls still go to moto (to AWS with --profile, which lets nothing else out)",
+    )
     p.add_argument(
         "--enforce-timeout",
         type=seconds,

@@ -32,7 +32,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "`cfn invoke` reads: desiredResourceState, previousResourceState, "
             "logicalResourceIdentifier, typeConfiguration, nextToken), in this process, "
             "through the handlers' Lambda entrypoint. Offline by default: fake credentials, "
-            "and every AWS call answered by moto. Prints each progress event and the "
+            "every AWS call answered by moto, and any other connection to a host off this "
+            "machine refused (--allow-network lets those out). Prints each progress event and the "
             "handler's own log output. Exit 0 on SUCCESS, 1 otherwise."
         ),
     )
@@ -63,7 +64,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--profile",
         default=None,
-        help="call real AWS with this profile's credentials instead of moto",
+        help="call real AWS with this profile's credentials instead of moto (only the AWS "
+        "calls: other connections still need --allow-network)",
     )
     add_handler_options(p, after="stop after")
     add_kind_options(p, invoke=True)
@@ -105,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         args.request,
         profile=args.profile,
         region=args.region,
+        allow_network=args.allow_network,
         enforce_timeout=args.enforce_timeout,
         max_reinvoke=args.max_reinvoke,
         max_invocations=args.max_invocations,

@@ -31,7 +31,9 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=HELP,
         description=(
             "Run the resource handler contract tests (the official contract_* tests and the "
-            "rules they miss) in this process, with every AWS call answered by moto. Inputs "
+            "rules they miss) in this process, with every AWS call answered by moto and any "
+            "other connection to a host off this machine refused (--allow-network lets those "
+            "out). Inputs "
             "come from inputs/inputs_N_{create,update,invalid}.json, as for `cfn test`, else "
             "are generated from the schema. For a hook, its contract; for a custom resource, "
             "its lifecycle (create, update, replacement, rollbacks, duplicate delivery, an "
@@ -89,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         max_reinvoke=args.max_reinvoke,
         max_invocations=args.max_invocations,
         region=args.region,
+        allow_network=args.allow_network,
         on_result=progress,
         **kind_options(args),
     )

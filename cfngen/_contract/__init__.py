@@ -1,7 +1,8 @@
 """Running a project's handlers in this process: `cfngen invoke` and `cfngen test`.
 
 No SAM, no Docker, no AWS account: the handlers are imported and called through their Lambda
-entrypoint, with fake credentials, every AWS call served by moto. This package is the runner
+entrypoint, with fake credentials, every AWS call served by moto, and nothing else leaving the
+machine unless the user says so (_network.py). This package is the runner
 and knows no protocol; the project's kind brings one (`Kind.contract`, a `ContractProtocol`:
 requests, responses, the contract tests; see _protocol.py). A kind without one has no
 handlers to run.
@@ -61,6 +62,7 @@ def invoke(
     *,
     profile: str | None = None,
     region: str | None = None,
+    allow_network: bool = False,
     enforce_timeout: float | None = None,
     max_reinvoke: int = DEFAULT_MAX_REINVOKE,
     max_invocations: int = DEFAULT_MAX_INVOCATIONS,
@@ -84,6 +86,7 @@ def invoke(
     settings = Settings(
         region=region,
         profile=profile,
+        allow_network=allow_network,
         enforce_timeout=enforce_timeout,
         max_reinvoke=max_reinvoke,
         max_invocations=max_invocations,
@@ -112,6 +115,7 @@ def run_contract_tests(
     max_reinvoke: int = DEFAULT_MAX_REINVOKE,
     max_invocations: int = DEFAULT_MAX_INVOCATIONS,
     region: str | None = None,
+    allow_network: bool = False,
     on_result: Callable[[TestResult], None] | None = None,
     **options: Any,
 ) -> SuiteResult:
@@ -126,6 +130,7 @@ def run_contract_tests(
     contract = _contract(project, "test")
     settings = Settings(
         region=region,
+        allow_network=allow_network,
         enforce_timeout=enforce_timeout,
         max_reinvoke=max_reinvoke,
         max_invocations=max_invocations,

@@ -64,6 +64,7 @@ class Runner(Generic[P]):
             region=self.settings.region,
             profile=self.settings.profile,
             session_module=self.protocol.session_module,
+            allow_network=self.settings.allow_network,
         ) as sandbox:
             self._sandbox = sandbox
             try:

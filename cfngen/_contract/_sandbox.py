@@ -1,4 +1,5 @@
-"""The process state handlers run in: credentials, region, moto, output capture, sys.path.
+"""The process state handlers run in: credentials, region, moto, the network guard, output
+capture, sys.path.
 
 Everything here is process-wide (environment variables, sys.path, the logging tree), so it is
 set up once for a run and put back exactly as it was afterwards.
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._contract._capture import Capture
+from cfngen._contract._network import NetworkPolicy, guarded, network_policy
 from cfngen._errors import CfngenError
 
 #: moto's default account: ARNs the handlers build and the ones moto returns then agree.
@@ -55,6 +57,7 @@ _AWS_ENV = (
     "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
     "AWS_CONTAINER_CREDENTIALS_FULL_URI",
     "AWS_ENDPOINT_URL",
+    "AWS_EC2_METADATA_DISABLED",
 )
 
 
@@ -63,7 +66,8 @@ class Sandbox:
 
     offline=True (the default): fake credentials, every AWS call served by moto's mock_aws,
     the machine's AWS config files hidden. With a profile: that profile's real credentials and
-    real AWS; nothing is mocked.
+    real AWS; nothing is mocked. Either way, what else may leave the machine is the network
+    policy's to say (_network.py): nothing but loopback unless `allow_network`.
     """
 
     def __init__(
@@ -73,12 +77,14 @@ class Sandbox:
         region: str | None = None,
         profile: str | None = None,
         session_module: str | None = None,
+        allow_network: bool = False,
     ) -> None:
         self.src_dir = src_dir
         self.session_module = session_module
         self.profile = profile
         self.region = region or DEFAULT_REGION
         self.offline = profile is None
+        self.network: NetworkPolicy = network_policy(allow_network=allow_network, profile=profile)
         self.credentials = FAKE_CREDENTIALS
         self.account_id = FAKE_ACCOUNT_ID
         self._stack = contextlib.ExitStack()
@@ -99,6 +105,8 @@ class Sandbox:
 
     def _enter(self) -> None:
         stack = self._stack
+        # First: nothing below, the profile's own calls included, runs unguarded.
+        stack.enter_context(guarded(self.network))
         if self.profile is not None:
             self._use_profile(self.profile)
         stack.enter_context(patched_environ(self._environment()))
@@ -107,8 +115,8 @@ class Sandbox:
         if self.offline:
             if self.session_module is not None:
                 stack.enter_context(_one_session_per_credentials(self.session_module))
-            # Imported before the handlers: moto hooks every botocore client created after
-            # `import moto`, including module-level clients in handlers.py.
+            # Whatever the order of sessions and this import, the guard routes every botocore
+            # request to the mock (_network.py).
             from moto import mock_aws
 
             self._mock = mock_aws()
@@ -152,6 +160,8 @@ class Sandbox:
             # Hide ~/.aws: a credential_process or SSO profile there must never run.
             env["AWS_CONFIG_FILE"] = os.devnull
             env["AWS_SHARED_CREDENTIALS_FILE"] = os.devnull
+            # No credentials or region from the instance metadata service (a network call).
+            env["AWS_EC2_METADATA_DISABLED"] = "true"
         else:
             env["AWS_PROFILE"] = self.profile
         return env

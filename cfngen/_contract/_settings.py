@@ -23,5 +23,7 @@ class Settings:
     max_reinvoke: int = DEFAULT_MAX_REINVOKE
     max_invocations: int = DEFAULT_MAX_INVOCATIONS
     max_delay: float = DEFAULT_MAX_DELAY
+    #: `--allow-network`: the handlers' own connections may leave the machine (_network.py).
+    allow_network: bool = False
     #: `-k EXPR` of `cfngen test`.
     keyword: str | None = None

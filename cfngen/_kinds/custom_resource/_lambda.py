@@ -196,6 +196,9 @@ def install_requirements(requirements: Path) -> str:
         text=True,
         check=False,
         cwd=requirements.parent,
+        # cfngen's own install, in the user's environment: not the handler programs' proxies
+        # (cfngen/_contract/_network.py, set for child processes only).
+        env=dict(os.environ),
     )  # fmt: skip
     if done.returncode != 0:
         shutil.rmtree(building, ignore_errors=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._contract._entrypoint import Source
+from cfngen._contract._network import guarded, network_policy
 from cfngen._contract._sandbox import patched_environ
 from cfngen._kinds.custom_resource._protocol import Cloud
 from cfngen._kinds.custom_resource._receiver import certificate
@@ -35,13 +36,14 @@ _ENV = {
 
 
 @contextlib.contextmanager
-def _offline(region: str) -> Iterator[None]:
-    """Fake credentials, the region, and moto answering every AWS call (the first import of
-    the handler, before the runner opens)."""
+def _offline(region: str, *, allow_network: bool) -> Iterator[None]:
+    """Fake credentials, the region, moto answering every AWS call and the runner's network
+    policy (the first import of the handler, before the runner opens)."""
     from moto import mock_aws
 
     values = {**_ENV, "AWS_DEFAULT_REGION": region, "AWS_REGION": region}
-    with patched_environ(values), mock_aws():
+    policy = network_policy(allow_network=allow_network)
+    with guarded(policy), patched_environ(values), mock_aws():
         yield
 
 
@@ -80,7 +82,7 @@ def opened(
             f"{limit:g} s here (--enforce-timeout)"
         )
         seconds = limit
-    with _offline(region):
+    with _offline(region, allow_network=settings.allow_network):
         notes.extend(function.prepare())
     cloud = functools.partial(
         Cloud,
