@@ -100,6 +100,11 @@ def official_style(project: Project) -> bool:
 
 
 def read_inputs(project: Project) -> dict[str, bytes | None]:
+    from cfngen._kinds._handler import require_handler
+
+    # As for a resource type: a python3.7 hook cannot run the models, and a typo in the
+    # entrypoint would put them in a second package (exit 2, the fix named).
+    require_handler(project)
     root = project.root
     schema = _read_bytes(project.schema_path)
     if schema is None:
