@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from cfngen._errors import CfngenError
+
+if TYPE_CHECKING:
+    from cfngen._kinds._kind import Project
 
 #: The day the statuses below were last checked against Lambda's dates.
 AS_OF = "2026-11-21"
@@ -149,6 +152,17 @@ def declared_python(runtime: str | None, language: str | None, where: str) -> tu
         if version is not None:
             return version
     return DEFAULT_RUNTIME.version_info
+
+
+def project_python(project: Project) -> tuple[int, int]:
+    """The Python version a project's code must run on (its Lambda runtime's), from
+    `.rpdk-config`; CfngenError for python3.7 and older, whatever the kind."""
+    from cfngen._kinds._kind import CONFIG_FILE
+
+    language = project.config.get("language")
+    return declared_python(
+        project.runtime, language if isinstance(language, str) else None, CONFIG_FILE
+    )
 
 
 def runtime_name(declared: str | None) -> str:

@@ -155,3 +155,218 @@ def test_official_project_keeps_working_after_generate(official):
     assert generate_project(official, check=True).drift == []
     after = {k: v for k, v in snapshot_tree(official).items() if k in before}
     assert after == before
+
+
+# --------------------------------------------------------------------------- the official names
+
+
+def _offline_cfn(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`cfn ARGS` without credentials, as the hook's offline path needs (with any, even fake
+    ones, the official tool asks CloudFormation for the targets' schemas)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env.update(
+        AWS_EC2_METADATA_DISABLED="true",
+        AWS_DEFAULT_REGION="us-east-1",
+        AWS_CONFIG_FILE=os.devnull,
+        AWS_SHARED_CREDENTIALS_FILE=os.devnull,
+    )
+    return subprocess.run(
+        [str(BIN / "cfn"), *args], cwd=cwd, capture_output=True, text=True, check=False, env=env
+    )
+
+
+#: A DynamoDB item type's schema, in the shape of the community one: recursive attribute values.
+ITEM_SCHEMA_PARTS = {
+    "definitions": {
+        "AttributeValue": {
+            "type": "object",
+            "properties": {
+                "S": {"type": "string"},
+                "N": {"type": "string"},
+                "L": {"type": "array", "items": {"$ref": "#/definitions/AttributeValue"}},
+                "M": {
+                    "type": "object",
+                    "patternProperties": {".+": {"$ref": "#/definitions/AttributeValue"}},
+                },
+            },
+            "additionalProperties": False,
+        },
+        "keyElement": {
+            "type": "object",
+            "properties": {"AttributeName": {"type": "string"}, "KeyType": {"type": "string"}},
+            "additionalProperties": False,
+        },
+    },
+    "properties": {
+        "TableName": {"type": "string"},
+        "Item": {
+            "type": "object",
+            "patternProperties": {".+": {"$ref": "#/definitions/AttributeValue"}},
+        },
+        "Keys": {"type": "array", "items": {"$ref": "#/definitions/keyElement"}},
+    },
+}
+ITEM_HANDLERS = """\
+from cloudformation_cli_python_lib import Action, OperationStatus, ProgressEvent, Resource
+
+from .models import ResourceHandlerRequest, ResourceModel, _AttributeValue, _KeyElement
+
+resource = Resource("Acme::Test::Widget", ResourceModel)
+test_entrypoint = resource.test_entrypoint
+
+
+def _copy(value):
+    # As the community item type walks an item: through the models' private aliases.
+    return _AttributeValue(
+        S=value.S,
+        N=value.N,
+        L=[_copy(v) for v in value.L] if value.L else None,
+        M={k: _copy(v) for k, v in value.M.items()} if value.M else None,
+    )
+
+
+@resource.handler(Action.CREATE)
+def create_handler(session, request: ResourceHandlerRequest, callback_context):
+    desired = request.desiredResourceState
+    model = ResourceModel(
+        TableName=desired.TableName,
+        Item={name: _copy(value) for name, value in (desired.Item or {}).items()},
+        Keys=[_KeyElement(AttributeName=k.AttributeName, KeyType=k.KeyType) for k in desired.Keys],
+    )
+    return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=model)
+"""
+HOOK_HANDLERS = """\
+from cloudformation_cli_python_lib import (
+    Hook,
+    HookInvocationPoint,
+    OperationStatus,
+    ProgressEvent,
+)
+
+from .models import HookHandlerRequest, TypeConfigurationModel, _Limits
+from .target_models.aws_s3_bucket import _AwsS3Bucket, _VersioningConfiguration
+
+hook = Hook("Acme::Test::Hook", TypeConfigurationModel)
+test_entrypoint = hook.test_entrypoint
+
+
+@hook.handler(HookInvocationPoint.CREATE_PRE_PROVISION)
+def pre_create_handler(session, request: HookHandlerRequest, callback_context, configuration):
+    bucket = _AwsS3Bucket._deserialize(request.hookContext.targetModel["resourceProperties"])
+    limits = configuration.Limits if configuration else _Limits(Max=0)
+    versioning = bucket.VersioningConfiguration or _VersioningConfiguration(Status="Off")
+    return ProgressEvent(
+        status=OperationStatus.SUCCESS, message=f"{versioning.Status} max {limits.Max}"
+    )
+"""
+
+
+def _official_hook(root: Path) -> None:
+    """Configuration definitions in the hook's schema, then the official generate, offline."""
+    from cfngen._kinds.hook import _targets
+
+    path = root / "acme-test-hook.json"
+    schema = json.loads(path.read_text())
+    schema["definitions"] = {
+        "limits": {
+            "type": "object",
+            "properties": {"Max": {"type": "integer"}},
+            "additionalProperties": False,
+        }
+    }
+    schema["typeConfiguration"]["properties"]["Limits"] = {"$ref": "#/definitions/limits"}
+    path.write_text(json.dumps(schema, indent=4))
+    folder = root / "target-schemas"
+    folder.mkdir()
+    bucket = _targets.bundled_schema_text("AWS::S3::Bucket")
+    assert bucket is not None
+    (folder / _targets.schema_file_name("AWS::S3::Bucket")).write_text(bucket)
+    generated = _offline_cfn("generate", "--local-only", cwd=root)
+    assert generated.returncode == 0, generated.stderr[-2000:]
+
+
+def _official_item(root: Path) -> None:
+    path = root / "acme-test-widget.json"
+    schema = json.loads(path.read_text())
+    schema.update(ITEM_SCHEMA_PARTS)
+    schema["primaryIdentifier"] = ["/properties/TableName"]
+    for key in ("readOnlyProperties", "createOnlyProperties", "required"):
+        schema.pop(key, None)
+    path.write_text(json.dumps(schema, indent=4))
+    generated = cfn("generate", cwd=root)
+    assert generated.returncode == 0, generated.stderr[-2000:]
+
+
+OFFICIAL = {
+    "resource": (_official_item, ITEM_HANDLERS, ["models.py"]),
+    "hook": (_official_hook, HOOK_HANDLERS, ["models.py", "target_models/aws_s3_bucket.py"]),
+}
+CALLS = {
+    "resource": (
+        "CREATE",
+        {
+            "desiredResourceState": {
+                "TableName": "t",
+                "Item": {"pk": {"S": "a"}, "doc": {"M": {"l": {"L": [{"N": "5"}]}}}},
+                "Keys": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            }
+        },
+        '"doc": {\n',
+    ),
+    "hook": (
+        "preCreate",
+        {
+            "AWS::S3::Bucket": {
+                "resourceProperties": {
+                    "BucketName": "b",
+                    "VersioningConfiguration": {"Status": "Enabled"},
+                }
+            }
+        },
+        '"message": "Enabled max 0"',
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", ["resource", "hook"])
+def test_every_name_the_official_models_bound_survives_generate(
+    kind, tmp_path, tmp_path_factory, monkeypatch
+):
+    """A `cfn init` project whose handlers import the official models' private aliases
+    (`_AttributeValue`, as the community DynamoDB item type does): after `cfngen generate`
+    replaced models.py (and the hook's target models), every name the official modules bound
+    imports on the project's Python, and the handlers run through `cfngen invoke`."""
+    from tests._official_models import bound_names
+    from tests._official_projects import PACKAGES, cfn_init
+    from tests._pythons import run_json, runtime_python
+    from tests.conftest import run_cli
+
+    monkeypatch.setenv("CFNGEN_HOME", str(tmp_path / "home"))
+    root = tmp_path / kind
+    shutil.copytree(cfn_init(tmp_path_factory, kind), root)
+    official_generate, handlers, modules = OFFICIAL[kind]
+    official_generate(root)
+    package = root / "src" / PACKAGES[kind]
+    official = {name: sorted(bound_names((package / name).read_text())) for name in modules}
+    assert "_AttributeValue" in official["models.py"] or kind == "hook"
+    (package / "handlers.py").write_text(handlers)
+    (root / "requirements.txt").write_text("")
+
+    assert run_cli("generate", root).exit_code == 0
+    job = {
+        f"{PACKAGES[kind]}.{name.removesuffix('.py').replace('/', '.')}": names
+        for name, names in official.items()
+    }
+    code = (
+        "import importlib\n"
+        "json.dump({m: [n for n in names if not hasattr(importlib.import_module(m), n)]"
+        " for m, names in job.items()}, sys.stdout)\n"
+    )
+    missing = run_json(runtime_python((3, 12)), root / "src", code, job)
+    assert missing == {module: [] for module in job}
+
+    action, request, expected = CALLS[kind]
+    (root / "request.json").write_text(json.dumps(request))
+    result = run_cli("invoke", action, root / "request.json", "--project", root)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert expected in result.stdout

@@ -14,6 +14,7 @@ import functools
 import importlib
 import inspect
 import linecache
+import os
 import re
 import sys
 import traceback
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cfngen._contract._capture import Sink, current_sink, set_sink
+from cfngen._contract._requirements import REQUIREMENTS_FILE, install_requirements, to_install
 from cfngen._errors import CfngenError, ExitCode
 
 
@@ -108,7 +110,15 @@ class Entrypoint:
         #: Handlers that outlived their limit, by `handler_key`: calling them again would
         #: only wait again. Why, as shown to the user.
         self.hung: dict[str, str] = {}
-        self.function: Callable[[dict[str, Any], Any], Any] = self._load()
+        #: Folders of requirements installed for the run (on sys.path until `close`), and
+        #: what the user should know about them.
+        self.installed: list[str] = []
+        self.notes: list[str] = []
+        try:
+            self.function: Callable[[dict[str, Any], Any], Any] = self._load()
+        except BaseException:
+            self.close()
+            raise
 
     def reload(self) -> None:
         """Import the project's package again: module-level state (caches, clients, an
@@ -144,13 +154,9 @@ class Entrypoint:
         sink = Sink()
         set_sink(sink)
         try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise CfngenError(
-                f"cannot import {module_name}: {type(exc).__name__}: {exc}",
-                "run `cfngen generate` if models.py is missing, and install the project's "
-                "requirements into the environment cfngen runs in",
-            ) from None
+            module = self._import(module_name, package)
+        except CfngenError:
+            raise
         except Exception as exc:
             crash = self.crash(exc)
             raise CfngenError(
@@ -172,6 +178,74 @@ class Entrypoint:
         self.stubs = find_stubs(entrypoint, self.project.root)
         _record_crashes(entrypoint)
         return entrypoint  # type: ignore[no-any-return]
+
+    def _import(self, module_name: str, package: str) -> Any:
+        """The handler module; when a module it imports is missing, the project's
+        requirements.txt installed for the run first (cfngen/_contract/_requirements.py)."""
+        try:
+            return importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            missing = (exc.name or "").split(".")[0]
+            requirements = self.project.root / REQUIREMENTS_FILE
+            if (
+                self._source is not None  # a custom resource's function installs its own
+                or missing in ("", package)
+                or self.installed
+                or to_install(requirements) is None
+            ):
+                raise self._import_error(module_name, exc) from None
+            folder = install_requirements(requirements)
+            self.installed.append(folder)
+            sys.path.append(folder)  # last: cfngen's own packages come first
+            self.notes.append(
+                f"No module named {missing!r}: installed {REQUIREMENTS_FILE} for the run ({folder})"
+            )
+            for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+                del sys.modules[name]
+            importlib.invalidate_caches()
+            try:
+                return importlib.import_module(module_name)
+            except ImportError as again:
+                raise self._import_error(module_name, again) from None
+        except ImportError as exc:
+            raise self._import_error(module_name, exc) from None
+
+    def _import_error(self, module_name: str, exc: ImportError) -> CfngenError:
+        """What to do about a module the handlers import that is not there: name it."""
+        missing = (getattr(exc, "name", None) or "").split(".")[0]
+        message = f"cannot import {module_name}: {type(exc).__name__}: {exc}"
+        package = module_name.split(".", maxsplit=1)[0]
+        if not isinstance(exc, ModuleNotFoundError) or missing in ("", package):
+            return CfngenError(
+                message,
+                "run `cfngen generate` if models.py is missing, and install the project's "
+                "requirements into the environment cfngen runs in",
+            )
+        requirements = self.project.root / REQUIREMENTS_FILE
+        install = f"`{sys.executable} -m pip install <the distribution that provides {missing}>`"
+        if self.installed:
+            return CfngenError(
+                message + f" (after installing {REQUIREMENTS_FILE} for the run)",
+                f"add the distribution that provides {missing} to {REQUIREMENTS_FILE}, "
+                f"or install it where cfngen runs: {install}",
+            )
+        return CfngenError(
+            message,
+            f"list the distribution that provides {missing} in {REQUIREMENTS_FILE} "
+            f"({requirements}; cfngen installs it for the run), or install it where cfngen "
+            f"runs: {install}",
+        )
+
+    def close(self) -> None:
+        """Take the folders installed for the run off sys.path again, and forget the modules
+        imported from them (another project's run must import its own)."""
+        for folder in self.installed:
+            with contextlib.suppress(ValueError):
+                sys.path.remove(folder)
+        prefixes = tuple(folder + os.sep for folder in self.installed)
+        for name, module in list(sys.modules.items()) if prefixes else ():
+            if (getattr(module, "__file__", None) or "").startswith(prefixes):
+                del sys.modules[name]
 
     def crash(self, exc: BaseException) -> HandlerCrash:
         """The exception with the frames that are in the project's own files."""

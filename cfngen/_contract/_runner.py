@@ -74,6 +74,8 @@ class Runner(Generic[P]):
                 if self._clock is not None and self._clock[0] == os.getpid():
                     self._clock[1].__exit__(None, None, None)
                 self._clock = None
+                if self._entrypoint is not None:
+                    self._entrypoint.close()
                 self._sandbox = self._entrypoint = None
 
     @property

@@ -233,43 +233,11 @@ class Project:
         return self.src_dir / self.package_name
 
     def entrypoint_problem(self) -> CfngenError | None:
-        """Why the handlers `.rpdk-config` names cannot be imported from src/, or None.
+        """Why the handlers `.rpdk-config` names cannot be imported from src/, or None (see
+        cfngen/_kinds/_handler.py)."""
+        from cfngen._kinds._handler import entrypoint_problem
 
-        A typo there (or `os.system`) would otherwise make generate write models for a
-        package that does not exist, and test import something that is not the project."""
-        for key, dotted in (
-            ("entrypoint", self.entrypoint),
-            ("testEntrypoint", self.test_entrypoint),
-        ):
-            module = dotted.rpartition(".")[0]
-            package = module.split(".")[0]
-            where = f'{CONFIG_FILE}: {key} "{dotted}"'
-            if not (self.src_dir / package).is_dir():
-                return CfngenError(
-                    f"{where} names the package {package}, but src/{package}/ does not exist",
-                    _entrypoint_hint(self.src_dir),
-                )
-            base = self.src_dir.joinpath(*module.split("."))
-            if not (base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()):
-                shown = base.with_suffix(".py").relative_to(self.root).as_posix()
-                return CfngenError(
-                    f"{where} names the module {module}, but {shown} does not exist",
-                    f"restore {shown} (`git checkout -- {shown}`), or "
-                    + _entrypoint_hint(self.src_dir),
-                )
-        return None
-
-
-def _entrypoint_hint(src: Path) -> str:
-    """The fix, naming the handlers modules that do exist under src/."""
-    found = sorted(p.parent.name for p in src.glob("*/handlers.py")) if src.is_dir() else []
-    if found:
-        return f'set "entrypoint" in {CONFIG_FILE} to one of: ' + ", ".join(
-            f'"{name}.handlers.resource"' for name in found
-        )
-    return (
-        f'fix "entrypoint" in {CONFIG_FILE} ("package.handlers.resource", with the package in src/)'
-    )
+        return entrypoint_problem(self)
 
 
 def require_entrypoint(project: Project) -> None:
@@ -323,6 +291,10 @@ class FileSet:
     target_info: Callable[[Project], dict[str, Any]] | None = None
 
     def collect(self, context: PackageContext) -> Entries:
+        if self.role_template is not None:  # it ships handlers: Lambda must import them
+            from cfngen._kinds._handler import require_handler
+
+            require_handler(context.project, attribute=True)
         entries: Entries = {}
         for part in self.parts:
             entries.update(part(context))

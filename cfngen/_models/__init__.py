@@ -53,7 +53,7 @@ def render_models(
     Raises CfngenError (exit code INTERNAL) if the models come out wrong: a bug in cfngen.
     """
     return {
-        MODELS_FILE: models_source(schema, callback_context, python=python),
+        MODELS_FILE: models_source(schema, callback_context, python=python, official_names=True),
         RUNTIME_FILE: runtime_source(),
     }
 
@@ -70,10 +70,15 @@ def models_source(
     *,
     python: tuple[int, int] = MODERN_PYTHON,
     root: str | None = None,
+    official_names: bool = False,
 ) -> str:
     """models.py for a resource schema; with `root`, the module of one model named so, built
     from the schema's properties and definitions (a hook target's model, a hook's
-    configuration), with no request class. `python`: the oldest version it must run on."""
+    configuration), with no request class. `python`: the oldest version it must run on.
+
+    With `official_names`, the module also binds every name the official `cfn generate`'s
+    module binds (its class names, `_Name` aliases and helpers), for handlers written against
+    it: resource types' and hooks' models, not a custom resource's, which has none."""
     if python < OLDEST_PYTHON:
         raise internal_error(f"models for Python {python} were asked for; 3.8 is the oldest")
     # Every version from 3.10 on reads the same module: one output, whatever the runtime.
@@ -81,8 +86,8 @@ def models_source(
     from cfngen._models._cache import remembered
 
     return remembered(
-        [schema, callback_context, python, root],
-        lambda: _render(schema, callback_context, python, root),
+        [schema, callback_context, python, root, official_names],
+        lambda: _render(schema, callback_context, python, root, official_names),
     )
 
 
@@ -91,6 +96,7 @@ def _render(
     callback_context: dict[str, Any] | None,
     python: tuple[int, int],
     root: str | None,
+    official_names: bool,
 ) -> str:
     from cfngen._schema import without_ref_loops
 
@@ -99,7 +105,9 @@ def _render(
     while True:
         normalised = normalise(schema, callback_context, alias_all=aliased, root=root)
         raw = generate_raw(normalised.schema, root or RESOURCE_MODEL, python=python)
-        text = format_source(assemble(raw, schema, root=root, python=python), python=python)
+        official = normalised.official if official_names else None
+        module = assemble(raw, schema, root=root, python=python, official=official)
+        text = format_source(module, python=python)
         renamed = check_models(text, normalised, handler_request=root is None, python=python)
         if not renamed:
             return text

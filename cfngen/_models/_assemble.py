@@ -1,10 +1,12 @@
 """From the generator's module to models.py: our docstring and imports, ResourceHandlerRequest,
-annotations that survive mypy, and black's formatting."""
+annotations that survive mypy, every name the official plugin's models.py binds, and black's
+formatting."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from cfngen._models._generate import MODERN_PYTHON, RUNTIME_MODULE, internal_error
@@ -36,6 +38,39 @@ Every field is None unless CloudFormation sent it. `Model._deserialize()` reads 
 `field(metadata={'alias': ...})`.
 """
 '''
+#: What the official `cfn generate` binds in every models module besides its classes and their
+#: `_Name` aliases (cloudformation-cli-python-plugin 2.1.10: templates/models.py, hook_models.py,
+#: target_model.py). Handlers written for it may import any of it from `.models`, so ours binds
+#: the same names, to the same objects.
+_OFFICIAL_TYPING = (
+    "AbstractSet",
+    "Any",
+    "Generic",
+    "Mapping",
+    "MutableMapping",
+    "Optional",
+    "Sequence",
+    "Type",
+    "TypeVar",
+)
+_OFFICIAL_STDLIB = ("import sys", "from inspect import getmembers, isclass")
+OFFICIAL_LIBRARY = (
+    "from cloudformation_cli_python_lib.interface import BaseModel",
+    "from cloudformation_cli_python_lib.recast import recast_object",
+    "from cloudformation_cli_python_lib.utils import deserialize_list",
+)
+_OFFICIAL_HELPERS = (
+    "# The official models.py's helpers, for handlers that import them from here.",
+    'T = TypeVar("T")',
+    "",
+    "",
+    "def set_or_none(value: Optional[Sequence[T]]) -> Optional[AbstractSet[T]]:",
+    "    return set(value) if value else None",
+)
+_OFFICIAL_DOCSTRING = """
+It also binds every name the official `cfn generate` writes in its models.py: each
+class under the plugin's name and as `_Name`, and its helpers, for handlers written for it.
+"""
 _IMPORT = re.compile(r"(?:from \S+ )?import .+")
 _DATACLASS_NAME = re.compile(r"\bdataclass(?: as (\w+))?")
 _TYPING_OPTIONAL = re.compile(r"^from typing import .*\bOptional(?: as (\w+))?\b", re.MULTILINE)
@@ -47,9 +82,12 @@ def assemble(
     *,
     root: str | None = None,
     python: tuple[int, int] = MODERN_PYTHON,
+    official: Mapping[str, str] | None = None,
 ) -> str:
     """The generator's module with our docstring, sorted imports and ResourceHandlerRequest
-    (with `root`: the module of that one model, without a request class or timeouts).
+    (with `root`: the module of that one model, without a request class or timeouts), and the
+    names the official plugin's module binds: `_Name` for every class, the class under the
+    official plugin's name where ours differs (`official`: its name -> ours), its helpers.
 
     For a `python` older than 3.10, type aliases lose their `TypeAlias` annotation (typing has
     it from 3.10 on; a plain assignment is an alias to type checkers too).
@@ -68,13 +106,12 @@ def assemble(
     imports = lines[start:end]
     body = "\n".join(lines[end:]).strip("\n")
 
-    stdlib: list[str] = []
+    stdlib: list[str] = list(_OFFICIAL_STDLIB) if official is not None else []
     dataclass_name = "dataclass"
-    if python < MODERN_PYTHON:
-        imports, optional = _with_optional(imports)
-        request_field = f"{optional}[{{}}]"
-    else:
-        request_field = "{} | None"
+    optional = "Optional"
+    if official is not None or python < MODERN_PYTHON:
+        imports, optional = _with_typing(imports, official=official is not None)
+    request_field = f"{optional}[{{}}]" if python < MODERN_PYTHON else "{} | None"
     for line in imports:
         if line == "from __future__ import annotations" or line.startswith(
             f"from {RUNTIME_MODULE} import"
@@ -112,13 +149,16 @@ def assemble(
             # A module-level annotation is never evaluated (future annotations): fine on 3.8.
             f"TIMEOUT_MINUTES: dict[str, int] = {json.dumps(handler_timeouts(schema))}",
         ]
-    return "\n".join(
+    if official is not None:
+        docstring = docstring.removesuffix('"""\n') + _OFFICIAL_DOCSTRING + '"""\n'
+    module = "\n".join(
         [
             docstring,
             "from __future__ import annotations",
             "",
-            *sorted(stdlib),
+            *sorted(stdlib, key=lambda line: (line.startswith("from "), line)),  # as isort
             "",
+            *([*OFFICIAL_LIBRARY, ""] if official is not None else []),
             f"from .{RUNTIME_MODULE} import {runtime_names}",
             # black keeps one blank line before a statement and makes it two before a class;
             # ruff keeps what it gets: given this, both write the same bytes.
@@ -126,19 +166,66 @@ def assemble(
             "",
             body,
             *request,
-            *(
-                [
-                    "",
-                    "",
-                    "# A field hides the type of its name in its class: later fields use these.",
-                    *(f"_{name} = {name}" for name in hidden),
-                ]
-                if hidden
-                else []
-            ),
-            "",
+            *(["", "", *_OFFICIAL_HELPERS] if official is not None else []),
         ]
     )
+    aliases = _aliases(module, hidden, official)
+    return "\n".join([module, *(["", "", *aliases] if aliases else []), ""])
+
+
+def _aliases(module: str, hidden: list[str], official: Mapping[str, str] | None) -> list[str]:
+    """`_Name` for each name a field hides (our annotations use them). With `official` (the
+    official plugin's class names -> ours): `_Name = Name` for every class too (its models.py
+    has one for each), then each of its names the module does not define, as what ours is
+    called (`Tag_spec = TagSpec`), and `_Name` for each. Never over a name the module binds
+    otherwise (an import, a helper)."""
+    import ast
+
+    if official is None:
+        if not hidden:
+            return []
+        return [
+            "# A field hides the type of its name in its class: later fields use these.",
+            *(f"_{name} = {name}" for name in hidden),
+        ]
+
+    classes: list[str] = []
+    defined: set[str] = set()  # classes and type aliases
+    bound: set[str] = set()
+    for node in ast.parse(module).body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            bound.add(node.name)
+            if isinstance(node, ast.ClassDef) and node.name != HANDLER_REQUEST:
+                classes.append(node.name)
+                defined.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = {t.id for t in targets if isinstance(t, ast.Name)}
+            bound.update(names)
+            defined.update(names - {"T", "TIMEOUT_MINUTES"})
+    lines: list[str] = []
+
+    def alias(name: str, target: str) -> None:
+        if name not in bound:
+            bound.add(name)
+            lines.append(f"{name} = {target}")
+
+    for name in [*classes, *(h for h in hidden if h not in classes)]:
+        alias(f"_{name}", name)
+    for name, ours in official.items():
+        if name in defined:  # ours by that name (a union of the branches the plugin merges)
+            alias(f"_{name}", name)
+        elif ours in defined:
+            alias(name, ours)
+            alias(f"_{name}", ours)
+    return [
+        "# Every class as `_Name` too, and under the official plugin's name where it differs:",
+        "# its models.py binds both, and handlers import them (`from .models import _Memo`).",
+        "# (A field hides the type of its name in its class: annotations use `_Name`.)",
+        *lines,
+    ]
 
 
 def _plain_aliases(raw: str) -> str:
@@ -173,19 +260,20 @@ def _plain_aliases(raw: str) -> str:
     return "\n".join(lines)
 
 
-def _with_optional(imports: list[str]) -> tuple[list[str], str]:
-    """The imports with typing's Optional among them, and the name it is bound to."""
+def _with_typing(imports: list[str], *, official: bool) -> tuple[list[str], str]:
+    """The imports with typing's Optional among them (and with `official`, every typing name
+    the official models.py imports), and the name Optional is bound to."""
     found = _TYPING_OPTIONAL.search("\n".join(imports))
-    if found:
-        return imports, found.group(1) or "Optional"
+    wanted = set(_OFFICIAL_TYPING if official else () if found else ("Optional",))
+    optional = (found.group(1) or "Optional") if found else "Optional"
     typing_line = next((line for line in imports if line.startswith("from typing import ")), None)
+    have = typing_line.removeprefix("from typing import ").split(", ") if typing_line else []
+    if wanted <= set(have):
+        return imports, optional
+    line = "from typing import " + ", ".join(sorted({*have, *wanted}))
     if typing_line is None:
-        return [*imports, "from typing import Optional"], "Optional"
-    names = sorted([*typing_line.removeprefix("from typing import ").split(", "), "Optional"])
-    return [
-        "from typing import " + ", ".join(names) if line is typing_line else line
-        for line in imports
-    ], "Optional"
+        return [*imports, line], optional
+    return [line if old is typing_line else old for old in imports], optional
 
 
 #: Fields beyond which a class leaves __init__ and __repr__ to CfnModel (see cfngen_runtime.py:

@@ -1,7 +1,7 @@
 """The names of generated models: the classes models.py always has, the class names a
 definition may not take, and Python names for schema names (a class name the generator keeps as
 it is, a property name that must travel as an alias, an identifier for a keyword or a name that
-is none).
+is none); and the names the official plugin's models.py gives the same classes.
 """
 
 from __future__ import annotations
@@ -24,13 +24,21 @@ RESERVED_CLASS_NAMES = frozenset(
         BASE_CLASS,
         "ResourceHandlerRequest",
         "BaseResourceHandlerRequest",
+        # a hook's models.py defines and imports these
+        "HookHandlerRequest",
+        "BaseHookHandlerRequest",
+        # the official models.py binds these besides its classes, and so does ours
+        "BaseModel",
+        "T",
         *[
+            "AbstractSet",
             "Annotated",
             "Any",
             "Callable",
             "ClassVar",
             "Dict",
             "FrozenSet",
+            "Generic",
             "Iterable",
             "List",
             "Literal",
@@ -43,6 +51,7 @@ RESERVED_CLASS_NAMES = frozenset(
             "Tuple",
             "Type",
             "TypeAlias",
+            "TypeVar",
             "Union",
         ],
     }
@@ -85,3 +94,15 @@ def python_name(name: str, used: set[str], *, retry: bool = False) -> str:
     while candidate in used or keyword.iskeyword(candidate):
         candidate, number = f"{base}_{number}", number + 1
     return candidate
+
+
+def official_class_name(name: str) -> str | None:
+    """The class the official plugin makes of a definition or an object property `name`: its
+    first letter upper-cased, the rest as it is (`tag_spec` -> `Tag_spec`; cloudformation-cli
+    0.2.41, `base_class_from_ref`); None when that is no Python name (its models.py would not
+    compile)."""
+    last = name.rpartition("/")[2]
+    official = last[:1].upper() + last[1:]
+    if not official.isidentifier() or keyword.iskeyword(official):
+        return None
+    return official

@@ -24,6 +24,7 @@ from cfngen._models._names import (
     TYPE_CONFIGURATION_MODEL,
     class_name,
     needs_alias,
+    official_class_name,
     python_name,
 )
 from cfngen._schema import Resolver, pointer_tokens
@@ -40,6 +41,9 @@ class Normalised:
     schema: dict[str, Any]
     #: class name -> the JSON property names its dataclass must read and write, in order.
     classes: dict[str, list[str]] = field(default_factory=dict)
+    #: the official plugin's name of a class -> ours (the first class it names, when a pointer
+    #: into the schema made a second class of the same object).
+    official: dict[str, str] = field(default_factory=dict)
 
 
 def normalise(
@@ -74,6 +78,7 @@ class _Normaliser:
         self.taken: set[str] = set(RESERVED_CLASS_NAMES) | ({root} if root else set())
         self.definitions: dict[str, Any] = {}
         self.classes: dict[str, list[str]] = {}
+        self.official: dict[str, str] = {}
         #: (document, definition name) -> class or alias name in the output
         self.def_names: dict[tuple[str, str], str] = {}
         self.inlining: set[str] = set()
@@ -99,6 +104,12 @@ class _Normaliser:
         self.taken.add(name)
         return name
 
+    def name_officially(self, wanted: str, name: str) -> None:
+        """Note the official plugin's name for the class `name` made of `wanted`."""
+        official = official_class_name(wanted)
+        if official is not None:
+            self.official.setdefault(official, name)
+
     # ------------------------------------------------------------------ entry
 
     def run(self) -> Normalised:
@@ -109,12 +120,15 @@ class _Normaliser:
         for doc, source in documents:
             for def_name, definition in _definitions(source).items():
                 name = self.def_names[(doc, def_name)]
+                # The plugin makes a class of some unions (it merges their branches): every
+                # definition gets its name, and assemble binds the names it can.
+                self.name_officially(def_name, name)
                 self.definitions[name] = self.named(definition, name, doc)
 
         if self.root is not None:
             only = self.object_class(self.root, self.schema, "resource")
             only["definitions"] = self.definitions
-            return Normalised(schema=only, classes=self.classes)
+            return Normalised(schema=only, classes=self.classes, official=self.official)
         root = self.object_class(RESOURCE_MODEL, self.schema, "resource")
         config = self.schema.get("typeConfiguration")
         self.definitions[TYPE_CONFIGURATION_MODEL] = self.object_class(
@@ -124,7 +138,7 @@ class _Normaliser:
             CALLBACK_CONTEXT, _with_support_state(self.callback), "callback"
         )
         root["definitions"] = self.definitions
-        return Normalised(schema=root, classes=self.classes)
+        return Normalised(schema=root, classes=self.classes, official=self.official)
 
     def named(self, definition: Any, name: str, doc: str) -> dict[str, Any]:
         """A definition under the name already claimed for it."""
@@ -189,6 +203,7 @@ class _Normaliser:
         if types == "object":
             if _is_class(schema):
                 name = self.claim(hint, parent)
+                self.name_officially(hint, name)
                 self.definitions[name] = self.object_class(name, schema, doc)
                 return {"$ref": f"#/definitions/{name}"}
             values = [v for v in _dict(schema.get("patternProperties")).values()]

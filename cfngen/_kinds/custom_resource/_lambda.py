@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cfngen._errors import CfngenError
+from cfngen._contract._requirements import install_requirements, to_install
 from cfngen._kinds.custom_resource._intrinsics import ACCOUNT_ID, STACK_NAME
 
 #: AWS's cfnresponse module as Lambda provides it to inline code (the PyPI package of that
@@ -134,10 +134,7 @@ class Function:
             if not isinstance(exc.__cause__, ModuleNotFoundError):
                 return []
             requirements = self.code_dir / "requirements.txt"
-            if not requirements.is_file() or not any(
-                line.strip() and not line.strip().startswith("#")
-                for line in requirements.read_text(encoding="utf-8").splitlines()
-            ):
+            if to_install(requirements) is None:
                 return []
             target = install_requirements(requirements)
             self.installed = (target,)
@@ -172,44 +169,6 @@ class Function:
         self.forget()
         if failed:
             raise failed[0]
-
-
-def install_requirements(requirements: Path) -> str:
-    """`pip install -r requirements --target <cache>` once per content and Python version."""
-    import hashlib
-    import shutil
-    import subprocess
-
-    from cfngen._init._template_cache import cfngen_home
-
-    text = requirements.read_bytes()
-    key = hashlib.sha256(text + sys.version.encode()).hexdigest()[:16]
-    target = cfngen_home() / "custom-resource" / "requirements" / key
-    if (target / ".complete").is_file():
-        return str(target)
-    building = target.with_name(key + ".building")
-    shutil.rmtree(building, ignore_errors=True)
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "--target", str(building), "-r", str(requirements)],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=requirements.parent,
-        # cfngen's own install, in the user's environment: not the handler programs' proxies
-        # (cfngen/_contract/_network.py, set for child processes only).
-        env=dict(os.environ),
-    )  # fmt: skip
-    if done.returncode != 0:
-        shutil.rmtree(building, ignore_errors=True)
-        raise CfngenError(
-            f"{requirements}: pip could not install it: {done.stderr.strip()[-500:]}",
-            "install the function's requirements where cfngen runs, or fix requirements.txt",
-        )
-    (building / ".complete").write_text("")
-    shutil.rmtree(target, ignore_errors=True)
-    building.rename(target)
-    return str(target)
 
 
 #: Lambda's init phase (importing the handler) has its own limit, outside the function's Timeout.

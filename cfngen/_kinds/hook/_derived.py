@@ -100,6 +100,11 @@ def official_style(project: Project) -> bool:
 
 
 def read_inputs(project: Project) -> dict[str, bytes | None]:
+    from cfngen._kinds._handler import require_handler
+
+    # As for a resource type: a python3.7 hook cannot run the models, and a typo in the
+    # entrypoint would put them in a second package (exit 2, the fix named).
+    require_handler(project)
     root = project.root
     schema = _read_bytes(project.schema_path)
     if schema is None:
@@ -205,11 +210,13 @@ def _texts(
     official: bool,
 ) -> dict[str, str]:
     from cfngen._kinds.resource._sam import render_requirements, render_template
+    from cfngen._runtimes import project_python
     from cfngen._support import source
 
     package = f"src/{project.package_name}"
+    python = project_python(project)
     texts = {
-        f"{package}/models.py": models_module(schema, official=official),
+        f"{package}/models.py": models_module(schema, official=official, python=python),
         f"{package}/cfngen_runtime.py": source("cfngen_runtime.py"),
         f"{package}/{SUPPORT_FILE}": support_source(),
         # Waiters, retries, error codes and clients for handlers that call AWS (within one
@@ -232,7 +239,9 @@ def _texts(
     }
     for name, target_schema in targets.items():
         module = _targets.module_name(name)
-        texts[f"{package}/target_models/{module}.py"] = target_module(target_schema, name)
+        texts[f"{package}/target_models/{module}.py"] = target_module(
+            target_schema, name, python=python
+        )
     return texts
 
 

@@ -121,6 +121,8 @@ def _invoke(
         listener.warn(warning)
     limit = runner.settings.enforce_timeout or DEFAULT_LIMIT
     with runner.open(), _hook_context(runner, type_configuration) as context:
+        for note in runner.entrypoint.notes:  # requirements installed for the run
+            listener.warn(note)
         if runner.entrypoint.import_output and listener.on_import_output is not None:
             listener.on_import_output(runner.entrypoint.import_output)
         exchange = _hook_protocol.HookExchange(

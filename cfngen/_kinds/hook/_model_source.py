@@ -8,10 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from cfngen._kinds.hook import _targets
+from cfngen._models import MODERN_PYTHON
 
 
-def models_module(schema: dict[str, Any], *, official: bool) -> str:
-    """models.py: TypeConfigurationModel and the classes it uses, and HookHandlerRequest."""
+def models_module(
+    schema: dict[str, Any], *, official: bool, python: tuple[int, int] = MODERN_PYTHON
+) -> str:
+    """models.py: TypeConfigurationModel and the classes it uses, and HookHandlerRequest, for
+    the oldest Python `python` it must run on (the hook's runtime)."""
     from cfngen._models import models_source
 
     config = schema.get("typeConfiguration")
@@ -21,14 +25,18 @@ def models_module(schema: dict[str, Any], *, official: bool) -> str:
         "properties": config.get("properties") or {},
         "definitions": schema.get("definitions") or {},
     }
-    text = models_source(source, root="TypeConfigurationModel")
+    text = models_source(source, root="TypeConfigurationModel", python=python, official_names=True)
     text = text.replace(
-        "\nfrom .cfngen_runtime import CfnModel\n",
-        "\nfrom cloudformation_cli_python_lib.interface import BaseHookHandlerRequest\n\n"
-        + ("from .cfngen_hook import none_when_empty\n" if official else "")
-        + "from .cfngen_runtime import CfnModel\n",
+        "\nfrom cloudformation_cli_python_lib.interface import BaseModel\n",
+        "\nfrom cloudformation_cli_python_lib.interface import BaseHookHandlerRequest, BaseModel\n",
         1,
     )
+    if official:
+        text = text.replace(
+            "\nfrom .cfngen_runtime import CfnModel\n",
+            "\nfrom .cfngen_hook import none_when_empty\nfrom .cfngen_runtime import CfnModel\n",
+            1,
+        )
     text += (
         "\n\n@dataclass\n"
         "class HookHandlerRequest(BaseHookHandlerRequest):\n"
@@ -44,10 +52,14 @@ def models_module(schema: dict[str, Any], *, official: bool) -> str:
     return text
 
 
-def target_module(schema: dict[str, Any], type_name: str) -> str:
+def target_module(
+    schema: dict[str, Any], type_name: str, *, python: tuple[int, int] = MODERN_PYTHON
+) -> str:
     from cfngen._models import models_source
 
-    text = models_source(schema, root=_targets.class_name(type_name))
+    text = models_source(
+        schema, root=_targets.class_name(type_name), python=python, official_names=True
+    )
     # The module lives in target_models/, one level below the runtime module.
     return text.replace("from .cfngen_runtime import", "from ..cfngen_runtime import", 1)
 

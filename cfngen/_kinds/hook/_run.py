@@ -103,6 +103,7 @@ def _run_tests(
         )
     limit = runner.settings.enforce_timeout or DEFAULT_LIMIT
     with runner.open(), _hook_context(runner, type_configuration) as context:
+        result.notes.extend(runner.entrypoint.notes)  # requirements installed for the run
         if runner.entrypoint.import_output:
             result.notes.append(
                 "output while importing the handlers: "

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, read_optional
+from cfngen._kinds._handler import require_handler
 from cfngen._kinds._kind import Derived
 from cfngen._kinds.resource import CALLBACK_CONTEXT_FILE
 from cfngen._progress import phase
-from cfngen._project import CONFIG_FILE, Project, require_entrypoint
-from cfngen._runtimes import declared_python, runtime_name, runtime_warnings
+from cfngen._project import CONFIG_FILE, Project
+from cfngen._runtimes import project_python, runtime_name, runtime_warnings
 
 if TYPE_CHECKING:
     from cfngen._validate._file_report import FileReport
@@ -55,10 +56,9 @@ def may_derive(project: Project, relpath: str) -> bool:
 
 
 def generate_inputs(project: Project) -> dict[str, bytes | None]:
-    # Before anything else: a python3.7 project cannot run the models (exit 2, the fix named).
-    project_python(project)
-    # A typo in the entrypoint would make every derived path point at another package.
-    require_entrypoint(project)
+    # Before anything else: a python3.7 project cannot run the models, and a typo in the
+    # entrypoint would make every derived path point at another package (exit 2, fix named).
+    require_handler(project)
     root = project.root
     schema = read_bytes(
         project.schema_path,
@@ -257,14 +257,6 @@ def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileRepor
     except UnicodeDecodeError:  # check_file turns it into a diagnostic with its position
         return project.kind.check_file(project.schema_path, strict=False, display=display)
     return project.kind.check_text(text, path=project.schema_path, strict=False, display=display)
-
-
-def project_python(project: Project) -> tuple[int, int]:
-    """The Python version the project's models must run on (its Lambda runtime's)."""
-    language = project.config.get("language")
-    return declared_python(
-        project.runtime, language if isinstance(language, str) else None, CONFIG_FILE
-    )
 
 
 def _check_callback_context(project: Project, inputs: Mapping[str, bytes | None]) -> None:

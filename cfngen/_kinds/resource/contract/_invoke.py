@@ -43,6 +43,8 @@ def invoke(
     timeout = handler.timeout_in_minutes if handler is not None else None
     with runner.open():
         entrypoint = runner.entrypoint
+        for note in entrypoint.notes:  # requirements installed for the run
+            listener.warn(note)
         if entrypoint.import_output and listener.on_import_output is not None:
             listener.on_import_output(entrypoint.import_output)
         stub = runner.stubs.get(action)

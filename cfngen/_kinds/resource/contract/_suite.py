@@ -74,6 +74,7 @@ def run_tests(
         )
 
     with runner.open():
+        result.notes.extend(runner.entrypoint.notes)  # requirements installed for the run
         limits = Limits.enforce(runner.settings.enforce_timeout)
         run = SuiteRun(info, runner, limits, conformance)
         for inputs in input_sets:

@@ -7,12 +7,32 @@ progress state, from callback-context.json), ResourceHandlerRequest and TIMEOUT_
 handlers get partial models. `Model._deserialize()` reads JSON and `model._serialize()`
 writes it; a JSON name that is not a Python name is kept in
 `field(metadata={'alias': ...})`.
+
+It also binds every name the official `cfn generate` writes in its models.py: each
+class under the plugin's name and as `_Name`, and its helpers, for handlers written for it.
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from inspect import getmembers, isclass
+from typing import (
+    AbstractSet,
+    Any,
+    Generic,
+    Mapping,
+    MutableMapping,
+    Optional,
+    Sequence,
+    Type,
+    TypeAlias,
+    TypeVar,
+)
+
+from cloudformation_cli_python_lib.interface import BaseModel
+from cloudformation_cli_python_lib.recast import recast_object
+from cloudformation_cli_python_lib.utils import deserialize_list
 
 from .cfngen_runtime import BaseResourceHandlerRequest, CfnModel
 
@@ -54,3 +74,20 @@ TIMEOUT_MINUTES: dict[str, int] = {
     "delete": 120,
     "list": 120,
 }
+
+
+# The official models.py's helpers, for handlers that import them from here.
+T = TypeVar("T")
+
+
+def set_or_none(value: Optional[Sequence[T]]) -> Optional[AbstractSet[T]]:
+    return set(value) if value else None
+
+
+# Every class as `_Name` too, and under the official plugin's name where it differs:
+# its models.py binds both, and handlers import them (`from .models import _Memo`).
+# (A field hides the type of its name in its class: annotations use `_Name`.)
+_TypeConfigurationModel = TypeConfigurationModel
+_CallbackContext = CallbackContext
+_ResourceModel = ResourceModel
+_Tags = Tags

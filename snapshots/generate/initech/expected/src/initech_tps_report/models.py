@@ -7,12 +7,33 @@ progress state, from callback-context.json), ResourceHandlerRequest and TIMEOUT_
 handlers get partial models. `Model._deserialize()` reads JSON and `model._serialize()`
 writes it; a JSON name that is not a Python name is kept in
 `field(metadata={'alias': ...})`.
+
+It also binds every name the official `cfn generate` writes in its models.py: each
+class under the plugin's name and as `_Name`, and its helpers, for handlers written for it.
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from inspect import getmembers, isclass
+from typing import (
+    AbstractSet,
+    Any,
+    Generic,
+    Literal,
+    Mapping,
+    MutableMapping,
+    Optional,
+    Sequence,
+    Type,
+    TypeAlias,
+    TypeVar,
+)
+
+from cloudformation_cli_python_lib.interface import BaseModel
+from cloudformation_cli_python_lib.recast import recast_object
+from cloudformation_cli_python_lib.utils import deserialize_list
 
 from .cfngen_runtime import BaseResourceHandlerRequest, CfnModel
 
@@ -73,5 +94,20 @@ TIMEOUT_MINUTES: dict[str, int] = {
 }
 
 
-# A field hides the type of its name in its class: later fields use these.
+# The official models.py's helpers, for handlers that import them from here.
+T = TypeVar("T")
+
+
+def set_or_none(value: Optional[Sequence[T]]) -> Optional[AbstractSet[T]]:
+    return set(value) if value else None
+
+
+# Every class as `_Name` too, and under the official plugin's name where it differs:
+# its models.py binds both, and handlers import them (`from .models import _Memo`).
+# (A field hides the type of its name in its class: annotations use `_Name`.)
 _Memo = Memo
+_Tag = Tag
+_TypeConfigurationModel = TypeConfigurationModel
+_CallbackContext = CallbackContext
+_ResourceModel = ResourceModel
+_InitechDateFormat = InitechDateFormat
