@@ -71,11 +71,14 @@ class HookKind:
     def claims(self, path: Path) -> bool:
         """A schema file outside any project is a hook's when it looks like one."""
         from cfngen import _schema
+        from cfngen._files import read_optional
         from cfngen._kinds.hook._schema import looks_like_hook
 
         try:
-            return looks_like_hook(_schema.loads(path.read_text(encoding="utf-8")).data)
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            # The one reader: a named pipe given as the schema is refused, never waited on.
+            data = read_optional(path)
+            return data is not None and looks_like_hook(_schema.loads(data.decode("utf-8")).data)
+        except (CfngenError, UnicodeDecodeError, ValueError, RecursionError):
             return False
 
     def check_file(self, path: Path, *, strict: bool, display: str | None = None) -> FileReport:
