@@ -58,7 +58,32 @@ def _problems(extra: str) -> list[str]:
             continue
         if not requirement.specifier.contains(installed, prereleases=True):
             problems.append(f"{requirement.name}{requirement.specifier} ({installed} is installed)")
+        problems.extend(_missing_for_extras(requirement))
     return problems
+
+
+def _missing_for_extras(requirement: Requirement) -> list[str]:
+    """What the extras of an installed requirement bring and is missing: `moto[s3]` installed
+    as plain `moto` has no py-partiql-parser, and a handler's S3 call fails with `No module
+    named ...` (moto imports its services' libraries at the first call)."""
+    from importlib.metadata import PackageNotFoundError, requires, version
+
+    from packaging.requirements import Requirement
+
+    if not requirement.extras:
+        return []
+    missing = []
+    for text in requires(requirement.name) or []:
+        needed = Requirement(text)
+        if needed.marker is None or not any(
+            needed.marker.evaluate({"extra": extra}) for extra in requirement.extras
+        ):
+            continue
+        try:
+            version(needed.name)
+        except PackageNotFoundError:
+            missing.append(f"{needed.name} (not installed; {requirement} needs it)")
+    return missing
 
 
 @functools.cache

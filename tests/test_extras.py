@@ -222,3 +222,28 @@ def test_the_test_extra_brings_what_motos_service_backends_import():
     }
     assert {"openapi-spec-validator", "joserfc", "pyparsing", "py-partiql-parser"} <= brought
     assert "docker" not in brought
+
+
+@pytest.mark.parametrize("missing", ["openapi-spec-validator", "py-partiql-parser"])
+def test_a_library_motos_extras_bring_that_is_missing_is_named(monkeypatch, missing):
+    """moto installed without the extras cfngen asks for passes a version check, yet a handler
+    calling CloudFormation (or S3 Select) then fails with `No module named ...`: the extra's
+    check names the library instead."""
+    from importlib import metadata
+
+    from cfngen import _extras
+    from cfngen._errors import CfngenError
+
+    real = metadata.version
+
+    def version(name):
+        if name.lower().replace("_", "-") == missing:
+            raise metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(metadata, "version", version)
+    with pytest.raises(CfngenError) as caught:
+        _extras.require("test", "`cfngen test`")
+    assert f"{missing} (not installed; moto[" in caught.value.message
+    assert 'pip install "cfngen[test]"' in (caught.value.hint or "")
+    _extras.require("build", "`cfngen build`")  # nothing of the build extra is missing
