@@ -89,6 +89,47 @@ def test_package_names_that_would_hide_a_module_are_refused(value, hidden):
         _answers.check_package_name(value)
 
 
+def _table_modules() -> list[tuple[str, str]]:
+    from cfngen._init._dependency_modules import MODULES
+
+    return [(module, name) for name, modules in MODULES.items() for module in modules]
+
+
+@pytest.mark.parametrize(("module", "distribution"), _table_modules())
+def test_every_module_of_what_handlers_run_beside_is_refused_as_a_package_name(
+    module, distribution
+):
+    """time_machine (cfngen's simulated clock) and the rest of cfngen[all]'s closure passed
+    while a hand-written list named 45 of them."""
+    problem = _answers.package_name_error(module) or ""
+    assert f"would hide the {module.lower()} package ({distribution})" in problem
+    # Without case too: on macOS's file system `Time_Machine/` hides `time_machine`.
+    assert _answers.package_name_error(module.upper()) is not None
+
+
+def test_the_table_of_dependency_modules_is_what_the_installed_distributions_say():
+    """Made at release time (`python tests/make_dependency_modules.py`): the same table on every
+    machine, checked here against what is installed. A distribution only other Pythons need
+    (tomli, exceptiongroup before 3.11) keeps its row where it is not installed."""
+    from importlib import metadata
+
+    from cfngen._init._dependency_modules import MODULES
+    from tests import make_dependency_modules as maker
+
+    regenerated, kept = maker.table(MODULES)
+    assert regenerated == MODULES, (
+        "cfngen/_init/_dependency_modules.py is out of date: run "
+        "`python tests/make_dependency_modules.py`"
+    )
+    for name in kept:
+        with pytest.raises(metadata.PackageNotFoundError):
+            metadata.distribution(name)
+    assert list(MODULES) == sorted(MODULES)
+    assert all(list(modules) == sorted(modules) for modules in MODULES.values())
+    # Nothing only some platforms' wheels carry.
+    assert not [m for ms in MODULES.values() for m in ms if "mypyc" in m or "." in m]
+
+
 @pytest.mark.parametrize(
     "type_name", ["1Org::2Svc::3Res", "Import::As::If", "Class::Def::None", "Acme::Svc::Widget"]
 )

@@ -41,21 +41,18 @@ def check_type_name(value: str) -> TypeName:
     return TypeName(value)
 
 
-#: Top-level modules the handlers run beside (in Lambda and in `cfngen test`, with src/ first
-#: on sys.path), which a project package of the same name would hide: the handlers' runtime
-#: library and its dependencies, and what cfngen runs them with (moto and its own).
-_DEPENDENCIES = frozenset(
-    {
-        "cloudformation_cli_python_lib", "boto3", "botocore", "s3transfer", "jmespath",
-        "dateutil", "urllib3", "six", "typing_extensions",
-        "cfngen", "moto", "responses", "werkzeug", "xmltodict", "requests", "certifi", "idna",
-        "charset_normalizer", "cryptography", "cffi", "jinja2", "markupsafe", "yaml",
-        "jsonschema", "referencing", "attr", "attrs", "pytest", "_pytest", "pluggy",
-        "hypothesis", "copier", "questionary", "prompt_toolkit", "pydantic", "black", "ruff",
-        "packaging", "setuptools", "pkg_resources", "pip", "rpdk", "cfnlint", "samtranslator",
-        "datamodel_code_generator",
-    }
-)  # fmt: skip
+def _dependency_of(name: str) -> str | None:
+    """The distribution whose top-level module `name` is (compared without case), among those
+    the handlers run beside: their runtime library and its dependencies, what cfngen runs them
+    with, and pytest (cfngen/_init/_dependency_modules.py, made at release time from cfngen's
+    own dependencies, so the same on every machine)."""
+    from cfngen._init._dependency_modules import MODULES
+
+    lowered = name.lower()
+    for distribution, modules in MODULES.items():
+        if any(module.lower() == lowered for module in modules):
+            return distribution
+    return None
 
 
 def package_name_error(value: str) -> str | None:
@@ -70,10 +67,11 @@ def package_name_error(value: str) -> str | None:
             f"{value!r} would hide Python's own {lowered} module from the handlers; "
             "choose a name of your own, e.g. acme_widget"
         )
-    if lowered in _DEPENDENCIES:
+    distribution = _dependency_of(value)
+    if distribution is not None:
         return (
-            f"{value!r} would hide the {lowered} package the handlers and cfngen rely on; "
-            "choose a name of your own, e.g. acme_widget"
+            f"{value!r} would hide the {lowered} package ({distribution}) the handlers and "
+            "cfngen rely on; choose a name of your own, e.g. acme_widget"
         )
     return None
 
