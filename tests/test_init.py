@@ -445,3 +445,26 @@ def test_a_package_name_that_hides_a_module_is_refused_before_anything_is_writte
     assert init("-t", "Acme::Svc::Widget", *args, str(dest)) == ExitCode.USAGE
     assert "would hide" in capsys.readouterr().err
     assert not dest.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "stubs"),
+    [
+        (("-t", "Acme::Svc::Widget"), True),
+        (("-t", "Acme::Svc::Widget", "--template-version", "0.1.0"), False),
+        (("--example",), False),
+        (("-t", "Acme::Svc::Widget", "--handlers", "none"), False),
+        (("--artifact-type", "hook", "-t", "Acme::Svc::Guard"), False),
+    ],
+    ids=["stubs", "template-0.1.0", "example", "no-handlers", "hook"],
+)
+def test_next_mentions_stub_lines_only_when_the_project_has_them(
+    home, tmp_path, capsys, args, stubs
+):
+    """Template 0.1.0's handlers have no `# STUB:` line: Next told the user to delete them."""
+    root = tmp_path / "project"
+    assert init("--no-git", *args, str(root)) == ExitCode.OK
+    out = capsys.readouterr().out
+    has = any("# STUB: not implemented" in path.read_text() for path in root.rglob("handlers.py"))
+    assert has == stubs
+    assert ("`# STUB:` lines" in out.split("Next:", 1)[1]) == stubs, out

@@ -61,6 +61,8 @@ class InitResult:
     notes: list[str] = field(default_factory=list)
     #: Files of the project not written because the folder already had a file there (--force).
     kept: list[str] = field(default_factory=list)
+    #: Files written whose handlers are stubs (`# STUB:` lines), for the next steps.
+    stubbed: list[str] = field(default_factory=list)
 
     def render(self, text: Rendered, *, where: str) -> None:
         """What was made and what to do next; `where` is the folder as the user should type
@@ -86,7 +88,7 @@ class InitResult:
         text.out("Next:")
         if where != ".":
             text.out(f"  cd {where}")
-        for step in self.answers.next_steps():
+        for step in self.answers.next_steps(self.stubbed):
             text.out(f"  {step}")
 
 
@@ -204,6 +206,7 @@ def init_project(
             if existed:
                 result.kept = _set_aside_existing(project, dest)
             result.files = _files_of(project)
+            result.stubbed = _stubbed(project, result.files)
             if use_git:
                 _git_step(project, dest, answers, version, result)
         except OSError as exc:
@@ -259,6 +262,18 @@ def _files_of(project: Path) -> list[str]:
         for p in project.rglob("*")
         if not p.is_dir() and ".git" not in p.relative_to(project).parts
     )
+
+
+def _stubbed(project: Path, files: list[str]) -> list[str]:
+    """The Python files among `files` that hold a handler stub's marker line."""
+    from cfngen._init._stubs import MARKER
+
+    return [
+        rel
+        for rel in files
+        if rel.endswith(".py")
+        and MARKER in (project / rel).read_text(encoding="utf-8", errors="replace")
+    ]
 
 
 def _set_aside_existing(project: Path, dest: Path) -> list[str]:

@@ -87,8 +87,10 @@ class Answers(Protocol):
         """Short facts for the "Created ..." line besides the file count and template."""
         ...
 
-    def next_steps(self) -> list[str]:
-        """Commands to run in the new project, after `cd` into it."""
+    def next_steps(self, stubbed: Sequence[str]) -> list[str]:
+        """Commands to run in the new project, after `cd` into it. `stubbed`: the files init
+        wrote whose handlers are stubs `cfngen test` reports as not implemented (they carry
+        `# STUB:` lines; an earlier template version's stubs do not)."""
         ...
 
 

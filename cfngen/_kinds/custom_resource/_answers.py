@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -79,7 +79,7 @@ class Answers:
     def details(self) -> list[str]:
         return [self.runtime]
 
-    def next_steps(self) -> list[str]:
+    def next_steps(self, stubbed: Sequence[str]) -> list[str]:
         return ["cfngen validate", "cfngen test", "sam deploy --guided"]
 
 

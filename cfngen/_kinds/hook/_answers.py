@@ -212,7 +212,7 @@ class Answers:
             )
         return notes
 
-    def next_steps(self) -> list[str]:
+    def next_steps(self, stubbed: Sequence[str]) -> list[str]:
         return ["python -m pip install -r requirements-dev.txt", "python -m pytest", "cfngen test"]
 
 

@@ -6,7 +6,7 @@ the fragment's format, and optionally a template to start from (`--from-template
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -93,7 +93,7 @@ class Answers:
     def notes(self) -> list[str]:
         return [f"from {self.source}: {what}" for what in self.removed]
 
-    def next_steps(self) -> list[str]:
+    def next_steps(self, stubbed: Sequence[str]) -> list[str]:
         return ["cfngen validate", "cfngen generate", "cfngen test"]
 
 

@@ -97,14 +97,14 @@ class Answers:
             f"src/{self.package_name}/, so it cannot package this project"
         ]
 
-    def next_steps(self) -> list[str]:
+    def next_steps(self, stubbed: Sequence[str]) -> list[str]:
         steps = ["python -m pip install -r requirements-dev.txt", "python -m pytest"]
-        if self.example or not self.handlers:
+        if not stubbed:
             return [*steps, "cfngen test"]
         return [
             *steps,
             "cfngen test  (says 'not implemented' until you implement the handlers in "
-            f"src/{self.package_name}/handlers.py and delete their `# STUB:` lines)",
+            f"{', '.join(stubbed)} and delete their `# STUB:` lines)",
         ]
 
 
