@@ -468,3 +468,32 @@ def test_next_mentions_stub_lines_only_when_the_project_has_them(
     has = any("# STUB: not implemented" in path.read_text() for path in root.rglob("handlers.py"))
     assert has == stubs
     assert ("`# STUB:` lines" in out.split("Next:", 1)[1]) == stubs, out
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "written"),
+    [
+        ("resource", ("--ci", "gitlab"), ".gitlab-ci.yml"),
+        ("resource", ("--data", "ci=gitlab"), ".gitlab-ci.yml"),
+        ("hook", ("--data", "ci=none"), None),
+        ("custom_resource", ("--ci", "github"), ".github/workflows/cfngen.yml"),
+    ],
+)
+def test_the_ci_answer_is_one_question_every_way_it_comes(home, tmp_path, kind, answer, written):
+    """`--data ci=...` was refused (ci was a flag of the CLI's, not a question)."""
+    root = tmp_path / "project"
+    type_name = () if kind == "custom_resource" else ("-t", "Acme::Svc::Widget")
+    args = ("--artifact-type", kind, *type_name, *answer, "--no-git", str(root))
+    assert init(*args) == ExitCode.OK
+    found = {p for p in (".gitlab-ci.yml", ".github/workflows/cfngen.yml") if (root / p).exists()}
+    assert found == ({written} if written else set())
+    assert answers_of(root)["ci"] == answer[1].removeprefix("ci=")
+
+
+@pytest.mark.parametrize("value", ["github", "none"])
+def test_ci_is_refused_for_a_module_which_has_no_workflow(home, tmp_path, capsys, value):
+    root = tmp_path / "module"
+    args = ("--artifact-type", "module", "-t", "Acme::Svc::Stack::MODULE", "--ci", value)
+    assert init(*args, str(root)) == ExitCode.USAGE
+    assert "ci does not apply to this kind of extension" in capsys.readouterr().err
+    assert not root.exists()

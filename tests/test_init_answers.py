@@ -278,9 +278,8 @@ def test_the_answer_keys_are_the_live_templates_questions():
         for key, question in config.items()
         if not key.startswith("_") and question.get("when") is not False
     }
-    # `ci` is the template's own question (every kind's template asks it; `cfngen init --ci`
-    # answers it), not one of the resource kind's.
-    assert asked == {*KEYS, "ci"}
+    # `ci` too: the wizard asks it, --ci and --data ci=... answer it, checked once.
+    assert asked == set(KEYS)
 
 
 def test_the_example_needs_no_type_name_and_fixes_the_schema_answers():
@@ -322,3 +321,34 @@ def test_copier_yml_states_the_same_defaults_as_the_questions():
     assert config["handlers"]["default"] == list(HANDLERS)
     assert config["handlers"]["choices"] == list(HANDLERS)
     assert config["artifact_type"]["choices"] == list(named("resource").artifact_types)
+
+
+@pytest.mark.parametrize(
+    ("kind", "folder", "proposed"),
+    [
+        ("resource", "acme-storage-bucket", "Acme::Storage::Bucket"),
+        ("resource", "acme_storage_bucket_policy", "Acme::Storage::BucketPolicy"),
+        ("resource", "Acme Storage v2", "Acme::Storage::V2"),
+        ("resource", "widget", None),
+        ("resource", "my-widget", None),
+        ("resource", "aws-s3-thing", None),  # a namespace AWS reserves
+        ("resource", "a-b-c", None),  # parts of one letter
+        ("hook", "acme-guard-bucket-hook", "Acme::Guard::BucketHook"),
+        ("module", "acme-storage-bucket-module", "Acme::Storage::Bucket::MODULE"),
+        ("module", "acme-storage-bucket", "Acme::Storage::Bucket::MODULE"),
+        ("custom_resource", "acme-greeting", "Custom::AcmeGreeting"),
+        ("custom_resource", "---", None),
+    ],
+)
+def test_the_wizard_proposes_a_type_name_from_the_folder(kind, folder, proposed):
+    from cfngen._kinds import lookup
+
+    spec = lookup(kind).init
+    assert spec is not None
+    question = next(q for q in spec.questions if q.key in ("type_name", "custom_type"))
+    assert question.propose is not None
+    assert question.propose({}, folder) == proposed
+    if proposed is not None:
+        assert str(question.check(proposed)) == proposed  # what Enter then gives
+    if any(q.key == "example" for q in spec.questions):
+        assert question.propose({"example": True}, folder) is None  # the example's own name

@@ -74,6 +74,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                 options.update(action="store_const", const=True, default=None)
         elif question.metavar:
             options["metavar"] = question.metavar
+        if question.flag_choices:
+            options["choices"] = question.flag_choices
         if question.repeatable:
             options.update(action="append", default=None)
         p.add_argument(*question.flags, **options)
@@ -98,14 +100,6 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--no-git", dest="git", action="store_false", help="do not make a git repository"
-    )
-    p.add_argument(
-        "--ci",
-        choices=("github", "gitlab", "none"),
-        default=None,
-        help="the CI workflow to add: GitHub Actions (.github/workflows/cfngen.yml, the "
-        "default), GitLab CI (.gitlab-ci.yml) or none; it validates, checks the derived files, "
-        "runs the unit and contract tests and uploads their JUnit reports",
     )
     p.add_argument(
         "--template-version",
@@ -184,7 +178,6 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
         use_git=args.git,
         template_version=args.template_version,
-        ci=args.ci,
     )
     text = rendered()
     result.render(text, where=_display_path(result.root))

@@ -133,7 +133,6 @@ def init_project(
     use_git: bool = True,
     template_version: str | None = None,
     generate: Callable[[Path], GenerateResult] | None = None,
-    ci: str | None = None,
 ) -> InitResult:
     """`generate(project)` replaces `cfngen generate` on the rendered project (tests pass a
     failing one)."""
@@ -195,8 +194,6 @@ def init_project(
             # The packaged folder is byte for byte the cache's tag (sync just made sure), and
             # rendering it skips copier's clone and checkout of the cache: ~0.3 s of every init.
             data = answers.copier_data()
-            if ci is not None:
-                data["ci"] = ci  # the template's own question; its default is github
             _copier.render(str(versions[version].path), project, data, None)
             _copier.pin_template(project, src, version)
             result.generated = (generate or generate_project)(project)

@@ -56,6 +56,13 @@ class Question:
     #: For "text": the answer is a list; the flag may be given several times, the wizard asks
     #: again until an empty answer (`choices`, when given, complete what is typed).
     repeatable: bool = False
+    #: What the wizard offers first, from the answers so far and the name of the folder the
+    #: project goes to (e.g. a type name from `acme-storage-bucket`); None: `default`'s. Only
+    #: the wizard proposes: without questions nothing is taken from a folder's name.
+    propose: Callable[[Mapping[str, Any], str], Any] | None = None
+    #: Every value the flag takes, when they are few and fixed: the command line refuses others
+    #: and shell completion offers them.
+    flag_choices: tuple[str, ...] = ()
 
 
 class Answers(Protocol):
