@@ -497,3 +497,109 @@ def test_ci_is_refused_for_a_module_which_has_no_workflow(home, tmp_path, capsys
     assert init(*args, str(root)) == ExitCode.USAGE
     assert "ci does not apply to this kind of extension" in capsys.readouterr().err
     assert not root.exists()
+
+
+# ------------------------------------------------------------------ a folder of a repository
+
+#: kind -> the answers that make one with --no-input.
+KIND_ARGS = {
+    "resource": ("-t", "Acme::Svc::Widget"),
+    "hook": ("--artifact-type", "hook", "-t", "Acme::Svc::Guard"),
+    "custom_resource": ("--artifact-type", "custom_resource"),
+}
+
+
+def monorepo(tmp_path: Path) -> Path:
+    repo = tmp_path / "mono"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "README.md").write_text("many projects\n")
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=a", "-c", "user.email=a@b.c", "commit", "-qm", "start")
+    return repo
+
+
+@pytest.mark.parametrize("kind", KIND_ARGS)
+def test_in_a_folder_of_a_repository_the_github_workflow_goes_to_its_root(
+    home, tmp_path, capsys, kind
+):
+    """GitHub runs workflows only from the repository's root: the one init wrote in the
+    project's folder never ran."""
+    repo = monorepo(tmp_path)
+    root = repo / "types" / "thing"
+    assert init(*KIND_ARGS[kind], str(root)) == ExitCode.OK
+    out = capsys.readouterr().out
+    workflow = repo / ".github" / "workflows" / "cfngen-types-thing.yml"
+    job = yaml.safe_load(workflow.read_text())["jobs"]["check"]
+    assert job["defaults"]["run"]["working-directory"] == "types/thing"
+    paths = [
+        value
+        for step in job["steps"]
+        for key, value in step.get("with", {}).items()
+        if key in ("cache-dependency-path", "path")
+    ]
+    assert paths and all(path.startswith("types/thing/") for path in paths), paths
+    assert all((root / path.removeprefix("types/thing/")).exists() for path in paths[:-1])
+    assert not (root / ".github").exists()
+    assert f"CI: {workflow}" in out
+    assert answers_of(root)["ci_working_directory"] == "types/thing"
+
+
+def test_in_a_folder_of_a_repository_the_gitlab_job_runs_there_and_init_says_how_to_include_it(
+    home, tmp_path, capsys
+):
+    repo = monorepo(tmp_path)
+    root = repo / "types" / "thing"
+    assert init(*KIND_ARGS["resource"], "--ci", "gitlab", str(root)) == ExitCode.OK
+    err = capsys.readouterr().err
+    (name, job), *_ = yaml.safe_load((root / ".gitlab-ci.yml").read_text()).items()
+    assert name == "cfngen types/thing"
+    assert job["script"][0] == "cd types/thing"
+    assert job["artifacts"]["reports"]["junit"] == "types/thing/reports/*.xml"
+    assert job["cache"]["key"]["files"] == ["types/thing/requirements-dev.txt"]
+    assert "include: [{local: types/thing/.gitlab-ci.yml}]" in err
+    assert not (repo / ".gitlab-ci.yml").exists()  # the repository's own file: never written
+
+
+@pytest.mark.parametrize("case", ["a workflow of that name exists", "a path it cannot name"])
+def test_in_a_folder_of_a_repository_init_says_why_the_workflow_is_not_at_the_root(
+    home, tmp_path, capsys, case
+):
+    repo = monorepo(tmp_path)
+    existing = repo / ".github" / "workflows" / "cfngen-types-thing.yml"
+    if case == "a workflow of that name exists":
+        existing.parent.mkdir(parents=True)
+        existing.write_text("name: mine\n")
+        root = repo / "types" / "thing"
+    else:
+        root = repo / "types" / "my thing"
+    assert init(*KIND_ARGS["resource"], str(root)) == ExitCode.OK
+    err = capsys.readouterr().err
+    if case == "a workflow of that name exists":
+        assert existing.read_text() == "name: mine\n"
+        assert f"{existing} exists, so the project's GitHub workflow was not written" in err
+        assert not (root / ".github").exists()
+    else:
+        assert not (repo / ".github").exists()
+        assert "GitHub does not run the CI file init wrote in the project" in err
+        assert "'types/my thing'" in err
+        assert (root / ".github" / "workflows" / "cfngen.yml").is_file()
+
+
+@pytest.mark.oracle  # check-jsonschema (GitHub's and GitLab's schemas) and zizmor are the judges
+@pytest.mark.parametrize("ci", ["github", "gitlab"])
+def test_the_ci_files_of_a_project_in_a_folder_validate(home, tmp_path, ci):
+    from tests.test_editor_ci import tool
+
+    repo = monorepo(tmp_path)
+    root = repo / "types" / "thing"
+    assert init(*KIND_ARGS["resource"], "--ci", ci, str(root)) == ExitCode.OK
+    if ci == "github":
+        workflow = repo / ".github" / "workflows" / "cfngen-types-thing.yml"
+        schema = "vendor.github-workflows"
+        audit = tool("zizmor", "--offline", "--persona", "pedantic", str(workflow), cwd=repo)
+        assert audit.returncode == 0, audit.stdout + audit.stderr
+    else:
+        workflow, schema = root / ".gitlab-ci.yml", "vendor.gitlab-ci"
+    checked = tool("check-jsonschema", "--builtin-schema", schema, str(workflow), cwd=repo)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

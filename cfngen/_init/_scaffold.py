@@ -29,7 +29,7 @@ from cfngen._files import (
     signals_deferred,
     sweep,
 )
-from cfngen._init import _copier, _template_cache
+from cfngen._init import _ci, _copier, _template_cache
 from cfngen._init._git import git, git_available, has_identity, work_tree_root
 from cfngen._render import Rendered
 
@@ -63,6 +63,8 @@ class InitResult:
     kept: list[str] = field(default_factory=list)
     #: Files written whose handlers are stubs (`# STUB:` lines), for the next steps.
     stubbed: list[str] = field(default_factory=list)
+    #: The CI workflow written at the root of the repository the project is a folder of.
+    workflow: Path | None = None
 
     def render(self, text: Rendered, *, where: str) -> None:
         """What was made and what to do next; `where` is the folder as the user should type
@@ -75,6 +77,11 @@ class InitResult:
         )
         if self.commit:
             text.out(f"  git: one commit, {self.commit}")
+        if self.workflow is not None:
+            text.out(
+                f"  CI: {self.workflow} (GitHub runs workflows from the repository's root; "
+                "it runs in the project's folder)"
+            )
         if self.generated is not None:
             for warning in self.generated.warnings:
                 text.warning(warning)
@@ -171,6 +178,8 @@ def init_project(
                 "`cfngen template sync`"
             )
 
+    # A folder of a larger repository: its CI files are made for that folder (_ci.py).
+    where = _ci.placement(dest)
     existed = dest.is_dir()
     created_parents = _missing_parents(dest)
     # A new destination is built beside it, so the final move is one rename on one file
@@ -194,12 +203,21 @@ def init_project(
             # The packaged folder is byte for byte the cache's tag (sync just made sure), and
             # rendering it skips copier's clone and checkout of the cache: ~0.3 s of every init.
             data = answers.copier_data()
+            if (
+                where is not None
+                and where.plain
+                and _template_cache.has_question(versions[version].path, "ci_working_directory")
+            ):
+                data["ci_working_directory"] = where.folder
             _copier.render(str(versions[version].path), project, data, None)
             _copier.pin_template(project, src, version)
             result.generated = (generate or generate_project)(project)
             # The meta-schemas the editor settings of the template point at.
             if wants_schemas(project):
                 export_schemas(project)
+            ci = _ci.place(project, where) if where is not None else None
+            if ci is not None:
+                result.notes.extend(ci.notes)
             if existed:
                 result.kept = _set_aside_existing(project, dest)
             result.files = _files_of(project)
@@ -221,12 +239,33 @@ def init_project(
             lambda: _move_into_place(project, dest, existed=existed), dest, result.files
         )
         moved = True
+        if where is not None and ci is not None and ci.workflow is not None:
+            _write_workflow(where, *ci.workflow, result)
     finally:
         if workspace is not None:
             workspace.close()
         if not moved:
             _remove(created_parents)
     return result
+
+
+def _write_workflow(where: _ci.Placement, relpath: str, data: bytes, result: InitResult) -> None:
+    """The project's GitHub workflow, at the root of the repository it is a folder of. Made
+    after the project is in place, which it does not belong to: if it cannot be written, the
+    project stays and init says so."""
+    transaction = Transaction(where.repository)
+    transaction.mkdir(relpath.rsplit("/", 1)[0])
+    transaction.create(relpath, data)
+    try:
+        transaction.commit()
+    except (CfngenError, OSError) as exc:
+        why = exc.message if isinstance(exc, CfngenError) else reason(exc)
+        result.notes.append(
+            f"the project's GitHub workflow could not be written to {where.repository / relpath}"
+            f": {why}; GitHub runs workflows only from the repository's root"
+        )
+        return
+    result.workflow = where.repository / relpath
 
 
 def _in_destination(error: CfngenError, project: Path, dest: Path) -> CfngenError:
