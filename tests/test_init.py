@@ -561,7 +561,9 @@ def test_in_a_folder_of_a_repository_the_gitlab_job_runs_there_and_init_says_how
     assert not (repo / ".gitlab-ci.yml").exists()  # the repository's own file: never written
 
 
-@pytest.mark.parametrize("case", ["a workflow of that name exists", "a path it cannot name"])
+@pytest.mark.parametrize(
+    "case", ["a workflow of that name exists", "a path it cannot name", ".github is a file"]
+)
 def test_in_a_folder_of_a_repository_init_says_why_the_workflow_is_not_at_the_root(
     home, tmp_path, capsys, case
 ):
@@ -571,6 +573,9 @@ def test_in_a_folder_of_a_repository_init_says_why_the_workflow_is_not_at_the_ro
         existing.parent.mkdir(parents=True)
         existing.write_text("name: mine\n")
         root = repo / "types" / "thing"
+    elif case == ".github is a file":
+        (repo / ".github").write_text("not a folder\n")
+        root = repo / "types" / "thing"
     else:
         root = repo / "types" / "my thing"
     assert init(*KIND_ARGS["resource"], str(root)) == ExitCode.OK
@@ -579,6 +584,10 @@ def test_in_a_folder_of_a_repository_init_says_why_the_workflow_is_not_at_the_ro
         assert existing.read_text() == "name: mine\n"
         assert f"{existing} exists, so the project's GitHub workflow was not written" in err
         assert not (root / ".github").exists()
+    elif case == ".github is a file":
+        assert (repo / ".github").read_text() == "not a folder\n"
+        assert "the project's GitHub workflow could not be written to" in err
+        assert (root / ".rpdk-config").is_file()  # the project is there
     else:
         assert not (repo / ".github").exists()
         assert "GitHub does not run the CI file init wrote in the project" in err

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cfngen._errors import CfngenError
 from cfngen._init._git import git_available, work_tree_root
 
 _PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*")
@@ -109,3 +110,22 @@ def place(project: Path, where: Placement) -> Moved:
         return moved
     moved.workflow = (where.workflow, data)
     return moved
+
+
+def write_workflow(where: Placement, relpath: str, data: bytes) -> Path | str:
+    """Create the workflow at the repository's root, all or nothing: where it went, or why it
+    could not be written."""
+    from cfngen._files import Transaction, reason
+
+    transaction = Transaction(where.repository)
+    transaction.mkdir(relpath.rsplit("/", 1)[0])
+    transaction.create(relpath, data)
+    try:
+        transaction.commit()
+    except (CfngenError, OSError) as exc:
+        why = exc.message if isinstance(exc, CfngenError) else reason(exc)
+        return (
+            f"the project's GitHub workflow could not be written to {where.repository / relpath}"
+            f": {why}; GitHub runs workflows only from the repository's root"
+        )
+    return where.repository / relpath

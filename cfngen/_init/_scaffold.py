@@ -240,32 +240,19 @@ def init_project(
         )
         moved = True
         if where is not None and ci is not None and ci.workflow is not None:
-            _write_workflow(where, *ci.workflow, result)
+            # After the project is in place, which it does not belong to: if it cannot be
+            # written, the project stays and init says so.
+            written = _ci.write_workflow(where, *ci.workflow)
+            if isinstance(written, Path):
+                result.workflow = written
+            else:
+                result.notes.append(written)
     finally:
         if workspace is not None:
             workspace.close()
         if not moved:
             _remove(created_parents)
     return result
-
-
-def _write_workflow(where: _ci.Placement, relpath: str, data: bytes, result: InitResult) -> None:
-    """The project's GitHub workflow, at the root of the repository it is a folder of. Made
-    after the project is in place, which it does not belong to: if it cannot be written, the
-    project stays and init says so."""
-    transaction = Transaction(where.repository)
-    transaction.mkdir(relpath.rsplit("/", 1)[0])
-    transaction.create(relpath, data)
-    try:
-        transaction.commit()
-    except (CfngenError, OSError) as exc:
-        why = exc.message if isinstance(exc, CfngenError) else reason(exc)
-        result.notes.append(
-            f"the project's GitHub workflow could not be written to {where.repository / relpath}"
-            f": {why}; GitHub runs workflows only from the repository's root"
-        )
-        return
-    result.workflow = where.repository / relpath
 
 
 def _in_destination(error: CfngenError, project: Path, dest: Path) -> CfngenError:
