@@ -25,6 +25,7 @@ that has it.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import itertools
 import json
 import sys
@@ -91,10 +92,24 @@ def closure() -> tuple[dict[str, frozenset[str]], set[str]]:
     return needed, missing
 
 
+def _editable(distribution: metadata.Distribution) -> bool:
+    try:
+        url = json.loads(distribution.read_text("direct_url.json") or "{}")
+    except ValueError:
+        return False
+    return bool(url.get("dir_info", {}).get("editable"))
+
+
 def top_level_modules(name: str) -> tuple[str, ...]:
     """The importable top-level names an installed distribution puts on sys.path."""
     distribution = metadata.distribution(name)
     found: set[str] = set()
+    if _editable(distribution):
+        # Its RECORD lists a .pth file, not its modules (cfngen itself, in a checkout): the
+        # distribution's own name is the module it installs, when that imports.
+        module = name.replace("-", "_")
+        if importlib.util.find_spec(module) is not None:
+            found.add(module)
     paths = [str(path) for path in distribution.files or ()]
     if not paths:
         text = distribution.read_text("top_level.txt") or ""
