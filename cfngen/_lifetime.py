@@ -26,6 +26,7 @@ across fork.
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sys
@@ -57,9 +58,10 @@ def fork() -> int:
     return 0
 
 
+@functools.cache
 def _prctl() -> Callable[..., int] | None:
-    """libc's prctl on Linux (loaded in the parent: the child should do nothing slow before
-    asking), else None."""
+    """libc's prctl on Linux (loaded in the parent, once: the child should do nothing slow
+    before asking), else None."""
     if not sys.platform.startswith("linux"):
         return None
     try:
