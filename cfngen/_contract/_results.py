@@ -23,8 +23,10 @@ class Skipped(Exception):
     """A contract test does not apply (its message says why)."""
 
 
-def run_test(name: str, body: Callable[[], None]) -> TestResult:
-    """One contract test of any kind, timed: Failed and Skipped become its outcome."""
+def run_test(name: str, body: Callable[[], None], warnings: list[str] | None = None) -> TestResult:
+    """One contract test of any kind, timed: Failed and Skipped become its outcome. `warnings`
+    is the list the body fills with what CloudFormation accepts but the user should know: the
+    result keeps it, whatever the outcome."""
     started = time.perf_counter()
     outcome: Status = "passed"
     message: str | None = None
@@ -34,7 +36,8 @@ def run_test(name: str, body: Callable[[], None]) -> TestResult:
         outcome, message = "failed", str(exc)
     except Skipped as exc:
         outcome, message = "skipped", str(exc)
-    return TestResult(name, outcome, message, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return TestResult(name, outcome, message, seconds, list(dict.fromkeys(warnings or [])))
 
 
 _OUTCOME_STYLE: dict[str, Style] = {"passed": "ok", "failed": "error", "skipped": "warning"}
@@ -59,6 +62,9 @@ class TestResult:
     outcome: Status
     message: str | None
     seconds: float
+    #: What the test saw that CloudFormation accepts but the user should know; a warning never
+    #: fails a test.
+    warnings: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -66,6 +72,7 @@ class TestResult:
             "outcome": self.outcome,
             "message": self.message,
             "seconds": round(self.seconds, 3),
+            "warnings": self.warnings,
         }
 
 
@@ -91,12 +98,21 @@ class SuiteResult:
     def ok(self) -> bool:
         return self.count("failed") == 0 and (self.ran or not self.needs_a_test)
 
+    def warnings(self) -> dict[str, list[str]]:
+        """Each warning once, with the tests that got it, in the order first seen."""
+        found: dict[str, list[str]] = {}
+        for test in self.tests:
+            for warning in test.warnings:
+                found.setdefault(warning, []).append(test.name)
+        return found
+
     def as_json(self) -> dict[str, Any]:
         return {
             "tests": [test.as_json() for test in self.tests],
             "passed": self.count("passed"),
             "failed": self.count("failed"),
             "skipped": self.count("skipped"),
+            "warnings": len(self.warnings()),
         }
 
 
@@ -105,6 +121,9 @@ def render_progress(result: TestResult, paint: Paint = plain) -> str:
     reason = ""
     if result.outcome == "skipped" and result.message:
         reason = paint(f"  ({result.message})", "dim")
+    elif result.warnings:
+        count = len(result.warnings)
+        reason = paint(f"  ({count} warning{'s' if count > 1 else ''}, below)", "warning")
     return f"{word} {result.name} {paint(f'{result.seconds:.2f} s', 'dim')}{reason}\n"
 
 
@@ -115,9 +134,18 @@ def render_summary(result: SuiteResult, paint: Paint = plain) -> str:
         lines.append(paint(f"FAILED {test.name}", "error"))
         lines.extend("  " + line for line in (test.message or "").splitlines())
         lines.append("")
+    warnings = result.warnings()
+    for warning, tests in warnings.items():
+        # Once, however many tests saw it: the cause is one.
+        lines.append(paint("WARNING ", "warning") + warning)
+        lines.append(paint(f"  in {', '.join(tests)}", "dim"))
+    if warnings:
+        lines.append("")
     counts = ", ".join(
         f"{result.count(outcome)} {outcome}" for outcome in ("passed", "failed", "skipped")
     )
+    if warnings:
+        counts += f" ({len(warnings)} warning{'s' if len(warnings) > 1 else ''})"
     style: Style = "error" if failed else "ok"
     lines.append(paint(f"{counts} in {result.seconds:.2f} s", style))
     return "\n".join(lines) + "\n"

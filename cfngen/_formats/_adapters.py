@@ -76,14 +76,16 @@ def suite_cases(result: SuiteResult, *, suite: str, path: str | None = None) -> 
             message=test.message,
             seconds=test.seconds,
             path=path,
+            output="\n".join(f"warning: {w}" for w in test.warnings) or None,
         )
         for test in result.tests
     ]
 
 
 def suite_findings(result: SuiteResult, *, path: str | None = None) -> list[Finding]:
-    """A finding per failed contract test (on the handlers file, when known)."""
-    return [
+    """A finding per failed contract test (on the handlers file, when known), and a warning per
+    distinct warning the tests gave."""
+    found = [
         Finding(
             level="error",
             rule=f"cfngen-test/{test.name}",
@@ -95,6 +97,18 @@ def suite_findings(result: SuiteResult, *, path: str | None = None) -> list[Find
         for test in result.tests
         if test.outcome == "failed"
     ]
+    for warning, tests in result.warnings().items():
+        found.append(
+            Finding(
+                level="warning",
+                rule=rule_id(warning, prefix="cfngen-test"),
+                message=f"{warning} (in {', '.join(tests)})",
+                path=path,
+                line=1 if path else None,
+                title="cfngen test: warning",
+            )
+        )
+    return found
 
 
 def drift_cases(result: GenerateResult, *, root: Path, suite: str) -> list[Case]:

@@ -62,6 +62,8 @@ class CrInvocation(Invocation):
             lines += ["  " + line for line in text.splitlines()]
         for problem in exchange.problems:
             lines.append(paint("protocol: " + problem, "error"))
+        for warning in exchange.warnings:  # CloudFormation accepts these
+            lines.append(paint("protocol warning: " + warning, "warning"))
         return "\n".join(lines) + "\n"
 
 

@@ -76,8 +76,9 @@ def _run_tests(
         result.notes.extend(notes + inputs.notes)
 
         def unit(name: str, test: Callable[[Case], None]) -> TestResult:
+            case = Case(cloud, inputs)
             with cloud.receiving() if cloud.runner is not None else contextlib.nullcontext():
-                return run_test(name, lambda: test(Case(cloud, inputs)))
+                return run_test(name, lambda: test(case), case.warnings)
 
         def done(index: int, found: TestResult | ChildExit) -> None:
             if isinstance(found, ChildExit):
