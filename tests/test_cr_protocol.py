@@ -553,3 +553,36 @@ def test_a_handler_spinning_past_its_timeout_is_stopped_and_fails_its_test(tmp_p
     outcome, message = got["cr_create"]
     assert outcome == "failed" and "still running at its deadline" in message, message
     assert got["cr_delete_unknown_id"] == ("passed", "")
+
+
+@pytest.mark.parametrize(
+    "signal_name", ["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGABRT", "SIGKILL"]
+)
+def test_a_handler_that_signals_its_own_process_fails_its_test_and_the_run_reports(
+    tmp_path, signal_name
+):
+    """The worker does not inherit cfngen's own handling of Ctrl-C, SIGTERM and SIGHUP (an
+    interrupt of cfngen): a handler that sends one to its process ends that process, and the
+    test that was running fails naming the signal; the rest run and the report is written."""
+    code = RAW.replace(
+        '    kind = event["RequestType"]\n',
+        '    kind = event["RequestType"]\n'
+        '    if kind == "Create":\n'
+        "        import os, signal\n"
+        f"        os.kill(os.getpid(), signal.{signal_name})\n",
+        1,
+    )
+    root = project(tmp_path, code)
+    done = subprocess.run(
+        [sys.executable, "-m", "cfngen", "test", "-k", "cr_create or unknown_id", str(root)],
+        env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "interrupted" not in done.stderr
+    assert f"killed by {signal_name} during Create #1" in done.stdout, done.stdout
+    assert "PASSED  cr_delete_unknown_id" in done.stdout
+    assert "1 passed, 3 failed" in done.stdout

@@ -87,7 +87,7 @@ def _run_tests(
                     "failed",
                     f"one-response: the function's process ended ({found.how}) before it "
                     "answered: a handler answers through its ResponseURL and returns; never "
-                    "os._exit or sys.exit",
+                    "os._exit, sys.exit or a signal to its own process",
                     0.0,
                 )
             result.tests.append(found)
