@@ -38,6 +38,7 @@ __all__ = [
     "custom_resource_template",
     "custom_resources",
     "folder_kind",
+    "is_custom_resource_type",
     "load_project",
     "require_entrypoint",
 ]
@@ -52,9 +53,9 @@ _TEMPLATE_NAMES = ("template.yaml", "template.yml", "template.json")
 _TEMPLATE_SUFFIXES = (".yaml", ".yml", ".json", ".template")
 #: Larger files are not read while looking for a template (CloudFormation's limit is 1 MB).
 _MAX_TEMPLATE_BYTES = 1 << 20
-_CUSTOM_RESOURCE = re.compile(
-    r"^(Custom::[A-Za-z0-9_@-]{1,60}|AWS::CloudFormation::CustomResource)$"
-)
+#: What declares a custom resource, valid name or not: a `Custom::` type CloudFormation refuses
+#: (over 60 characters, a dot) still makes its template the project, which validate then names.
+_CUSTOM_RESOURCE = re.compile(r"^(Custom::.+|AWS::CloudFormation::CustomResource)$", re.S)
 CUSTOM_RESOURCE_KIND = "custom-resource"
 
 
@@ -150,6 +151,11 @@ def custom_resource_template(root: Path) -> Path | None:
     return None
 
 
+def is_custom_resource_type(value: object) -> bool:
+    """Whether a resource's Type declares a Lambda-backed custom resource."""
+    return isinstance(value, str) and _CUSTOM_RESOURCE.match(value) is not None
+
+
 def custom_resources(path: Path) -> dict[str, str]:
     """Logical id -> type of every custom resource a template declares ({} when `path` is not a
     readable template)."""
@@ -200,9 +206,7 @@ def template_facts(path: Path) -> TemplateFacts | None:
         custom_resources={
             str(logical_id): resource["Type"]
             for logical_id, resource in resources.items()
-            if isinstance(resource, dict)
-            and isinstance(resource.get("Type"), str)
-            and _CUSTOM_RESOURCE.match(resource["Type"])
+            if isinstance(resource, dict) and is_custom_resource_type(resource.get("Type"))
         },
         transforms=tuple(name for name in names if isinstance(name, str)),
     )

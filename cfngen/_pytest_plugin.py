@@ -130,7 +130,7 @@ class ContractProject(pytest.File):
         contract = project.kind.contract
         if contract is None:
             return
-        for name in _test_names(project.kind, contract):
+        for name in _test_names(project, contract):
             item: ContractItem = ContractItem.from_parent(self, name=name)
             item.add_marker("cfngen")
             yield item
@@ -147,13 +147,16 @@ class ContractProject(pytest.File):
         )
 
 
-def _test_names(kind: Any, contract: Any) -> tuple[str, ...]:
-    """The names of a kind's contract tests: its contract's `test_names`, else the
-    `TEST_NAMES` of the kind's tests module (`*tests.py` in the kind's folder, at any depth).
-    A kind with neither gets one item that runs all of its tests."""
+def _test_names(project: Any, contract: Any) -> tuple[str, ...]:
+    """The names of a project's contract tests: its contract's `test_names` (a method of the
+    project, or a sequence), else the `TEST_NAMES` of the kind's tests module (`*tests.py` in
+    the kind's folder, at any depth). A kind with neither gets one item that runs all of its
+    tests."""
     names = getattr(contract, "test_names", None)
+    if callable(names):
+        names = names(project)
     if names is None:
-        names = _names_in_package(type(kind).__module__)
+        names = _names_in_package(type(project.kind).__module__)
     return tuple(names) if names else (ALL_TESTS,)
 
 
@@ -194,7 +197,9 @@ class ContractItem(pytest.Item):
         except CfngenError as error:
             # The tests cannot run at all (bad inputs, no handlers): say why, as cfngen test.
             raise ContractFailure(_error_text(error)) from None
-        mine = [t for t in suite.tests if self.name == ALL_TESTS or _base(t.name) == self.name]
+        mine = [
+            t for t in suite.tests if self.name in (ALL_TESTS, t.name) or _base(t.name) == self.name
+        ]
         for note in suite.notes:
             self.add_report_section("call", "cfngen", note)
         failed = [t for t in mine if t.outcome == "failed"]

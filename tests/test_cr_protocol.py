@@ -418,6 +418,29 @@ def test_without_a_schema_the_failure_tests_say_why_they_skip(tmp_path):
     assert all("properties-schema.json" in m for _, m in got.values())
 
 
+@pytest.mark.parametrize("inputs", [None, {}, {"update": {"Name": "again"}}])
+@pytest.mark.parametrize(
+    ("test", "key"),
+    [
+        ("cr_update_replacement_deletes_old", "replace"),
+        ("cr_create_failed_rollback_delete", "invalid"),
+    ],
+)
+def test_a_skip_reason_names_the_inputs_file_as_it_is(tmp_path, inputs, test, key):
+    """It named custom-resource-inputs.json as a file that gives no such properties when there
+    was no such file."""
+    root = project(tmp_path, RAW, schema=False)
+    if inputs is not None:
+        (root / "custom-resource-inputs.json").write_text(json.dumps(inputs))
+    outcome, reason = outcomes(root, test)[test]
+    assert outcome == "skipped"
+    if inputs is None:
+        assert f'no "{key}" properties (custom-resource-inputs.json does not exist)' in reason
+    else:
+        assert f'no "{key}" properties in custom-resource-inputs.json' in reason
+        assert "does not exist" not in reason.split("custom-resource-inputs.json")[1]
+
+
 def test_a_handler_past_its_deadline_is_abandoned_and_cannot_write_into_the_report(
     tmp_path, capsys
 ):

@@ -32,6 +32,7 @@ class Inputs:
     #: Properties the handler must refuse (from the inputs file or the properties schema).
     invalid: dict[str, Any] | None = None
     why_no_invalid: str = 'no properties schema and no "invalid" inputs'
+    why_no_replace: str = 'no "replace" inputs'
     notes: list[str] = field(default_factory=list)
 
 
@@ -178,7 +179,7 @@ def cr_update_in_place_keeps_id(case: Case) -> None:
 
 def cr_update_replacement_deletes_old(case: Case) -> None:
     if case.inputs.replace is None:
-        raise Skipped('the inputs file names no "replace" properties')
+        raise Skipped(case.inputs.why_no_replace)
     old_id = case.created()
     update = case.update(old_id, case.inputs.replace, case.inputs.create)
     expect_success(update, "the replacing Update")
