@@ -71,6 +71,7 @@ def load_project(root: Path) -> Project:
         from cfngen._kinds import named
 
         return Project(root=root, kind=named(CUSTOM_RESOURCE_KIND), template=template, notes=notes)
+    _refuse_unreadable_templates(root)
     raise CfngenError(
         f"{root}: not a project folder (no {CONFIG_FILE})",
         "run the command inside a project, pass a project folder or a schema file "
@@ -138,17 +139,32 @@ def folder_kind(root: Path) -> Kind | None:
 
 def custom_resource_template(root: Path) -> Path | None:
     """The first template at the top of `root` that declares a Lambda-backed custom resource."""
-    try:
-        entries = sorted(p for p in root.iterdir() if p.suffix in _TEMPLATE_SUFFIXES)
-    except OSError:
-        return None
-    ordered = [root / name for name in _TEMPLATE_NAMES] + [
-        p for p in entries if p.name not in _TEMPLATE_NAMES
-    ]
-    for path in ordered:
+    for path in _template_candidates(root):
         if custom_resources(path):
             return path
     return None
+
+
+def _template_candidates(root: Path) -> list[Path]:
+    """The files at the top of `root` that may be templates, SAM's default names first."""
+    try:
+        entries = sorted(p for p in root.iterdir() if p.suffix in _TEMPLATE_SUFFIXES)
+    except OSError:
+        return []
+    return [root / name for name in _TEMPLATE_NAMES] + [
+        p for p in entries if p.name not in _TEMPLATE_NAMES
+    ]
+
+
+def _refuse_unreadable_templates(root: Path) -> None:
+    """A folder that is no project because its template is no file (a named pipe, a device)
+    says so: reading a pipe would wait forever, so templates are only read when regular. (A
+    folder named like a template is just a folder.)"""
+    from cfngen._files import read_optional
+
+    for path in _template_candidates(root):
+        if os.path.exists(path) and not path.is_file() and not path.is_dir():
+            read_optional(path, hint="a template is a regular file: replace it with one")
 
 
 def is_custom_resource_type(value: object) -> bool:

@@ -21,6 +21,9 @@ from cfngen._kinds.custom_resource import CUSTOM_TYPE_NAME
 from cfngen._kinds.custom_resource._type_files import is_schema_file, type_files, unclaimed
 from cfngen._validate._file_report import FileReport
 
+#: Characters after `Custom::` CloudFormation takes (the request reference's ResourceType).
+MAX_TYPE_NAME = 60
+
 
 def check_file(path: Path, *, strict: bool, display: str | None = None) -> FileReport:
     try:
@@ -130,7 +133,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                 Diagnostic(
                     "error",
                     f"{base}/Type",
-                    f"{kind!r} is not a custom resource type name CloudFormation accepts",
+                    _refused_name(kind),
                     "Custom:: then 1 to 60 letters, digits, _, @ or -",
                     *(_pos(body.get("Type")) or pos),
                 )
@@ -204,6 +207,16 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
         if found is not None:
             _check_properties(report, plain, name, found, pos)
     return report
+
+
+def _refused_name(kind: str) -> str:
+    name = kind.removeprefix("Custom::")
+    if len(name) > MAX_TYPE_NAME:
+        return (
+            f"{kind[:40]!r}... is not a custom resource type name CloudFormation accepts: "
+            f"{len(name)} characters after Custom::; CloudFormation takes at most {MAX_TYPE_NAME}"
+        )
+    return f"{kind!r} is not a custom resource type name CloudFormation accepts"
 
 
 class _Schemas:
