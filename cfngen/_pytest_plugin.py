@@ -16,6 +16,7 @@ import functools
 import importlib
 import os
 import re
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -180,6 +181,10 @@ def _names_in_package(package: str) -> tuple[str, ...] | None:
     return None
 
 
+class ContractWarning(UserWarning):
+    """A contract test passed with a warning (a rule CloudFormation does not enforce)."""
+
+
 class ContractFailure(Exception):
     """A contract test failed: the runner's message says how."""
 
@@ -202,6 +207,9 @@ class ContractItem(pytest.Item):
         ]
         for note in suite.notes:
             self.add_report_section("call", "cfngen", note)
+        for warning in dict.fromkeys(w for t in mine for w in t.warnings):
+            # What CloudFormation accepts but the user should know: pytest's warnings summary.
+            warnings.warn(ContractWarning(warning), stacklevel=1)
         failed = [t for t in mine if t.outcome == "failed"]
         if failed:
             raise ContractFailure(

@@ -100,3 +100,23 @@ def test_invoke_shows_an_accepted_rule_as_a_warning_and_succeeds(cli, documented
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "protocol warning: data: the Delete response carries Data" in result.stdout
     assert "protocol: " not in result.stdout
+
+
+@pytest.mark.oracle
+def test_pytest_passes_the_items_and_shows_the_warnings(documented):
+    import os
+    import subprocess
+    import sys
+
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--cfngen", "-q"],
+        cwd=documented,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1", "PYTEST_ADDOPTS": ""},
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "8 passed, 3 skipped" in ran.stdout
+    assert "ContractWarning: Delete: data: the Delete response carries Data" in ran.stdout
