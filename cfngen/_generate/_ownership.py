@@ -12,10 +12,11 @@ At a path the project's kind derives (see `_paths`), a regular file is cfngen's 
   not among them: its `CodeUri: build/` is what the official build uses, so it is the user's.
 A file cfngen wrote whose bytes changed since was edited by hand, header or not: generate
 stops and names it, unless told to discard the edit (saving it beside the file) or to keep the
-file as the user's. git's conflict markers (`_conflicts`) are no hand edit: they make a
-file cfngen's to derive again when it says so itself (its header) or, for JSON, unless a
-record makes it the user's. Anything else at a derived path (no header, a link, a folder, a
-pipe) is the user's and left alone. A file is removed only when cfngen wrote it, by
+file as the user's. Two changes are no hand edit: the official `cfn generate`'s output over
+cfngen's files where it ran (its models.py shows it), and git's conflict markers (`_conflicts`),
+which make a file cfngen's to derive again when it says so itself (its header) or, for JSON,
+unless a record makes it the user's. Anything else at a derived path (no header, a link, a
+folder, a pipe) is the user's and left alone. A file is removed only when cfngen wrote it, by
 the manifest's hash and its header, at a path the kind derives, inside the project, and the
 schema no longer derives it.
 

@@ -62,6 +62,7 @@ def make_plan(
     """`until_edited`: paths whose first edit makes them the user's (Derived.until_edited);
     `official_rewrites`: Derived.official_rewrites."""
     plan = Plan(manifest=Manifest(fingerprint=old.fingerprint))
+    ran_official = _official_generate_ran(root, rendered)
     for relpath, data in rendered.items():
         if relpath in until_edited and _taken_over(root, relpath, old):
             plan.skipped[relpath] = "you edited it, so it is yours for good"
@@ -82,6 +83,7 @@ def make_plan(
             edits=edits,
             plan=plan,
             rewritten=rewritten,
+            ran_official=ran_official,
         )
     for relpath in sorted(old.files):
         if relpath in rendered or inspect(root / relpath).kind != "file":
@@ -129,6 +131,17 @@ def _taken_over(root: Path, relpath: str, old: Manifest) -> bool:
     if _users_by_record(relpath, old):
         return True
     return relpath in old.files and sha256(current) != old.files[relpath]
+
+
+def _official_generate_ran(root: Path, rendered: Mapping[str, bytes]) -> bool:
+    """Whether the official `cfn generate` ran here since cfngen's last generate: it rewrote
+    models.py, with its own header (and, with it, the role and docs/, which it wipes first)."""
+    for relpath in rendered:
+        if PurePosixPath(relpath).name == "models.py" and inspect(root / relpath).kind == "file":
+            data = read_optional(root / relpath)
+            if data is not None and is_official_output(relpath, data):
+                return True
+    return False
 
 
 def _users_by_record(relpath: str, old: Manifest) -> bool:
@@ -183,7 +196,9 @@ def _place(
     edits: str,
     plan: Plan,
     rewritten: Callable[[bytes], bool] | None = None,
+    ran_official: bool = False,
 ) -> None:
+    """`ran_official`: whether the official generate ran here (_official_generate_ran)."""
     record = plan.manifest.files
     try:
         writable(root, relpath, what="a derived file")
@@ -239,8 +254,12 @@ def _place(
         plan.writes[relpath] = data
         record[relpath] = sha256(data)
     elif recorded is not None and sha256(current) != recorded:
-        if rewritten is not None and rewritten(current):
-            # The official tool's own rewrite (a module's schema.json) is not a hand edit.
+        if (ran_official and is_official_output(relpath, current)) or (
+            rewritten is not None and rewritten(current)
+        ):
+            # The official tool's own output over cfngen's is not a hand edit: `cfn
+            # generate`'s models.py, role and docs (only where it ran: cfngen's docs without
+            # their header read like its docs), a module's schema.json (`cfn validate`).
             plan.writes[relpath] = data
             record[relpath] = sha256(data)
         elif edits == "discard":
