@@ -217,10 +217,12 @@ def test_a_merge_that_left_derived_files_conflicted_ends_in_a_correct_project(
     for relpath in left:
         line = rf"^holds git conflict markers \(line \d+\): {re.escape(relpath)}$"
         assert re.search(line, check.stdout, re.MULTILINE), check.stdout
-    for command in ("test", "build"):
-        refused = merge.run(root, command)
+    invoke = ("invoke", "CREATE" if kind == "resource" else "preCreate", "request.json")
+    for command in [("test",), ("build",), invoke]:
+        refused = merge.run(root, *command)
         assert refused.returncode == 1, refused.stdout + refused.stderr
         assert "git conflict markers" in refused.stderr
+        assert "then run `cfngen generate`" in refused.stderr
         assert all(relpath in refused.stderr for relpath in left), refused.stderr
     assert not list(root.glob("*.zip"))
 
