@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cfngen._cli._options import (
     add_handler_options,
@@ -15,6 +16,9 @@ from cfngen._cli._options import (
 )
 from cfngen._cli._output import paint, painter, print_warning
 from cfngen._errors import ExitCode
+
+if TYPE_CHECKING:
+    from cfngen._render import Style
 
 #: The one line `cfngen --help` lists it with.
 HELP = "run one handler action in-process, re-invoking while IN_PROGRESS"
@@ -86,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
     from cfngen._contract._call import Invocation
     from cfngen._contract._report import render_wait
 
-    out = sys.stdout
+    # With --format json, stdout holds only the document: the calls are shown on stderr.
+    json_out = getattr(args, "format", "text") == "json"
+    out = sys.stderr if json_out else sys.stdout
     paint_out = painter(out)
 
     def show(invocation: Invocation) -> None:
@@ -118,9 +124,11 @@ def run(args: argparse.Namespace) -> int:
         on_import_output=imported,
         **kind_options(args),
     )
-    verdict = result.verdict
-    if result.succeeded:
-        print(f"cfngen: {paint(verdict, 'ok', sys.stderr)}", file=sys.stderr)
-        return ExitCode.OK
-    print(f"cfngen: {paint(verdict, 'error', sys.stderr)}", file=sys.stderr)
-    return ExitCode.FAILED
+    if json_out:
+        import json
+
+        sys.stdout.write(json.dumps(result.as_json(), indent=2, default=str) + "\n")
+    for verdict, succeeded in result.verdicts:
+        style: Style = "ok" if succeeded else "error"
+        print(f"cfngen: {paint(verdict, style, sys.stderr)}", file=sys.stderr)
+    return ExitCode.OK if result.succeeded else ExitCode.FAILED
