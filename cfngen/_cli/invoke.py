@@ -15,6 +15,7 @@ from cfngen._cli._options import (
     project_folder,
 )
 from cfngen._cli._output import paint, painter, print_warning
+from cfngen._completion import offer
 from cfngen._errors import ExitCode
 
 if TYPE_CHECKING:
@@ -41,13 +42,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "handler's own log output. Exit 0 on SUCCESS, 1 otherwise."
         ),
     )
-    p.add_argument(
+    action = p.add_argument(
         "action",
         metavar="ACTION",
         help=f"{', '.join(ACTIONS[:-1])} or {ACTIONS[-1]}; for a hook CREATE_PRE_PROVISION, "
         "UPDATE_PRE_PROVISION or DELETE_PRE_PROVISION (or preCreate, preUpdate, preDelete); "
         "for a custom resource Create, Update or Delete",
     )
+    offer(action, _actions)
     p.add_argument(
         "request",
         type=Path,
@@ -68,6 +70,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--profile",
         default=None,
+        metavar="PROFILE",
         help="call real AWS with this profile's credentials instead of moto (only the AWS "
         "calls: other connections still need --allow-network)",
     )
@@ -83,6 +86,16 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "wait is simulated and never slept",
     )
     p.set_defaults(run=run)
+
+
+def _actions() -> tuple[str, ...]:
+    """Every ACTION some kind's handlers take, for shell completion (read when a completion
+    script is written: the modules are not worth importing for every parser)."""
+    from cfngen._kinds.custom_resource._protocol import REQUEST_TYPES
+    from cfngen._kinds.hook._hook_protocol import HANDLER_OF
+    from cfngen._kinds.resource import ACTIONS
+
+    return (*ACTIONS, *HANDLER_OF, *HANDLER_OF.values(), *REQUEST_TYPES)
 
 
 def run(args: argparse.Namespace) -> int:
