@@ -11,14 +11,13 @@ so that `cfngen --help` stays fast.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import itertools
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn
 
 from cfngen import _config
 from cfngen._cli import (
@@ -36,6 +35,7 @@ from cfngen._cli import (
     upgrade,
     validate,
 )
+from cfngen._cli._ci_report import Watched, ci_format, ci_report
 from cfngen._cli._options import add_format
 from cfngen._cli._output import configure, print_error, print_warning, tolerant_streams
 from cfngen._cli._status_line import status_line
@@ -195,17 +195,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(error.exit_code)
     if _wants_json(argv):
         return _main_json(argv, config_path, settings)
-    ci = _ci_format(argv)
+    ci = ci_format(argv)
     try:
         args = _parse(argv, config_path, settings)
     except UsageError as error:
         # argparse's own words and exit: callers (and tests) see SystemExit(2) as before.
         error.parser.print_usage(sys.stderr)
-        _ci_report(ci, _command_in(argv), str(error), ExitCode.USAGE)
+        ci_report(ci, _command_in(argv), str(error), ExitCode.USAGE)
         error.parser.exit(ExitCode.USAGE, f"{error.parser.prog}: error: {error.message}\n")
     except CfngenError as error:
         print_error(error)
-        return _ci_report(ci, _command_in(argv), str(error), error.exit_code)
+        return ci_report(ci, _command_in(argv), str(error), error.exit_code)
     return _run(args)
 
 
@@ -229,13 +229,12 @@ def _parse(
 
 def _run(args: argparse.Namespace) -> int:
     fmt = getattr(args, "format", None)
-    watched = _Watched(sys.stdout) if fmt in CI_FORMATS else None
+    watched = Watched(sys.stdout) if fmt in CI_FORMATS else None
 
     def failed(message: str, code: int) -> int:
         # A CI format promised a report: a run that failed before writing one still does.
         if watched is not None and not watched.wrote:
-            sys.stdout = watched.stream
-            return _ci_report(fmt, args.command, message, code)
+            return ci_report(fmt, args.command, message, code)
         return code
 
     try:
@@ -244,7 +243,9 @@ def _run(args: argparse.Namespace) -> int:
         try:
             return _run_raising(args)
         finally:
-            if watched is not None:
+            # Only when nothing wrapped it since (the handlers' output capture may stay, for a
+            # hung handler that wakes up later): it passes writes through to the stream.
+            if watched is not None and sys.stdout is watched:
                 sys.stdout = watched.stream
     except CfngenError as error:
         print_error(error)
@@ -267,44 +268,6 @@ def _run(args: argparse.Namespace) -> int:
         return failed(str(problem), ExitCode.USAGE)
     except Exception as exc:  # a bug in cfngen, not a user mistake
         return failed(_internal_message(exc), _internal_error(exc))
-
-
-class _Watched:
-    """stdout, noting whether the command wrote anything (its report) to it."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.wrote = False
-
-    def write(self, text: str) -> int:
-        self.wrote = self.wrote or bool(text)
-        return self.stream.write(text)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.stream, name)
-
-
-def _ci_format(argv: Sequence[str]) -> str | None:
-    """The CI format (junit, sarif, github) `--format` names on the command line, if any."""
-    args = list(argv)
-    pairs = set(itertools.pairwise(args))
-    return next(
-        (fmt for fmt in CI_FORMATS if f"--format={fmt}" in args or ("--format", fmt) in pairs),
-        None,
-    )
-
-
-def _ci_report(fmt: str | None, command: str | None, message: str, code: int) -> int:
-    """Write the report of a run that failed in the CI format asked for; return `code`."""
-    if fmt is None:
-        return int(code)
-    from cfngen._formats import render_error
-
-    tool = f"cfngen {command}" if command else "cfngen"
-    with contextlib.suppress(BrokenPipeError):
-        sys.stdout.write(render_error(fmt, tool=tool, message=message, exit_code=int(code)))
-        sys.stdout.flush()
-    return int(code)
 
 
 def _internal_message(exc: Exception) -> str:

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from cfngen._contract._capture import Sink, current_sink, set_sink
 from cfngen._contract._requirements import REQUIREMENTS_FILE, install_requirements, to_install
+from cfngen._contract._returned import NotAProgressEvent, is_progress_event, not_a_progress_event
 from cfngen._errors import CfngenError, ExitCode
 
 
@@ -89,17 +90,6 @@ class HandlerCrash:
         """The crash in one line, the same for every test it made fail."""
         where = f" at {self.location[0]}:{self.location[1]}" if self.location else ""
         return f"{self.account}{where}"
-
-
-class NotAProgressEvent(TypeError):
-    """A handler returned something other than a progress event: the runtime library would
-    fail reading it (`'NoneType' object has no attribute 'status'`), naming neither."""
-
-    def __init__(self, message: str, returned: str, where: tuple[str, int], function: str):
-        super().__init__(message)
-        self.returned = returned
-        self.where = where
-        self.function = function
 
 
 @dataclass(frozen=True)
@@ -374,8 +364,8 @@ def _recording(function: Callable[..., Any], action: str, root: Path) -> Callabl
     def handler(*args: Any, **kwargs: Any) -> Any:
         try:
             returned = function(*args, **kwargs)
-            if not _is_progress_event(returned):
-                raise _not_a_progress_event(function, action, returned, root)
+            if not is_progress_event(returned):
+                raise not_a_progress_event(function, action, returned, root)
             return returned
         except BaseException as exc:
             sink = current_sink()
@@ -387,43 +377,3 @@ def _recording(function: Callable[..., Any], action: str, root: Path) -> Callabl
 
     handler.__cfngen__ = True  # type: ignore[attr-defined]
     return handler
-
-
-def _is_progress_event(value: Any) -> bool:
-    """Whether `value` is the runtime library's ProgressEvent (the only answer it reads)."""
-    interface = sys.modules.get("cloudformation_cli_python_lib.interface")
-    event_type = getattr(interface, "ProgressEvent", None)
-    return not isinstance(event_type, type) or isinstance(value, event_type)
-
-
-def _not_a_progress_event(
-    function: Callable[..., Any], action: str, returned: Any, root: Path
-) -> NotAProgressEvent:
-    original = inspect.unwrap(function)
-    name = getattr(original, "__name__", repr(original))
-    code = getattr(original, "__code__", None)
-    path = Path(code.co_filename) if code is not None else Path("?")
-    with contextlib.suppress(ValueError, OSError):
-        path = path.resolve().relative_to(root.resolve())
-    where = (path.as_posix(), _def_line(code) if code is not None else 1)
-    what = "None" if returned is None else f"a {type(returned).__name__}"
-    if returned is not None:
-        shown = repr(returned)
-        what += f" ({shown if len(shown) <= 60 else shown[:57] + '...'})"
-    return NotAProgressEvent(
-        f"the {action} handler {name} ({where[0]}:{where[1]}) returned {what}; it must return "
-        "a ProgressEvent",
-        what,
-        where,
-        name,
-    )
-
-
-def _def_line(code: Any) -> int:
-    """The line of a function's `def` (its code's first line is its first decorator's)."""
-    line: int = code.co_firstlineno
-    for offset in range(50):
-        text = linecache.getline(code.co_filename, line + offset).lstrip()
-        if text.startswith(("def ", "async def ")):
-            return line + offset
-    return line
