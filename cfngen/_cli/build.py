@@ -27,7 +27,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "--dry-run` names it) into the project folder: the official file set, with a "
             "deflated ResourceProvider.zip whose dependencies from requirements.txt are "
             "installed for the Lambda runtime's CPython version and architecture. The same "
-            "inputs give the same bytes; with nothing changed it returns at once."
+            "inputs give the same bytes; with nothing changed it returns at once. pip's own "
+            "output shows with -v."
         ),
     )
     p.add_argument(

@@ -39,7 +39,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "through the handlers' Lambda entrypoint. Offline by default: fake credentials, "
             "every AWS call answered by moto, and any other connection to a host off this "
             "machine refused (--allow-network lets those out). Prints each progress event and the "
-            "handler's own log output. Exit 0 on SUCCESS, 1 otherwise."
+            "handler's own log output (with --format json, one document with the response as "
+            "an object, the calls on stderr). Exit 0 on SUCCESS, 1 otherwise."
         ),
     )
     action = p.add_argument(
@@ -56,8 +57,10 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         nargs="?",
         default=None,
         metavar="REQUEST_FILE",
-        help="the request JSON file; for a hook, one target in the inputs/ format or a hook "
-        "request; for a custom resource (optional) a request or its ResourceProperties",
+        help="the request JSON file, or a file of inputs/ (a model's properties, sent as "
+        "desiredResourceState); for a hook, an inputs/ file (each target in turn), a hook "
+        "request or a resource's properties; for a custom resource (optional) a request or "
+        "its ResourceProperties",
     )
     p.add_argument(
         "--project",
