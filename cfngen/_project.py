@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -254,3 +255,25 @@ def _load_template(text: str, *, json: bool) -> Any:
         return yaml.load(text, Loader=_Loader)  # a SafeLoader subclass: safe
     except yaml.YAMLError as exc:
         raise ValueError(str(exc)) from None
+
+
+def project_of(path: Path, known: Collection[Path] = ()) -> Path | None:
+    """The project folder a path names: itself when it is a project, else the nearest folder
+    above it that is one (a file stands for the project that holds it, as pre-commit passes
+    files); None when there is none up to the top of its repository. Folders in `known` are
+    taken for projects without looking (many files of one project cost one look)."""
+    from cfngen._files import repository_root
+
+    start = Path(os.path.abspath(path))
+    top = repository_root(start if start.is_dir() else start.parent)
+    in_git = os.path.lexists(top / ".git")
+    for folder in (start, *start.parents):
+        if folder in known:
+            return folder
+        if folder.is_dir() and (
+            os.path.lexists(folder / CONFIG_FILE) or custom_resource_template(folder) is not None
+        ):
+            return folder
+        if in_git and os.path.realpath(folder) == str(top):
+            break
+    return None

@@ -302,6 +302,7 @@ def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:
         "--region",
         type=region,
         default=None,
+        metavar="REGION",
         help="the region the handlers see (default: us-east-1); it never lets a call out",
     )
     p.add_argument(
