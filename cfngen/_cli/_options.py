@@ -132,7 +132,8 @@ def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> Non
         "--resource",
         default=None,
         metavar="LOGICAL_ID",
-        help="the custom resource, when the template has several",
+        help="the custom resource, when the template has several (`cfngen test` without it "
+        "runs the tests of each, named cr_create[LOGICAL_ID])",
     )
     custom.add_argument(
         "--handler",
