@@ -16,6 +16,7 @@ import functools
 import importlib
 import os
 import re
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -130,7 +131,7 @@ class ContractProject(pytest.File):
         contract = project.kind.contract
         if contract is None:
             return
-        for name in _test_names(project.kind, contract):
+        for name in _test_names(project, contract):
             item: ContractItem = ContractItem.from_parent(self, name=name)
             item.add_marker("cfngen")
             yield item
@@ -147,13 +148,16 @@ class ContractProject(pytest.File):
         )
 
 
-def _test_names(kind: Any, contract: Any) -> tuple[str, ...]:
-    """The names of a kind's contract tests: its contract's `test_names`, else the
-    `TEST_NAMES` of the kind's tests module (`*tests.py` in the kind's folder, at any depth).
-    A kind with neither gets one item that runs all of its tests."""
+def _test_names(project: Any, contract: Any) -> tuple[str, ...]:
+    """The names of a project's contract tests: its contract's `test_names` (a method of the
+    project, or a sequence), else the `TEST_NAMES` of the kind's tests module (`*tests.py` in
+    the kind's folder, at any depth). A kind with neither gets one item that runs all of its
+    tests."""
     names = getattr(contract, "test_names", None)
+    if callable(names):
+        names = names(project)
     if names is None:
-        names = _names_in_package(type(kind).__module__)
+        names = _names_in_package(type(project.kind).__module__)
     return tuple(names) if names else (ALL_TESTS,)
 
 
@@ -177,6 +181,10 @@ def _names_in_package(package: str) -> tuple[str, ...] | None:
     return None
 
 
+class ContractWarning(UserWarning):
+    """A contract test passed with a warning (a rule CloudFormation does not enforce)."""
+
+
 class ContractFailure(Exception):
     """A contract test failed: the runner's message says how."""
 
@@ -194,9 +202,14 @@ class ContractItem(pytest.Item):
         except CfngenError as error:
             # The tests cannot run at all (bad inputs, no handlers): say why, as cfngen test.
             raise ContractFailure(_error_text(error)) from None
-        mine = [t for t in suite.tests if self.name == ALL_TESTS or _base(t.name) == self.name]
+        mine = [
+            t for t in suite.tests if self.name in (ALL_TESTS, t.name) or _base(t.name) == self.name
+        ]
         for note in suite.notes:
             self.add_report_section("call", "cfngen", note)
+        for warning in dict.fromkeys(w for t in mine for w in t.warnings):
+            # What CloudFormation accepts but the user should know: pytest's warnings summary.
+            warnings.warn(ContractWarning(warning), stacklevel=1)
         failed = [t for t in mine if t.outcome == "failed"]
         if failed:
             raise ContractFailure(

@@ -91,7 +91,11 @@ class Listener:
 
 class ContractProtocol(Responses, Protocol):
     """One kind's request/response protocol and contract tests (`Kind.contract`): what the
-    runner reads of its answers (`Responses`), and the commands it drives the runner with."""
+    runner reads of its answers (`Responses`), and the commands it drives the runner with.
+
+    A contract may also define `test_names(project)`, the names `run_tests` gives that
+    project's tests when they depend on it (a custom resource's, one suite per resource of its
+    template): `pytest --cfngen` makes an item of each."""
 
     #: Options beyond the runner's own that `invoke` and `run_tests` take (a hook's
     #: `typeconfig`); given to a kind that does not take them, they are a usage error.

@@ -37,8 +37,10 @@ def report_crash(crash: HandlerCrash) -> None:
         _reported[-1].append(crash)
 
 
-def run_test(name: str, body: Callable[[], None]) -> TestResult:
-    """One contract test of any kind, timed: Failed and Skipped become its outcome."""
+def run_test(name: str, body: Callable[[], None], warnings: list[str] | None = None) -> TestResult:
+    """One contract test of any kind, timed: Failed and Skipped become its outcome. `warnings`
+    is the list the body fills with what CloudFormation accepts but the user should know: the
+    result keeps it, whatever the outcome."""
     started = time.perf_counter()
     outcome: Status = "passed"
     message: str | None = None
@@ -53,6 +55,7 @@ def run_test(name: str, body: Callable[[], None]) -> TestResult:
     finally:
         _reported.remove(reported)
     result = TestResult(name, outcome, message, time.perf_counter() - started)
+    result.warnings = list(dict.fromkeys(warnings or []))
     if outcome == "failed" and reported:
         result.cause, result.location = reported[-1].cause, reported[-1].location
     return result
@@ -132,6 +135,9 @@ class TestResult:
     #: cause are told once), and where it happened: path relative to the project, line.
     cause: str | None = None
     location: tuple[str, int] | None = None
+    #: What the test saw that CloudFormation accepts but the user should know; a warning never
+    #: fails a test.
+    warnings: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -139,6 +145,7 @@ class TestResult:
             "outcome": self.outcome,
             "message": self.message,
             "seconds": round(self.seconds, 3),
+            "warnings": self.warnings,
         }
 
 
@@ -164,12 +171,21 @@ class SuiteResult:
     def ok(self) -> bool:
         return self.count("failed") == 0 and (self.ran or not self.needs_a_test)
 
+    def warnings(self) -> dict[str, list[str]]:
+        """Each warning once, with the tests that got it, in the order first seen."""
+        found: dict[str, list[str]] = {}
+        for test in self.tests:
+            for warning in test.warnings:
+                found.setdefault(warning, []).append(test.name)
+        return found
+
     def as_json(self) -> dict[str, Any]:
         return {
             "tests": [test.as_json() for test in self.tests],
             "passed": self.count("passed"),
             "failed": self.count("failed"),
             "skipped": self.count("skipped"),
+            "warnings": len(self.warnings()),
         }
 
 
@@ -178,6 +194,9 @@ def render_progress(result: TestResult, paint: Paint = plain) -> str:
     reason = ""
     if result.outcome == "skipped" and result.message:
         reason = paint(f"  ({result.message})", "dim")
+    elif result.warnings:
+        count = len(result.warnings)
+        reason = paint(f"  ({count} warning{'s' if count > 1 else ''}, below)", "warning")
     return f"{word} {result.name} {paint(f'{result.seconds:.2f} s', 'dim')}{reason}\n"
 
 
@@ -202,9 +221,18 @@ def render_summary(result: SuiteResult, paint: Paint = plain) -> str:
             lines.extend(f"  {line}" for line in message[:1])
             lines.append(paint(f"  same cause as {first.name}: the handler {test.cause}", "dim"))
         lines.append("")
+    warnings = result.warnings()
+    for warning, tests in warnings.items():
+        # Once, however many tests saw it: the cause is one.
+        lines.append(paint("WARNING ", "warning") + warning)
+        lines.append(paint(f"  in {', '.join(tests)}", "dim"))
+    if warnings:
+        lines.append("")
     counts = ", ".join(
         f"{result.count(outcome)} {outcome}" for outcome in ("passed", "failed", "skipped")
     )
+    if warnings:
+        counts += f" ({len(warnings)} warning{'s' if len(warnings) > 1 else ''})"
     style: Style = "error" if failed else "ok"
     lines.append(paint(f"{counts} in {result.seconds:.2f} s", style))
     return "\n".join(lines) + "\n"

@@ -83,6 +83,7 @@ def suite_cases(
                 seconds=test.seconds,
                 path=where,
                 line=line if test.outcome == "failed" else None,
+                output="\n".join(f"warning: {w}" for w in test.warnings) or None,
             )
         )
     return cases
@@ -92,7 +93,8 @@ def suite_findings(
     result: SuiteResult, *, path: str | None = None, root: Path | None = None
 ) -> list[Finding]:
     """A finding per failed contract test: at the line of the handler's code a crash came
-    from (the deepest frame in the project's files), else on the handlers file."""
+    from (the deepest frame in the project's files), else on the handlers file; and a warning
+    per distinct warning the tests gave."""
     found = []
     for test in result.tests:
         if test.outcome != "failed":
@@ -106,6 +108,17 @@ def suite_findings(
                 path=where,
                 line=line,
                 title=f"cfngen test: {test.name}",
+            )
+        )
+    for warning, tests in result.warnings().items():
+        found.append(
+            Finding(
+                level="warning",
+                rule=rule_id(warning, prefix="cfngen-test"),
+                message=f"{warning} (in {', '.join(tests)})",
+                path=path,
+                line=1 if path else None,
+                title="cfngen test: warning",
             )
         )
     return found

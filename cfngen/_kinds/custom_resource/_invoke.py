@@ -62,6 +62,8 @@ class CrInvocation(Invocation):
             lines += ["  " + line for line in text.splitlines()]
         for problem in exchange.problems:
             lines.append(paint("protocol: " + problem, "error"))
+        for warning in exchange.warnings:  # CloudFormation accepts these
+            lines.append(paint("protocol warning: " + warning, "warning"))
         return "\n".join(lines) + "\n"
 
 
@@ -190,7 +192,7 @@ def _invoke(
                 raise CfngenError(
                     f"{kind} did not finish: {exc.how}",
                     "a custom resource's function answers through its ResponseURL and "
-                    "returns: never call os._exit or sys.exit",
+                    "returns: never call os._exit or sys.exit, nor signal its own process",
                     exit_code=ExitCode.FAILED,
                 ) from None
     invocation = as_invocation(exchange)
