@@ -5,6 +5,11 @@ successor sweeps away) and is then moved into place in one step: a new destinati
 rename; into an existing folder the files go in one transaction that only ever creates files
 (an existing file is never replaced, even with --force: it is listed as kept). A failure,
 Ctrl-C, SIGTERM or SIGHUP leaves the destination as it was; so does a failing git step.
+
+With --force, generate runs on the project as it will be: the files the folder keeps (its own
+schema, say) replace the template's in the workspace first, so nothing is derived from a file
+the project will not have. When generate fails on them (an invalid schema kept), init says so
+and derives nothing.
 """
 
 from __future__ import annotations
@@ -197,12 +202,18 @@ def init_project(
                 data["ci"] = ci  # the template's own question; its default is github
             _copier.render(str(versions[version].path), project, data, None)
             _copier.pin_template(project, src, version)
-            result.generated = (generate or generate_project)(project)
+            kept = _take_existing(project, dest) if existed else []
+            try:
+                result.generated = (generate or generate_project)(project)
+            except CfngenError as exc:
+                if not kept:
+                    raise
+                result.notes.append(_not_derived(kept, exc))
             # The meta-schemas the editor settings of the template point at.
             if wants_schemas(project):
                 export_schemas(project)
             if existed:
-                result.kept = _set_aside_existing(project, dest)
+                result.kept = sorted({*kept, *_set_aside_existing(project, dest)})
             result.files = _files_of(project)
             if use_git:
                 _git_step(project, dest, answers, version, result)
@@ -258,6 +269,47 @@ def _files_of(project: Path) -> list[str]:
         p.relative_to(project).as_posix()
         for p in project.rglob("*")
         if not p.is_dir() and ".git" not in p.relative_to(project).parts
+    )
+
+
+def _take_existing(project: Path, dest: Path) -> list[str]:
+    """Put the destination's own version of each template file it already has into the
+    workspace (it is the one the project keeps), so generate derives from what the project
+    will hold. A kept path that is not a regular file in the destination (or a link to one
+    there) leaves the workspace without that file. Returns the kept paths."""
+    from cfngen._files import inspect, read_optional, within
+
+    kept = []
+    for rel in _files_of(project):
+        target = dest / rel
+        if not os.path.lexists(target):
+            continue
+        kept.append(rel)
+        entry = inspect(target)
+        data = None
+        if entry.kind == "file" or (entry.kind == "symlink" and within(dest, target)):
+            with contextlib.suppress(CfngenError):
+                data = read_optional(target)
+        if data is None:
+            (project / rel).unlink()
+        else:
+            (project / rel).write_bytes(data)
+    return kept
+
+
+def _not_derived(kept: list[str], error: CfngenError) -> str:
+    """Why a forced init derived nothing: generate failed on the files the folder kept."""
+    report = getattr(error, "report", None)
+    found = [d for d in getattr(report, "diagnostics", []) if d.severity == "error"]
+    why = (
+        f"{report.path}:{found[0].line or 1}: {found[0].message}"
+        if report is not None and found
+        else error.message
+    )
+    return (
+        f"`cfngen generate` fails on the project with the files kept from the folder "
+        f"({', '.join(kept)}): {why}; nothing was derived, from them or from the template's "
+        "versions; fix them (`cfngen validate` lists every problem), then run `cfngen generate`"
     )
 
 
