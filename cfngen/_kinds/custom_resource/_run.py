@@ -184,5 +184,8 @@ class CustomResourceContract:
                 )
         return _run_tests(runner, listener, **options)
 
+    def test_names(self, runner: Runner[Project], **options: Any) -> list[str]:
+        return [name for name, _test in TESTS]
+
 
 CONTRACT = CustomResourceContract()
