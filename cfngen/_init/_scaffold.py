@@ -35,6 +35,7 @@ from cfngen._files import (
     sweep,
 )
 from cfngen._init import _copier, _template_cache
+from cfngen._init._existing import files_of, not_derived, set_aside_existing, take_existing
 from cfngen._init._git import git, git_available, has_identity, work_tree_root
 from cfngen._render import Rendered
 
@@ -202,19 +203,19 @@ def init_project(
                 data["ci"] = ci  # the template's own question; its default is github
             _copier.render(str(versions[version].path), project, data, None)
             _copier.pin_template(project, src, version)
-            kept = _take_existing(project, dest) if existed else []
+            kept = take_existing(project, dest) if existed else []
             try:
                 result.generated = (generate or generate_project)(project)
             except CfngenError as exc:
                 if not kept:
                     raise
-                result.notes.append(_not_derived(kept, exc))
+                result.notes.append(not_derived(kept, exc))
             # The meta-schemas the editor settings of the template point at.
             if wants_schemas(project):
                 export_schemas(project)
             if existed:
-                result.kept = sorted({*kept, *_set_aside_existing(project, dest)})
-            result.files = _files_of(project)
+                result.kept = sorted({*kept, *set_aside_existing(project, dest)})
+            result.files = files_of(project)
             if use_git:
                 _git_step(project, dest, answers, version, result)
         except OSError as exc:
@@ -262,80 +263,6 @@ def _remove(folders: list[Path]) -> None:
     for folder in folders:
         with contextlib.suppress(OSError):
             folder.rmdir()
-
-
-def _files_of(project: Path) -> list[str]:
-    return sorted(
-        p.relative_to(project).as_posix()
-        for p in project.rglob("*")
-        if not p.is_dir() and ".git" not in p.relative_to(project).parts
-    )
-
-
-def _take_existing(project: Path, dest: Path) -> list[str]:
-    """Put the destination's own version of each template file it already has into the
-    workspace (it is the one the project keeps), so generate derives from what the project
-    will hold. A kept path that is not a regular file in the destination (or a link to one
-    there) leaves the workspace without that file. Returns the kept paths."""
-    from cfngen._files import inspect, read_optional, within
-
-    kept = []
-    for rel in _files_of(project):
-        target = dest / rel
-        if not os.path.lexists(target):
-            continue
-        kept.append(rel)
-        entry = inspect(target)
-        data = None
-        if entry.kind == "file" or (entry.kind == "symlink" and within(dest, target)):
-            with contextlib.suppress(CfngenError):
-                data = read_optional(target)
-        if data is None:
-            (project / rel).unlink()
-        else:
-            (project / rel).write_bytes(data)
-    return kept
-
-
-def _not_derived(kept: list[str], error: CfngenError) -> str:
-    """Why a forced init derived nothing: generate failed on the files the folder kept."""
-    report = getattr(error, "report", None)
-    found = [d for d in getattr(report, "diagnostics", []) if d.severity == "error"]
-    why = (
-        f"{report.path}:{found[0].line or 1}: {found[0].message}"
-        if report is not None and found
-        else error.message
-    )
-    return (
-        f"`cfngen generate` fails on the project with the files kept from the folder "
-        f"({', '.join(kept)}): {why}; nothing was derived, from them or from the template's "
-        "versions; fix them (`cfngen validate` lists every problem), then run `cfngen generate`"
-    )
-
-
-def _set_aside_existing(project: Path, dest: Path) -> list[str]:
-    """Drop from the staged project every file the destination already has (the user's stay
-    theirs), so the commit and the manifest describe what init really adds."""
-    from cfngen._generate._ownership import disown
-
-    kept = [
-        rel
-        for rel in _files_of(project)
-        if any(
-            os.path.lexists(dest / part) and not (dest / part).is_dir() for part in _prefixes(rel)
-        )
-        or os.path.lexists(dest / rel)
-    ]
-    for rel in kept:
-        (project / rel).unlink()
-    disown(project, kept)
-    return kept
-
-
-def _prefixes(relpath: str) -> list[str]:
-    """`a/b/c` -> [`a`, `a/b`]: folders that must not be files in the destination."""
-    parts = relpath.split("/")
-    return ["/".join(parts[:i]) for i in range(1, len(parts))]
 
 
 def _git_step(
