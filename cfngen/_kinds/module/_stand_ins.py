@@ -94,8 +94,7 @@ def _schema(declaration: Mapping[str, Any], item_type: str) -> dict[str, Any]:
 def _generated(
     schema: dict[str, Any], declaration: Mapping[str, Any], item_type: str
 ) -> str | None:
-    from cfngen._instances import create_inputs
-    from cfngen._instances._scalars import format_samples
+    from cfngen._instances import create_inputs, format_samples
 
     if "pattern" in schema and "format" not in schema:
         # A pattern often describes a well-known kind of value (a CIDR block, an e-mail
@@ -142,7 +141,7 @@ def _fits(value: str, declaration: Mapping[str, Any], item_type: str) -> bool:
             if compile_pattern(pattern).fullmatch(value) is None:
                 return False
         except PatternError:
-            return False
+            pass  # a pattern no engine here reads cannot rule a value out (validate says so)
     if item_type == "Number":
         number = _number(value)
         low, high = _number(declaration.get("MinValue")), _number(declaration.get("MaxValue"))
