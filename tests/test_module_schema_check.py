@@ -77,7 +77,7 @@ STATES: dict[str, tuple[Callable[[Path], None], str, str]] = {
     "never-generated": (
         never_generated,
         "skipped",
-        "docs/README.md and schema.json are not there: `cfngen generate` writes it",
+        "docs/README.md and schema.json are not there: `cfngen generate` writes them",
     ),
     "official-rewrite": (
         official_schema,

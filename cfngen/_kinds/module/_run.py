@@ -243,8 +243,8 @@ def derived_files_current(project: Project) -> str | None:
         )
     reasons = []
     if absent:
-        verb = "is" if len(absent) == 1 else "are"
-        reasons.append(f"{' and '.join(absent)} {verb} not there: `cfngen generate` writes it")
+        verb, them = ("is", "it") if len(absent) == 1 else ("are", "them")
+        reasons.append(f"{' and '.join(absent)} {verb} not there: `cfngen generate` writes {them}")
     if official:
         reasons.append(
             f"{SCHEMA_FILE} is the official tool's rewrite (`cfn validate` and `cfn submit` "
