@@ -5,6 +5,11 @@ successor sweeps away) and is then moved into place in one step: a new destinati
 rename; into an existing folder the files go in one transaction that only ever creates files
 (an existing file is never replaced, even with --force: it is listed as kept). A failure,
 Ctrl-C, SIGTERM or SIGHUP leaves the destination as it was; so does a failing git step.
+
+With --force, generate runs on the project as it will be: the files the folder keeps (its own
+schema, say) replace the template's in the workspace first, so nothing is derived from a file
+the project will not have. When generate fails on them (an invalid schema kept), init says so
+and derives nothing.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from cfngen._files import (
     sweep,
 )
 from cfngen._init import _copier, _template_cache
+from cfngen._init._existing import files_of, not_derived, set_aside_existing, take_existing
 from cfngen._init._git import git, git_available, has_identity, work_tree_root
 from cfngen._render import Rendered
 
@@ -197,13 +203,19 @@ def init_project(
                 data["ci"] = ci  # the template's own question; its default is github
             _copier.render(str(versions[version].path), project, data, None)
             _copier.pin_template(project, src, version)
-            result.generated = (generate or generate_project)(project)
+            kept = take_existing(project, dest) if existed else []
+            try:
+                result.generated = (generate or generate_project)(project)
+            except CfngenError as exc:
+                if not kept:
+                    raise
+                result.notes.append(not_derived(kept, exc))
             # The meta-schemas the editor settings of the template point at.
             if wants_schemas(project):
                 export_schemas(project)
             if existed:
-                result.kept = _set_aside_existing(project, dest)
-            result.files = _files_of(project)
+                result.kept = sorted({*kept, *set_aside_existing(project, dest)})
+            result.files = files_of(project)
             if use_git:
                 _git_step(project, dest, answers, version, result)
         except OSError as exc:
@@ -251,39 +263,6 @@ def _remove(folders: list[Path]) -> None:
     for folder in folders:
         with contextlib.suppress(OSError):
             folder.rmdir()
-
-
-def _files_of(project: Path) -> list[str]:
-    return sorted(
-        p.relative_to(project).as_posix()
-        for p in project.rglob("*")
-        if not p.is_dir() and ".git" not in p.relative_to(project).parts
-    )
-
-
-def _set_aside_existing(project: Path, dest: Path) -> list[str]:
-    """Drop from the staged project every file the destination already has (the user's stay
-    theirs), so the commit and the manifest describe what init really adds."""
-    from cfngen._generate._ownership import disown
-
-    kept = [
-        rel
-        for rel in _files_of(project)
-        if any(
-            os.path.lexists(dest / part) and not (dest / part).is_dir() for part in _prefixes(rel)
-        )
-        or os.path.lexists(dest / rel)
-    ]
-    for rel in kept:
-        (project / rel).unlink()
-    disown(project, kept)
-    return kept
-
-
-def _prefixes(relpath: str) -> list[str]:
-    """`a/b/c` -> [`a`, `a/b`]: folders that must not be files in the destination."""
-    parts = relpath.split("/")
-    return ["/".join(parts[:i]) for i in range(1, len(parts))]
 
 
 def _git_step(

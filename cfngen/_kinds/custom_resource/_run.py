@@ -262,10 +262,6 @@ class CustomResourceContract:
     ) -> InvokeResult:
         return _invoke(runner, action, request_file, listener, **options)
 
-    def test_names(self, project: Project) -> tuple[str, ...]:
-        """The names `run_tests` gives this project's tests (one item each in pytest)."""
-        return test_names(project)
-
     def run_tests(self, runner: Runner[Project], listener: Listener, **options: Any) -> SuiteResult:
         for key in ("property", "old_property", "physical_id"):
             if options.pop(key, None):
@@ -273,6 +269,13 @@ class CustomResourceContract:
                     f"--{key.replace('_', '-')} is for `cfngen invoke`", "leave it out"
                 )
         return _run_tests(runner, listener, **options)
+
+    def test_names(self, runner: Runner[Project], **options: Any) -> list[str]:
+        """One name per test and custom resource, as `run_tests` reports them (plain names
+        for the one `--resource` picks)."""
+        if options.get("resource") is not None:
+            return [name for name, _test in TESTS]
+        return list(test_names(runner.project, options.get("template")))
 
 
 CONTRACT = CustomResourceContract()
