@@ -448,6 +448,8 @@ AT_HAND = [
     ("hook", "hook_example", "preCreate", {"AWS::S3::Bucket": {"BucketName": "b"}}, "maps", 1),
     # A custom resource's request file may be its ResourceProperties.
     ("custom-resource", "custom_resource", "Create", {"Name": "You"}, None, 0),
+    # ... or the inputs file `cfngen test` reads: its "create" properties.
+    ("custom-resource", "custom_resource", "Create", "custom-resource-inputs.json", "read as", 0),
 ]
 
 

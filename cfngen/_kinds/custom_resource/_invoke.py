@@ -94,6 +94,31 @@ def pairs(items: list[str] | None, flag: str) -> dict[str, str]:
     return out
 
 
+#: The keys of custom-resource-inputs.json (what `cfngen test` reads): the file a user has at hand.
+_INPUTS_KEYS = frozenset({"create", "update", "replace", "invalid"})
+
+
+def _as_event(given: dict[str, Any], kind: str, path: Path, listener: Listener) -> dict[str, Any]:
+    """The request a file given to `invoke` stands for: a request, the properties alone, or
+    the inputs file `cfngen test` reads, as it reads it (a Create's properties are its
+    "create" ones, else the template's; an Update's its "update" ones, the Create's being
+    the old), said in one line."""
+    if "ResourceProperties" in given or "RequestType" in given:
+        return given
+    if not (
+        given and set(given) <= _INPUTS_KEYS and all(isinstance(v, dict) for v in given.values())
+    ):
+        return {"ResourceProperties": given}
+    # Left out, a key is the template's properties (see _invoke).
+    event = {"ResourceProperties": given["create"]} if "create" in given else {}
+    if kind == "Update" and "update" in given:
+        event = {"ResourceProperties": given["update"]}
+        if "create" in given:
+            event["OldResourceProperties"] = given["create"]
+    listener.warn(f"{path.name}: read as the inputs `cfngen test` takes from it, for a {kind}")
+    return event
+
+
 def request_type(action: str) -> str:
     for kind in REQUEST_TYPES:
         if action.lower() == kind.lower():
@@ -133,8 +158,7 @@ def _invoke(
             "write a custom resource request (RequestType, ResourceProperties, ...) or "
             "the properties alone",
         )
-        if "ResourceProperties" not in file_event and "RequestType" not in file_event:
-            file_event = {"ResourceProperties": file_event}
+        file_event = _as_event(file_event, kind, request_file, listener)
     if kind != "Update" and old_property:
         raise CfngenError("--old-property is only for Update", "leave it out")
     given_id = physical_id or file_event.get("PhysicalResourceId")
