@@ -391,21 +391,39 @@ def test_validate_reports_a_property_name_of_control_characters_in_every_format(
 # ------------------------------------------------------------------------------ where failures are
 
 
-@pytest.mark.parametrize("fmt", ["junit", "sarif", "github"])
-def test_a_handler_failure_points_at_its_line_in_every_format(fmt, tmp_path):
-    root = tmp_path / "store"
+def store_crashing_in_read(root: Path) -> tuple[str, int]:
+    """The example resource type whose READ reads a missing key: the tests that read fail at
+    that line, in _check's caller."""
     shutil.copytree(STORE, root, ignore=shutil.ignore_patterns("__pycache__"))
     handlers = root / "src/example_test_store/handlers.py"
     lines = handlers.read_text().splitlines()
-    # READ reads a missing key: the tests that read fail at that line, in _check's caller.
     number = next(i for i, line in enumerate(lines) if "# READ" in line) + 1
     lines[number - 1] = lines[number - 1].replace(
         "model = request.desiredResourceState", 'model = request.desiredResourceState; {}["x"]'
     )
     handlers.write_text("\n".join(lines) + "\n")
+    return "src/example_test_store/handlers.py", number
+
+
+def custom_resource_crashing(root: Path) -> tuple[str, int]:
+    """A custom resource whose function raises before it answers (no library catches it)."""
+    from tests.test_cr_protocol import project
+
+    code = "def handler(event, context):\n    properties = event['ResourceProperties']\n"
+    project(root, code + "    raise ValueError(properties['Name'])\n")
+    return "src/app.py", 3
+
+
+CRASHING = {"resource": store_crashing_in_read, "custom-resource": custom_resource_crashing}
+
+
+@pytest.mark.parametrize("kind", list(CRASHING))
+@pytest.mark.parametrize("fmt", ["junit", "sarif", "github"])
+def test_a_handler_failure_points_at_its_line_in_every_format(fmt, kind, tmp_path):
+    root = tmp_path / "project"
+    where, number = CRASHING[kind](root)
     result = run_command("test", "--format", fmt, cwd=root, process=True)
     assert result.returncode == 1, result.stderr
-    where = "src/example_test_store/handlers.py"
     if fmt == "junit":
         report = tmp_path / "report.xml"
         report.write_text(result.stdout)
@@ -424,9 +442,14 @@ def test_a_handler_failure_points_at_its_line_in_every_format(fmt, tmp_path):
                 str(r["locations"][0]["physicalLocation"]["region"]["startLine"]),
             )
             for r in results
+            if r["level"] == "error"
         }
     else:
-        places = {(props["file"], props["line"]) for _, props, _ in github_commands(result.stdout)}
+        places = {
+            (props["file"], props["line"])
+            for command, props, _ in github_commands(result.stdout)
+            if command == "error"
+        }
     # Every test that failed because READ crashed points at the line; none at line 1.
     assert (where, str(number)) in places, places
     assert (where, "1") not in places, places

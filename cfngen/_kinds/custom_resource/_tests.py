@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cfngen._contract._results import Failed, Skipped
+from cfngen._contract._results import Failed, Skipped, report_crash
 from cfngen._kinds.custom_resource._protocol import Cloud, Exchange
 
 #: More attempts than this at an expired URL is an endless retry.
@@ -93,7 +93,16 @@ class Case:
         expect_success(exchange, "the Delete that removes the stack")
 
 
+def _report(exchange: Exchange) -> None:
+    """A failure message about this exchange shows the handler's crash, if it raised: the
+    test's cause (told once by `cfngen test`, pointed at by the CI formats)."""
+    crash = None if exchange.invocation is None else exchange.invocation.crash
+    if crash is not None:
+        report_crash(crash)
+
+
 def _explain(exchange: Exchange, problems: list[str]) -> str:
+    _report(exchange)
     lines = [exchange.event["RequestType"] + " broke the protocol:"]
     lines += [f"- {problem}" for problem in problems]
     lines.append(f"response: {exchange.describe()}")
@@ -105,6 +114,7 @@ def _explain(exchange: Exchange, problems: list[str]) -> str:
 
 def expect_success(exchange: Exchange, what: str) -> None:
     if exchange.status != "SUCCESS":
+        _report(exchange)
         message = f"{what} answered {exchange.status}: {exchange.reason or '(no Reason)'}"
         if exchange.output.strip():
             message += "\nhandler output (last lines):\n" + exchange.log_tail()
