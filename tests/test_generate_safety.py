@@ -348,7 +348,7 @@ def test_contract_inputs_are_derived_until_the_first_edit_makes_them_the_users(
     drop_config_definition(project)  # a schema edit
     assert main(["generate", str(project)]) == ExitCode.OK
     err = capsys.readouterr().err
-    assert "inputs/inputs_1_create.json alone: you edited it, so it is yours for good" in err
+    assert "inputs/inputs_1_create.json alone: you edited it, so it is yours (delete" in err
     assert create.read_bytes() == ours
     assert json.loads(update.read_text()) == {"Name": "after-update"}
     manifest = json.loads((project / MANIFEST_PATH).read_text())

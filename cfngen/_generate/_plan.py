@@ -65,7 +65,7 @@ def make_plan(
     ran_official = _official_generate_ran(root, rendered)
     for relpath, data in rendered.items():
         if relpath in until_edited and _taken_over(root, relpath, old):
-            plan.skipped[relpath] = "you edited it, so it is yours for good"
+            plan.skipped[relpath] = "you edited it"
             plan.manifest.user_files.append(relpath)
             continue
         if relpath in until_edited and _untouched_template_output(root, relpath, old):
