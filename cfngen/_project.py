@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,7 @@ __all__ = [
     "custom_resource_template",
     "custom_resources",
     "folder_kind",
+    "is_custom_resource_type",
     "load_project",
     "require_entrypoint",
 ]
@@ -52,9 +54,9 @@ _TEMPLATE_NAMES = ("template.yaml", "template.yml", "template.json")
 _TEMPLATE_SUFFIXES = (".yaml", ".yml", ".json", ".template")
 #: Larger files are not read while looking for a template (CloudFormation's limit is 1 MB).
 _MAX_TEMPLATE_BYTES = 1 << 20
-_CUSTOM_RESOURCE = re.compile(
-    r"^(Custom::[A-Za-z0-9_@-]{1,60}|AWS::CloudFormation::CustomResource)$"
-)
+#: What declares a custom resource, valid name or not: a `Custom::` type CloudFormation refuses
+#: (over 60 characters, a dot) still makes its template the project, which validate then names.
+_CUSTOM_RESOURCE = re.compile(r"^(Custom::.+|AWS::CloudFormation::CustomResource)$", re.S)
 CUSTOM_RESOURCE_KIND = "custom-resource"
 
 
@@ -70,6 +72,7 @@ def load_project(root: Path) -> Project:
         from cfngen._kinds import named
 
         return Project(root=root, kind=named(CUSTOM_RESOURCE_KIND), template=template, notes=notes)
+    _refuse_unreadable_templates(root)
     raise CfngenError(
         f"{root}: not a project folder (no {CONFIG_FILE})",
         "run the command inside a project, pass a project folder or a schema file "
@@ -137,17 +140,37 @@ def folder_kind(root: Path) -> Kind | None:
 
 def custom_resource_template(root: Path) -> Path | None:
     """The first template at the top of `root` that declares a Lambda-backed custom resource."""
-    try:
-        entries = sorted(p for p in root.iterdir() if p.suffix in _TEMPLATE_SUFFIXES)
-    except OSError:
-        return None
-    ordered = [root / name for name in _TEMPLATE_NAMES] + [
-        p for p in entries if p.name not in _TEMPLATE_NAMES
-    ]
-    for path in ordered:
+    for path in _template_candidates(root):
         if custom_resources(path):
             return path
     return None
+
+
+def _template_candidates(root: Path) -> list[Path]:
+    """The files at the top of `root` that may be templates, SAM's default names first."""
+    try:
+        entries = sorted(p for p in root.iterdir() if p.suffix in _TEMPLATE_SUFFIXES)
+    except OSError:
+        return []
+    return [root / name for name in _TEMPLATE_NAMES] + [
+        p for p in entries if p.name not in _TEMPLATE_NAMES
+    ]
+
+
+def _refuse_unreadable_templates(root: Path) -> None:
+    """A folder that is no project because its template is no file (a named pipe, a device)
+    says so: reading a pipe would wait forever, so templates are only read when regular. (A
+    folder named like a template is just a folder.)"""
+    from cfngen._files import read_optional
+
+    for path in _template_candidates(root):
+        if os.path.exists(path) and not path.is_file() and not path.is_dir():
+            read_optional(path, hint="a template is a regular file: replace it with one")
+
+
+def is_custom_resource_type(value: object) -> bool:
+    """Whether a resource's Type declares a Lambda-backed custom resource."""
+    return isinstance(value, str) and _CUSTOM_RESOURCE.match(value) is not None
 
 
 def custom_resources(path: Path) -> dict[str, str]:
@@ -200,9 +223,7 @@ def template_facts(path: Path) -> TemplateFacts | None:
         custom_resources={
             str(logical_id): resource["Type"]
             for logical_id, resource in resources.items()
-            if isinstance(resource, dict)
-            and isinstance(resource.get("Type"), str)
-            and _CUSTOM_RESOURCE.match(resource["Type"])
+            if isinstance(resource, dict) and is_custom_resource_type(resource.get("Type"))
         },
         transforms=tuple(name for name in names if isinstance(name, str)),
     )
@@ -234,3 +255,25 @@ def _load_template(text: str, *, json: bool) -> Any:
         return yaml.load(text, Loader=_Loader)  # a SafeLoader subclass: safe
     except yaml.YAMLError as exc:
         raise ValueError(str(exc)) from None
+
+
+def project_of(path: Path, known: Collection[Path] = ()) -> Path | None:
+    """The project folder a path names: itself when it is a project, else the nearest folder
+    above it that is one (a file stands for the project that holds it, as pre-commit passes
+    files); None when there is none up to the top of its repository. Folders in `known` are
+    taken for projects without looking (many files of one project cost one look)."""
+    from cfngen._files import repository_root
+
+    start = Path(os.path.abspath(path))
+    top = repository_root(start if start.is_dir() else start.parent)
+    in_git = os.path.lexists(top / ".git")
+    for folder in (start, *start.parents):
+        if folder in known:
+            return folder
+        if folder.is_dir() and (
+            os.path.lexists(folder / CONFIG_FILE) or custom_resource_template(folder) is not None
+        ):
+            return folder
+        if in_git and os.path.realpath(folder) == str(top):
+            break
+    return None

@@ -4,18 +4,22 @@ Registered under the `pytest11` entry point, so pytest loads it in every session
 nothing of cfngen's until it is enabled. Enabled, it collects each project below the root (every
 `.rpdk-config`, and each custom resource's template: a monorepo works) as one item per contract
 test, so `-k`, `-m cfngen`, `--collect-only`, `--junitxml` and xdist work as for any test.
-Each item runs its one test through `cfngen._contract.run_contract_tests`, the function
-`cfngen test` calls: one implementation. A test the schema rules out is reported skipped with
-the reason (never deselected: deselected tests vanish from JUnit reports); a failure shows the
-runner's message, with the property-level difference of the models.
+
+The items are the tests the project's kind lists (`ContractProtocol.test_names`, the names
+`cfngen test` reports), whatever the kind: nothing here knows one. The first item of a project to
+run in a process runs the project's suite once through `cfngen._contract.run_contract_tests`,
+the function `cfngen test` calls, with the items the session kept (`cfngen test -k`); every item
+then reports its own test's result from that run, so the two commands agree test by test. A
+test the schema rules out is reported skipped with the reason (never deselected: deselected
+tests vanish from JUnit reports); a failure shows the runner's message. A run in which every
+test was skipped fails `cfngen test` (it proved nothing): the session fails too, saying why.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import os
-import re
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,11 +28,12 @@ import pytest
 
 if TYPE_CHECKING:
     from cfngen._contract._results import SuiteResult
+    from cfngen._errors import CfngenError
 
 CONFIG_FILE = ".rpdk-config"
 
-#: The item of a kind whose test names are unknown: all of its tests at once.
-ALL_TESTS = "contract"
+#: The user property an item's report carries when its project's run proved nothing.
+PROVED_NOTHING = "cfngen-proved-nothing"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -69,6 +74,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     if not _enabled(config):
         return
+    config.pluginmanager.register(ProvedNothing(), "cfngen-proved-nothing")
     # A project's own pytest settings point at its unit tests (`testpaths = ["tests"]`): the
     # contract lives beside them, in the project folder that `.rpdk-config` marks.
     if config.args_source == pytest.Config.ArgsSource.TESTPATHS:
@@ -118,63 +124,63 @@ class ContractProject(pytest.File):
     """A project folder's contract tests; its node is the `.rpdk-config` (or a custom
     resource's template) that makes it one."""
 
+    #: The names collected (before -k and -m), and the run's result once it ran here.
+    names: list[str]
+    _outcome: SuiteResult | CfngenError | None = None
+    #: The node id of the item that showed why the suite cannot run (in this process).
+    _told: str | None = None
+
     def collect(self) -> Iterator[pytest.Item]:
+        from cfngen._contract import contract_test_names
         from cfngen._errors import CfngenError
         from cfngen._project import load_project
 
         root = self.path.parent
         try:
             project = load_project(root)
+            if project.kind.contract is None:
+                return
+            self.names = contract_test_names(root)
         except CfngenError as error:
+            # The tests cannot run at all (bad inputs, a broken schema): said once, as
+            # `cfngen test` says it (exit 2 there, a collection error here).
             raise self.CollectError(_error_text(error)) from None
-        contract = project.kind.contract
-        if contract is None:
-            return
-        for name in _test_names(project.kind, contract):
+        for name in self.names:
             item: ContractItem = ContractItem.from_parent(self, name=name)
             item.add_marker("cfngen")
             yield item
 
-    def run_one(self, name: str, region: str | None, allow_network: bool) -> SuiteResult:
+    def outcome(self) -> SuiteResult | CfngenError:
+        """The suite's result, or why it cannot run: run once in this process."""
         from cfngen._contract import run_contract_tests
+        from cfngen._errors import CfngenError
 
-        # The keyword matches by substring: exact names are picked from the result.
-        return run_contract_tests(
-            self.path.parent,
-            keyword=None if name == ALL_TESTS else name,
-            region=region,
-            allow_network=allow_network,
-        )
+        if self._outcome is None:
+            try:
+                self._outcome = run_contract_tests(
+                    self.path.parent,
+                    keyword=self._keyword(),
+                    region=self.config.getoption("cfngen_region"),
+                    allow_network=bool(self.config.getoption("cfngen_allow_network")),
+                )
+            except CfngenError as error:
+                self._outcome = error
+        return self._outcome
+
+    def _keyword(self) -> str | None:
+        """None (every test) when the session kept all of this project's items, else the kept
+        names joined with `or`: a name selects itself (and the names it is part of, whose
+        results are not read)."""
+        from cfngen._contract._select import MAX_TOKENS
+
+        kept = [i.name for i in self.session.items if i.parent is self]
+        if set(kept) >= set(self.names) or 2 * len(kept) > MAX_TOKENS:
+            return None
+        return " or ".join(kept)
 
 
-def _test_names(kind: Any, contract: Any) -> tuple[str, ...]:
-    """The names of a kind's contract tests: its contract's `test_names`, else the
-    `TEST_NAMES` of the kind's tests module (`*tests.py` in the kind's folder, at any depth).
-    A kind with neither gets one item that runs all of its tests."""
-    names = getattr(contract, "test_names", None)
-    if names is None:
-        names = _names_in_package(type(kind).__module__)
-    return tuple(names) if names else (ALL_TESTS,)
-
-
-def _names_in_package(package: str) -> tuple[str, ...] | None:
-    import pkgutil
-
-    try:
-        root = importlib.import_module(package)
-    except ImportError:
-        return None
-    found = pkgutil.walk_packages(getattr(root, "__path__", []), prefix=f"{package}.")
-    for module in sorted(info.name for info in found):
-        if not module.rsplit(".", 1)[-1].endswith("tests"):
-            continue
-        try:
-            names = getattr(importlib.import_module(module), "TEST_NAMES", None)
-        except ImportError:
-            continue
-        if names:
-            return tuple(names)
-    return None
+class ContractWarning(UserWarning):
+    """A contract test passed with a warning (a rule CloudFormation does not enforce)."""
 
 
 class ContractFailure(Exception):
@@ -187,28 +193,31 @@ class ContractItem(pytest.Item):
     def runtest(self) -> None:
         from cfngen._errors import CfngenError
 
-        region = self.config.getoption("cfngen_region")
-        allow_network = bool(self.config.getoption("cfngen_allow_network"))
-        try:
-            suite = self.parent.run_one(self.name, region, allow_network)
-        except CfngenError as error:
-            # The tests cannot run at all (bad inputs, no handlers): say why, as cfngen test.
-            raise ContractFailure(_error_text(error)) from None
-        mine = [t for t in suite.tests if self.name == ALL_TESTS or _base(t.name) == self.name]
-        for note in suite.notes:
+        outcome = self.parent.outcome()
+        if isinstance(outcome, CfngenError):
+            # The tests cannot run at all: said in full once, then pointed at.
+            told = self.parent._told
+            if told is None:
+                self.parent._told = self.nodeid
+                raise ContractFailure(_error_text(outcome))
+            raise ContractFailure(f"the contract tests cannot run: see {told}")
+        for note in outcome.notes:
             self.add_report_section("call", "cfngen", note)
-        failed = [t for t in mine if t.outcome == "failed"]
-        if failed:
+        if not outcome.ok and not outcome.count("failed"):
+            self.user_properties.append((PROVED_NOTHING, str(self.parent.path.parent)))
+        mine = next((t for t in outcome.tests if t.name == self.name), None)
+        if mine is None:
             raise ContractFailure(
-                "\n\n".join(
-                    f"{t.name}: {t.message or 'failed'}" if len(mine) > 1 else t.message or ""
-                    for t in failed
-                )
+                f"`cfngen test` reported no result for {self.name}, which its kind lists: "
+                "a bug in cfngen"
             )
-        if mine and all(t.outcome == "skipped" for t in mine):
-            _skip(mine[0].message or "skipped")
-        if not mine:
-            _skip("not run: the project's contract has no such test")
+        for warning in mine.warnings:
+            # What CloudFormation accepts but the user should know: pytest's warnings summary.
+            warnings.warn(ContractWarning(warning), stacklevel=1)
+        if mine.outcome == "failed":
+            raise ContractFailure(mine.message or "failed")
+        if mine.outcome == "skipped":
+            _skip(mine.message or "skipped")
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
@@ -221,18 +230,36 @@ class ContractItem(pytest.Item):
         return self.path, 0, f"{self.parent.path.parent.name}::{self.name}"
 
 
+class ProvedNothing:
+    """Fails a session in which some project's run proved nothing (every test skipped, which
+    fails `cfngen test` too), naming the project. It reads the items' reports, so it works in
+    xdist's controller too, where the workers' items run."""
+
+    def __init__(self) -> None:
+        self.folders: set[str] = set()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.folders.update(str(v) for k, v in report.user_properties if k == PROVED_NOTHING)
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.folders and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        for folder in sorted(self.folders):
+            terminalreporter.write_line(
+                f"cfngen: {folder}: every contract test was skipped, which proves nothing "
+                "(`cfngen test` fails such a run too)",
+                red=True,
+            )
+
+
 def _skip(reason: str) -> None:
     """Skip, reported at the test (the project's `.rpdk-config`), not at this plugin's line."""
     try:
         raise pytest.skip.Exception(reason, _use_item_location=True)
     except TypeError:  # a pytest without that option: the plugin's line it is
         pytest.skip(reason)
-
-
-def _base(name: str) -> str:
-    """`contract_create_read[inputs_2]` -> `contract_create_read`: an item covers every input
-    set the project has."""
-    return re.sub(r"\[[^\]]*\]$", "", name)
 
 
 def _error_text(error: Exception) -> str:

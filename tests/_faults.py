@@ -6,7 +6,7 @@
   may mount a small tmpfs (a disk that fills up) or bind-mount a folder read-only.
 
 A missing tool is a failure, not a skip: without it these tests would prove nothing.
-`.ci/run` installs strace.
+`scripts/test-machine` installs strace.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def require(tool: str) -> str:
     path = shutil.which(tool)
     if path is None:
         pytest.fail(
-            f"{tool} is not installed: these fault-injection tests need it (apt-get install {tool})"
+            f"{tool} is not installed: these tests need it (scripts/test-machine installs it)"
         )
     return path
 

@@ -403,15 +403,15 @@ def synced_home(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Pat
 
 # --------------------------------------------------------------------------- oracle tools
 
-#: How to get each external tool the oracle tests run (.ci/run does all of this).
+#: How to get each external tool the oracle tests run (scripts/test-machine does all of this).
 INSTALL = {
     "java": "install a JDK 11 or newer (apt-get install default-jdk-headless)",
     "sam": "python -m venv .venv-sam && .venv-sam/bin/pip install aws-sam-cli "
-    "(.ci/run does it; or set CFNGEN_SAM to a sam executable)",
+    "(scripts/test-machine does it; or set CFNGEN_SAM to a sam executable)",
     "cfn": 'pip install -e ".[dev]" (cloudformation-cli is a dev dependency)',
     "cfn-lint": 'pip install -e ".[dev]"',
-    "zsh": "apt-get install zsh (.ci/run does it)",
-    "fish": "apt-get install fish (.ci/run does it)",
+    "zsh": "apt-get install zsh (scripts/test-machine does it)",
+    "fish": "apt-get install fish (scripts/test-machine does it)",
 }
 
 

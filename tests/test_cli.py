@@ -1,5 +1,6 @@
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -171,3 +172,51 @@ def test_nan_and_infinite_numbers_are_usage_errors(capsys, argv, value):
         main([*command, f"{option}={value}"])
     assert info.value.code == ExitCode.USAGE
     assert "finite number" in capsys.readouterr().err
+
+
+FIXTURES = Path(__file__).parent
+VALID = FIXTURES / "fixtures" / "contract" / "store" / "example-test-store.json"
+INVALID = FIXTURES / "validate_cases" / "invalid" / "handlers.json"
+
+
+def _raising(exc: BaseException):
+    def raise_it(*_a, **_k):
+        raise exc
+
+    return raise_it
+
+
+#: Every way a command ends, and its exit code: what CFNGEN_DEBUG=1 must not change.
+ENDINGS = [
+    ("ok", [str(VALID)], None, ExitCode.OK),
+    ("failed", [str(INVALID)], None, ExitCode.FAILED),
+    ("usage", ["missing.json"], None, ExitCode.USAGE),
+    ("argparse", ["--nope", "x.json"], None, ExitCode.USAGE),
+    ("environment", ["x.json"], PermissionError(13, "Permission denied", "x.json"), 2),
+    ("internal", ["x.json"], RuntimeError("kaboom"), ExitCode.INTERNAL),
+    ("internal-oserror", ["x.json"], OSError(5 + 1000, "odd"), ExitCode.INTERNAL),
+    ("interrupted", ["x.json"], KeyboardInterrupt(), ExitCode.INTERRUPTED),
+]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "junit"])
+@pytest.mark.parametrize(
+    ("ending", "args", "raised", "code"), ENDINGS, ids=[row[0] for row in ENDINGS]
+)
+def test_cfngen_debug_never_changes_an_exit_code(monkeypatch, *, ending, args, raised, code, fmt):
+    import cfngen._validate
+    from tests.conftest import run_cli
+
+    if raised is not None:
+        monkeypatch.setattr(cfngen._validate, "validate_paths", _raising(raised))
+    codes = {}
+    for debug in (None, "1"):
+        if debug is None:
+            monkeypatch.delenv("CFNGEN_DEBUG", raising=False)
+        else:
+            monkeypatch.setenv("CFNGEN_DEBUG", debug)
+        result = run_cli("validate", *args, "--format", fmt)
+        codes[debug] = result.exit_code
+        if ending.startswith("internal") and fmt == "text":
+            assert ("Traceback" in result.stderr) == (debug == "1"), result.stderr
+    assert codes == {None: code, "1": code}

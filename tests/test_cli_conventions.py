@@ -212,3 +212,33 @@ def test_a_missing_request_file_is_a_usage_error_where_the_kind_needs_one(capsys
     project = Path(__file__).resolve().parent / "fixtures" / "contract" / "store"
     assert main(["invoke", "CREATE", "--project", str(project)]) == ExitCode.USAGE
     assert "REQUEST_FILE is missing" in capsys.readouterr().err
+
+
+def _parsers(parser, words=()):
+    yield list(words), parser
+    for action in parser._actions:
+        if isinstance(action.choices, dict):
+            for name, child in dict(action.choices).items():
+                yield from _parsers(child, (*words, name))
+
+
+@pytest.mark.parametrize("words", [w for w, _ in _parsers(build_parser())], ids=" ".join)
+def test_every_help_metavar_reads_as_a_word(words, capsys):
+    """A value's name in --help is chosen, not argparse's upper-cased `dest` (which showed
+    ANSWER_TYPE_NAME for init's --type-name): every option and argument that takes a value
+    names it (metavar) or lists its choices."""
+    parser = next(p for w, p in _parsers(build_parser()) if w == words)
+    unnamed = [
+        action.option_strings or action.dest
+        for action in parser._actions
+        if action.nargs != 0
+        and action.help != "==SUPPRESS=="
+        and not isinstance(action.choices, dict)
+        and action.metavar is None
+        and not action.choices
+    ]
+    assert not unnamed, unnamed
+    with pytest.raises(SystemExit):
+        main([*words, "--help"])
+    text = capsys.readouterr().out
+    assert "ANSWER_" not in text and "_TYPE " not in text

@@ -22,6 +22,36 @@ CASES = [
     (["cfngen", "--col"], ["--color"]),
 ]
 
+#: Values argparse's choices do not hold, which the README promises completion offers: kinds,
+#: runtimes, template versions, and positional arguments (invoke's ACTION of every kind).
+ACTIONS = [
+    *("CREATE", "READ", "UPDATE", "DELETE", "LIST"),
+    *("CREATE_PRE_PROVISION", "UPDATE_PRE_PROVISION", "DELETE_PRE_PROVISION"),
+    *("preCreate", "preUpdate", "preDelete"),
+    *("Create", "Update", "Delete"),
+]
+RUNTIMES = [f"python3.{minor}" for minor in range(14, 7, -1)]
+VALUES = [
+    (["cfngen", "init", "--artifact-type", ""], ["resource", "hook", "module", "custom-resource"]),
+    (["cfngen", "init", "--artifact-type", "c"], ["custom-resource"]),
+    (["cfngen", "init", "--runtime", "python3.1"], RUNTIMES[:4]),
+    (["cfngen", "init", "--template-version", ""], ["0.1.0", "0.2.0"]),
+    (["cfngen", "runtime", "set", ""], RUNTIMES),
+    (["cfngen", "runtime", "set", "--project", "x", "python3.13"], ["python3.13"]),
+    (["cfngen", "invoke", ""], ACTIONS),
+    (["cfngen", "invoke", "pre"], ["preCreate", "preUpdate", "preDelete"]),
+    (["cfngen", "invoke", "--region", "eu-west-1", "--allow-network", "R"], ["READ"]),
+    (["cfngen", "--color", "never", "invoke", "LI"], ["LIST"]),
+    (["cfngen", "completion", ""], ["bash", "zsh", "fish"]),
+]
+#: Where a file name comes next: no values (bash then completes file names, -o default).
+FILES = [
+    (["cfngen", "invoke", "CREATE", ""], []),
+    (["cfngen", "invoke", "--region", ""], []),
+    (["cfngen", "invoke", "--project", "x", "CREATE", ""], []),
+    (["cfngen", "runtime", "set", "python3.12", ""], []),
+]
+
 
 def bash_complete(source: str, words: list[str]) -> list[str]:
     program = (
@@ -36,9 +66,50 @@ def bash_complete(source: str, words: list[str]) -> list[str]:
     return [line for line in result.stdout.splitlines() if line]
 
 
-@pytest.mark.parametrize(("words", "expected"), CASES)
+@pytest.mark.parametrize(("words", "expected"), CASES + VALUES + FILES)
 def test_bash_completes_commands_options_and_choices(words, expected):
     assert bash_complete(script("bash", build_parser()), words) == expected
+
+
+def zsh_complete(zsh: str, source: str, words: list[str]) -> list[str]:
+    """The bash function as zsh's bashcompinit calls it (`compgen -F` sets ksharrays first;
+    its own compgen and complete stand in for bash's). That compgen returns every word of -W:
+    zsh's compadd keeps those the typed prefix starts, as here."""
+    program = (
+        f"{source}\nsetopt ksharrays\nCOMP_WORDS=({' '.join(repr(w) for w in words)})\n"
+        "COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))\nCOMPREPLY=()\n_cfngen_complete\n"
+        'print -rl -- "${COMPREPLY[@]}"\n'
+    )
+    result = subprocess.run(
+        [zsh, "-f", "-c", program], capture_output=True, text=True, check=True, timeout=30
+    )
+    return [line for line in result.stdout.splitlines() if line and line.startswith(words[-1])]
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize(("words", "expected"), CASES + VALUES + FILES)
+def test_zsh_completes_as_bash_does(oracle_tool, words, expected):
+    assert zsh_complete(oracle_tool("zsh"), script("zsh", build_parser()), words) == expected
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize(("words", "expected"), CASES + VALUES)
+def test_fish_offers_the_same_values(oracle_tool, tmp_path, words, expected):
+    """fish's own completion engine (`complete -C`) on the fish script; it adds descriptions
+    and, where a file may come, file names."""
+    source = tmp_path / "cfngen.fish"
+    source.write_text(script("fish", build_parser()))
+    line = " ".join(words)
+    result = subprocess.run(
+        [oracle_tool("fish"), "--no-config", "-c", f"source {source}; complete -C {line!r}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+        cwd=tmp_path,
+    )
+    offered = {row.split("\t")[0] for row in result.stdout.splitlines()}
+    assert set(expected) <= offered, result.stdout
 
 
 def test_the_cli_prints_the_script_and_tab_runs_no_python():
@@ -49,7 +120,9 @@ def test_the_cli_prints_the_script_and_tab_runs_no_python():
         check=True,
     )
     body = result.stdout.split("_cfngen_complete() {", 1)[1].split("\n}\n", 1)[0]
-    assert "python" not in body and "cfngen " not in body
+    # The only command it runs is bash's compgen.
+    assert body.count("$(") == body.count("$(compgen ") > 0
+    assert "cfngen " not in body
     assert bash_complete(result.stdout, ["cfngen", "gen"]) == ["generate"]
 
 

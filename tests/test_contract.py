@@ -126,11 +126,13 @@ def test_cli_json_report_has_exactly_the_documented_shape(tmp_path):
     result = run_command("test", "--format", "json", cwd=root)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert set(report) == {"tests", "passed", "failed", "skipped"}
+    assert set(report) == {"tests", "passed", "failed", "skipped", "warnings"}
     assert (report["passed"], report["failed"], report["skipped"]) == (15, 0, 2)
+    assert report["warnings"] == 0
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
     for test in report["tests"]:
-        assert set(test) == {"name", "outcome", "message", "seconds"}
+        assert set(test) == {"name", "outcome", "message", "seconds", "warnings"}
+        assert test["warnings"] == []
         assert test["outcome"] in ("passed", "failed", "skipped")
         assert test["message"] is None or isinstance(test["message"], str)
         assert isinstance(test["seconds"], float)
@@ -478,11 +480,11 @@ def test_a_project_from_init_fails_every_test_as_not_implemented_without_calling
     assert "0 passed, 17 failed, 0 skipped" in result.stdout
     as_json = run_command("test", "--format", "json", cwd=root)
     report = json.loads(as_json.stdout)
-    assert set(report) == {"tests", "passed", "failed", "skipped"}
+    assert set(report) == {"tests", "passed", "failed", "skipped", "warnings"}
     assert (report["passed"], report["failed"], report["skipped"]) == (0, 17, 0)
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
     for test in report["tests"]:
-        assert set(test) == {"name", "outcome", "message", "seconds"}
+        assert set(test) == {"name", "outcome", "message", "seconds", "warnings"}
         assert test["outcome"] == "failed"
         # One line each: where the stubs are and what to do is said once, in the summary.
         assert "not implemented" in test["message"]

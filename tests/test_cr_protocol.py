@@ -225,7 +225,8 @@ def test_cfnresponse_default_id_is_caught(tmp_path):
 
 
 # One violation at a time: (replace this, with that) in RAW -> the test that must fail, and
-# words its message must hold (the rule's name first).
+# words its message must hold (the rule's name first). Each is a response CloudFormation fails
+# the stack for, or one that loses a resource (docs/custom-resources.md has the reasons).
 PLANTED = {
     "no response": (
         ('send(event, "SUCCESS", physical_id, data=data)', "pass"),
@@ -264,27 +265,32 @@ PLANTED = {
         "cr_create_failed_rollback_delete",
         ["reason", "FAILED response must say why"],
     ),
-    "two responses": (
+    "two different responses": (
         (
             'send(event, "SUCCESS", physical_id, data=data)',
             'send(event, "SUCCESS", physical_id, data=data); '
-            'send(event, "SUCCESS", physical_id, data=data)',
+            'send(event, "FAILED", physical_id, reason="second thoughts")',
         ),
         "cr_create",
-        ["one-response", "2 responses"],
+        ["one-response", "2 different responses", "race"],
     ),
     "wrong RequestId": (
         ('"RequestId": event["RequestId"],', '"RequestId": "not-" + event["RequestId"],'),
         "cr_create",
         ["echo", "RequestId"],
     ),
-    "nested Data": (
+    "Data that is not an object": (
         (
             'data = {"Greeting": "Hello, " + properties["Name"]}',
-            'data = {"Greeting": {"text": "Hello"}}',
+            'data = ["Hello, " + properties["Name"]]',
         ),
         "cr_create",
-        ["data", "flat map", "Greeting"],
+        ["data", "Data is a list", "JSON object"],
+    ),
+    "NoEcho that is not a boolean": (
+        ('    if reason:\n        body["Reason"] = reason\n', '    body["NoEcho"] = "yes"\n'),
+        "cr_create",
+        ["no-echo", "'yes'"],
     ),
     "a Content-Type the presigned URL was not signed with": (
         (
@@ -294,11 +300,6 @@ PLANTED = {
         "cr_create",
         ["put-headers", "application/json"],
     ),
-    "Data on Delete": (
-        ("            data = {}\n", '            data = {"Gone": "yes"}\n'),
-        "cr_delete_unknown_id",
-        ["data", "Delete response carries no Data"],
-    ),
     "a FAILED update with another id": (
         (
             'failed_id = "never-made-" + physical_id if kind == "Create" else physical_id',
@@ -307,13 +308,62 @@ PLANTED = {
         "cr_update_failed_rollback_update",
         ["physical-id", "must echo the request's"],
     ),
+    "the same Create delivered twice fails the second time": (
+        (
+            '            if not properties.get("Name"):\n',
+            "            import os, tempfile\n"
+            '            made = os.path.join(tempfile.gettempdir(), "made-" + event["RequestId"])\n'
+            '            if kind == "Create":\n'
+            '                open(made, "x").close()  # FileExistsError the second time\n'
+            '            if not properties.get("Name"):\n',
+        ),
+        "cr_create_duplicate_delivery",
+        ["delivered twice", "SUCCESS", "then FAILED", "same answer"],
+    ),
+    "accepts properties the schema rejects": (
+        ('raise ValueError("Name is required")', 'properties["Name"] = ""'),
+        "cr_create_failed_rollback_delete",
+        ["properties the schema rejects must fail"],
+    ),
+}
+
+# Responses CloudFormation accepts, each breaking one rule whose breach is a warning: the test
+# passes and a warning names the rule. (replace, with) in RAW -> the test, words of the warning.
+ACCEPTED = {
+    "Data on Delete": (
+        ("            data = {}\n", '            data = {"Gone": "yes"}\n'),
+        "cr_delete",
+        ["Delete: data", "Delete response carries Data"],
+    ),
+    "a Delete answering a fixed id": (
+        ("            data = {}\n", '            data = {}\n            physical_id = "fixed"\n'),
+        "cr_delete_unknown_id",
+        ["Delete: physical-id", "'fixed'", "accepts it"],
+    ),
+    "a list in Data": (
+        (
+            'data = {"Greeting": "Hello, " + properties["Name"]}',
+            'data = {"Greetings": ["Hello", properties["Name"]]}',
+        ),
+        "cr_create",
+        ["Create: data", "Greetings", "object or a list"],
+    ),
+    "the same response twice": (
+        (
+            'send(event, "SUCCESS", physical_id, data=data)',
+            'send(event, "SUCCESS", physical_id, data=data); '
+            'send(event, "SUCCESS", physical_id, data=data)',
+        ),
+        "cr_create",
+        ["one-response", "2 responses", "each SUCCESS"],
+    ),
     "the same Create delivered twice gets another id": (
         (
             'seed = event["StackId"] + event["LogicalResourceId"] + event["RequestId"]',
             "import uuid; seed = str(uuid.uuid4())",
         ),
         "cr_create_duplicate_delivery",
-        ["delivered twice", "same answer"],
+        ["delivered twice", "left behind"],
     ),
     "retries an expired URL forever": (
         (
@@ -323,13 +373,12 @@ PLANTED = {
         "cr_expired_url",
         ["one-response", "expired ResponseURL", "403"],
     ),
-    "accepts properties the schema rejects": (
-        ('raise ValueError("Name is required")', 'properties["Name"] = ""'),
-        "cr_create_failed_rollback_delete",
-        ["properties the schema rejects must fail"],
+    "a replacing update keeps its id": (
+        ("", ""),
+        "cr_update_replacement_deletes_old",
+        ["kept PhysicalResourceId", "update in place"],
     ),
 }
-
 
 #: Planted handlers that only stop at their function's Timeout: given 1 s, not the 3 s of the rest.
 UNTIL_THE_DEADLINE = {"retries an expired URL forever"}
@@ -347,10 +396,49 @@ def test_each_planted_violation_is_caught_by_its_test(tmp_path, case):
         assert word in message, f"{case}: {word!r} not in:\n{message}"
 
 
+@pytest.mark.parametrize("case", ACCEPTED)
+def test_each_response_cloudformation_accepts_passes_with_a_warning_naming_its_rule(tmp_path, case):
+    (old, new), test, words = ACCEPTED[case]
+    assert old in RAW, "the change no longer applies: fix the table"
+    timeout = 1 if case in UNTIL_THE_DEADLINE else 3
+    root = project(tmp_path, RAW.replace(old, new, 1), timeout=timeout)
+    # The RAW handler keeps its id on every update: "replace" properties it updates in place.
+    (root / "custom-resource-inputs.json").write_text(json.dumps({"replace": {"Name": "new"}}))
+    result = run_tests(load_project(root), keyword=test)
+    (found,) = [t for t in result.tests if t.name == test]
+    assert found.outcome == "passed", f"{case}: {found.message}"
+    # Every warning is this rule's (a planted line may run for two request types).
+    assert found.warnings and all(words[0] in w for w in found.warnings), found.warnings
+    assert any(all(word in w for word in words) for w in found.warnings), (case, found.warnings)
+
+
 def test_without_a_schema_the_failure_tests_say_why_they_skip(tmp_path):
     got = outcomes(project(tmp_path, RAW, schema=False), "failed_rollback")
     assert {o for o, _ in got.values()} == {"skipped"}
     assert all("properties-schema.json" in m for _, m in got.values())
+
+
+@pytest.mark.parametrize("inputs", [None, {}, {"update": {"Name": "again"}}])
+@pytest.mark.parametrize(
+    ("test", "key"),
+    [
+        ("cr_update_replacement_deletes_old", "replace"),
+        ("cr_create_failed_rollback_delete", "invalid"),
+    ],
+)
+def test_a_skip_reason_names_the_inputs_file_as_it_is(tmp_path, inputs, test, key):
+    """It named custom-resource-inputs.json as a file that gives no such properties when there
+    was no such file."""
+    root = project(tmp_path, RAW, schema=False)
+    if inputs is not None:
+        (root / "custom-resource-inputs.json").write_text(json.dumps(inputs))
+    outcome, reason = outcomes(root, test)[test]
+    assert outcome == "skipped"
+    if inputs is None:
+        assert f'no "{key}" properties (custom-resource-inputs.json does not exist)' in reason
+    else:
+        assert f'no "{key}" properties in custom-resource-inputs.json' in reason
+        assert "does not exist" not in reason.split("custom-resource-inputs.json")[1]
 
 
 def test_a_handler_past_its_deadline_is_abandoned_and_cannot_write_into_the_report(
@@ -488,3 +576,36 @@ def test_a_handler_spinning_past_its_timeout_is_stopped_and_fails_its_test(tmp_p
     outcome, message = got["cr_create"]
     assert outcome == "failed" and "still running at its deadline" in message, message
     assert got["cr_delete_unknown_id"] == ("passed", "")
+
+
+@pytest.mark.parametrize(
+    "signal_name", ["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGABRT", "SIGKILL"]
+)
+def test_a_handler_that_signals_its_own_process_fails_its_test_and_the_run_reports(
+    tmp_path, signal_name
+):
+    """The worker does not inherit cfngen's own handling of Ctrl-C, SIGTERM and SIGHUP (an
+    interrupt of cfngen): a handler that sends one to its process ends that process, and the
+    test that was running fails naming the signal; the rest run and the report is written."""
+    code = RAW.replace(
+        '    kind = event["RequestType"]\n',
+        '    kind = event["RequestType"]\n'
+        '    if kind == "Create":\n'
+        "        import os, signal\n"
+        f"        os.kill(os.getpid(), signal.{signal_name})\n",
+        1,
+    )
+    root = project(tmp_path, code)
+    done = subprocess.run(
+        [sys.executable, "-m", "cfngen", "test", "-k", "cr_create or unknown_id", str(root)],
+        env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "interrupted" not in done.stderr
+    assert f"killed by {signal_name} during Create #1" in done.stdout, done.stdout
+    assert "PASSED  cr_delete_unknown_id" in done.stdout
+    assert "1 passed, 3 failed" in done.stdout

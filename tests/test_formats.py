@@ -8,6 +8,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 from importlib.resources import files
 from pathlib import Path
 
@@ -15,7 +17,7 @@ import pytest
 from jsonschema import Draft4Validator
 from junitparser import Failure, JUnitXml, Skipped
 
-from cfngen._formats import Case, Finding, github, junit, rule_id, sarif
+from cfngen._formats import Case, Finding, github, junit, render, rule_id, sarif
 from cfngen._kinds.resource.contract._suite import TEST_NAMES
 from tests.conftest import run_cli, run_command
 
@@ -281,3 +283,212 @@ def test_github_escapes_what_would_end_a_property_or_a_command():
 def test_rule_ids_ignore_the_parts_that_vary(one, two):
     assert rule_id(one) == rule_id(two)
     assert rule_id(one) != rule_id("missing required key 'typeName'")
+
+
+# ------------------------------------------------------------------------------ control characters
+
+#: One or more characters of each class no format may carry as it is.
+CONTROL = {
+    "C0": "\x00\x07\x08\x1b\x1f",
+    "C0-line-breaking": "\x0b\x0c\x1c\x1d\x1e",
+    "DEL": "\x7f",
+    "C1": "\x80\x85\x9b\x9f",
+    "lone-surrogates": "\udfff\ud800",
+    "line-separators": "\u2028\u2029",
+    "noncharacters": "\ufffe\uffff",
+}
+
+
+def _escaped(chars: str) -> str:
+    return "".join(f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" for c in chars)
+
+
+def _report(fmt: str, chars: str) -> str:
+    """A report in `fmt` whose every string holds `chars`: names, paths, titles, messages."""
+    text = f"a{chars}b"
+    findings = [
+        Finding("error", "cfngen/x", f"message {text}\nsecond", path=f"p{text}.json", line=2),
+        Finding("warning", "cfngen/y", text, title=f"title {text}"),
+    ]
+    cases = [
+        Case(f"suite {text}", f"name {text}", "failed", f"failed {text}", path=f"f{text}.json"),
+        Case(f"suite {text}", "skip", "skipped", f"skipped {text}"),
+        Case(f"suite {text}", "ok", "passed", output=f"output {text}"),
+    ]
+    return render(fmt, findings=findings, cases=cases, tool=f"cfngen {text}")
+
+
+def check_report(fmt: str, text: str) -> list[str]:
+    """The report read back as its consumers read it: valid UTF-8 (strictly), and a valid
+    document of its format; its strings as read."""
+    raw = text.encode("utf-8")  # strict: a lone surrogate cannot be written
+    if fmt == "junit":
+        path = Path(os.environ.get("TMPDIR", "/tmp")) / f"cfngen-junit-{os.getpid()}.xml"
+        path.write_bytes(raw)
+        try:
+            xml = JUnitXml.fromfile(str(path))
+        finally:
+            path.unlink()
+        found = [xml.name or ""]
+        for suite in xml:
+            found.append(suite.name or "")
+            for case in suite:
+                found += [case.name or "", case._elem.get("file") or ""]
+                found += [r.message or "" for r in case.result]
+                found += [r.text or "" for r in case.result]
+                found += [case.system_out or ""]
+        return found
+    if fmt == "sarif":
+        log = json.loads(raw)
+        assert not list(sarif_validator().iter_errors(log))
+        strings: list[str] = []
+
+        def collect(value: object) -> None:
+            if isinstance(value, str):
+                value.encode("utf-8")  # a \ud800 escape in JSON decodes to a lone surrogate
+                strings.append(value)
+            elif isinstance(value, dict):
+                for item in value.values():
+                    collect(item)
+            elif isinstance(value, list):
+                for item in value:
+                    collect(item)
+
+        collect(log)
+        return strings
+    commands = github_commands(raw.decode("utf-8"))  # one command per line, every line one
+    assert len(commands) == len(text.splitlines())
+    return [value for _, props, data in commands for value in (*props.values(), data)]
+
+
+@pytest.mark.parametrize("chars", CONTROL.values(), ids=CONTROL)
+@pytest.mark.parametrize("fmt", ["junit", "sarif", "github"])
+def test_every_format_shows_control_characters_escaped(fmt, chars):
+    strings = check_report(fmt, _report(fmt, chars))
+    assert not [s for s in strings if any(c in s for c in chars)], strings
+    assert any(f"a{_escaped(chars)}b" in s for s in strings), strings
+
+
+@pytest.mark.parametrize("fmt", ["junit", "sarif", "github"])
+def test_validate_reports_a_property_name_of_control_characters_in_every_format(fmt, tmp_path):
+    chars = "".join(CONTROL.values())
+    schema = json.loads((STORE / "example-test-store.json").read_text())
+    schema["properties"][f"A{chars}B"] = {"type": "string"}
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps(schema))
+    result = subprocess.run(
+        [sys.executable, "-m", "cfngen", "validate", "--format", fmt, str(path)],
+        capture_output=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 1, result.stderr
+    strings = check_report(fmt, result.stdout.decode("utf-8"))
+    assert not [s for s in strings if any(c in s for c in chars)], strings
+    assert any(f"A{_escaped(chars)}B" in s for s in strings), strings
+
+
+# ------------------------------------------------------------------------------ where failures are
+
+
+def store_crashing_in_read(root: Path) -> tuple[str, int]:
+    """The example resource type whose READ reads a missing key: the tests that read fail at
+    that line, in _check's caller."""
+    shutil.copytree(STORE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    handlers = root / "src/example_test_store/handlers.py"
+    lines = handlers.read_text().splitlines()
+    number = next(i for i, line in enumerate(lines) if "# READ" in line) + 1
+    lines[number - 1] = lines[number - 1].replace(
+        "model = request.desiredResourceState", 'model = request.desiredResourceState; {}["x"]'
+    )
+    handlers.write_text("\n".join(lines) + "\n")
+    return "src/example_test_store/handlers.py", number
+
+
+def custom_resource_crashing(root: Path) -> tuple[str, int]:
+    """A custom resource whose function raises before it answers (no library catches it)."""
+    from tests.test_cr_protocol import project
+
+    code = "def handler(event, context):\n    properties = event['ResourceProperties']\n"
+    project(root, code + "    raise ValueError(properties['Name'])\n")
+    return "src/app.py", 3
+
+
+CRASHING = {"resource": store_crashing_in_read, "custom-resource": custom_resource_crashing}
+
+
+@pytest.mark.parametrize("kind", list(CRASHING))
+@pytest.mark.parametrize("fmt", ["junit", "sarif", "github"])
+def test_a_handler_failure_points_at_its_line_in_every_format(fmt, kind, tmp_path):
+    root = tmp_path / "project"
+    where, number = CRASHING[kind](root)
+    result = run_command("test", "--format", fmt, cwd=root, process=True)
+    assert result.returncode == 1, result.stderr
+    if fmt == "junit":
+        report = tmp_path / "report.xml"
+        report.write_text(result.stdout)
+        failed = [
+            case
+            for suite in JUnitXml.fromfile(str(report))
+            for case in suite
+            if any(isinstance(r, Failure) for r in case.result)
+        ]
+        places = {(case._elem.get("file"), case._elem.get("line")) for case in failed}
+    elif fmt == "sarif":
+        results = json.loads(result.stdout)["runs"][0]["results"]
+        places = {
+            (
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                str(r["locations"][0]["physicalLocation"]["region"]["startLine"]),
+            )
+            for r in results
+            if r["level"] == "error"
+        }
+    else:
+        places = {
+            (props["file"], props["line"])
+            for command, props, _ in github_commands(result.stdout)
+            if command == "error"
+        }
+    # Every test that failed because READ crashed points at the line; none at line 1.
+    assert (where, str(number)) in places, places
+    assert (where, "1") not in places, places
+
+
+# ------------------------------------------------------------------------------ a run that fails
+
+
+ERRORS = [
+    (["validate", "missing.json"], 2),
+    (["validate", "--nope", "x.json"], 2),
+    (["generate", "--check"], 2),  # not a project folder
+    (["test", "--enforce-timeout", "nan"], 2),
+]
+
+
+@pytest.mark.parametrize("fmt", ["junit", "sarif", "github"])
+@pytest.mark.parametrize(("argv", "code"), ERRORS, ids=[" ".join(a) for a, _ in ERRORS])
+def test_a_run_that_cannot_check_still_writes_a_valid_report(fmt, argv, code, tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "cfngen", *argv, "--format", fmt],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == code
+    assert result.stderr  # the message for people stays where it was
+    strings = check_report(fmt, result.stdout)
+    said = next(line for line in result.stderr.splitlines() if "error: " in line)
+    said = said.split("error: ", 1)[1]
+    assert any(said in s for s in strings), (strings, result.stderr)
+    if fmt == "junit":
+        report = tmp_path / "report.xml"
+        report.write_text(result.stdout)
+        xml = JUnitXml.fromfile(str(report))
+        assert [r.type for s in xml for c in s for r in c.result] == [f"exit {code}"]
+    elif fmt == "sarif":
+        (invocation,) = json.loads(result.stdout)["runs"][0]["invocations"]
+        assert (invocation["executionSuccessful"], invocation["exitCode"]) == (False, code)
+    else:
+        assert [name for name, _, _ in github_commands(result.stdout)] == ["error"]

@@ -370,3 +370,45 @@ def test_every_name_the_official_models_bound_survives_generate(
     result = run_cli("invoke", action, root / "request.json", "--project", root)
     assert result.exit_code == 0, result.stdout + result.stderr
     assert expected in result.stdout
+
+
+# ------------------------------------------------------------ cfn generate after cfngen's
+
+CFNGEN_PROJECTS = {
+    "resource": ("widget", "--type-name", "Acme::Svc::Widget"),
+    "hook": ("editor-hook", "--artifact-type", "hook", "-t", "Acme::Svc::Hook"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CFNGEN_PROJECTS))
+def test_the_official_generate_in_a_cfngen_project_is_not_a_hand_edit(
+    kind, tmp_path, tmp_path_factory, monkeypatch
+):
+    """`cfn generate` in a project cfngen made rewrites models.py, the role and docs/ in its
+    own form; `cfngen generate` then derives them again (it stopped on them as edited by
+    hand), and the project is as cfngen left it."""
+    from tests.conftest import made_once, run_cli, tree_files
+
+    monkeypatch.setenv("CFNGEN_HOME", str(tmp_path / "home"))
+    root = tmp_path / kind
+    shutil.copytree(made_once(tmp_path_factory, *CFNGEN_PROJECTS[kind]), root, symlinks=True)
+    before = tree_files(root)
+    official = (
+        cfn("generate", cwd=root)
+        if kind == "resource"
+        else _offline_cfn("generate", "--local-only", cwd=root)
+    )
+    assert official.returncode == 0, official.stderr[-2000:]
+    (root / "rpdk.log").unlink(missing_ok=True)
+    rewritten = sorted(p for p, data in tree_files(root).items() if before.get(p) != data)
+    assert {"docs/README.md", next(p for p in before if p.endswith("/models.py"))} <= set(
+        rewritten
+    ), rewritten
+
+    result = run_cli("generate", root)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "edited by hand" not in result.stderr
+    assert {f"wrote {p}" for p in rewritten if p in before} <= set(result.stdout.splitlines())
+    after = tree_files(root)
+    assert {p: after.get(p) for p in before} == before
+    assert run_cli("generate", "--check", root).exit_code == 0

@@ -277,6 +277,54 @@ def test_keep_edits_makes_the_files_the_users(fakes, project):
     assert "example_inputs/inputs_1_create.json" in paths(again.skipped)
 
 
+def _official(root: Path, relpath: str) -> bytes:
+    """What the official `cfn generate` writes at `relpath` over cfngen's file, in its form:
+    its own header on models.py, its own role template, cfngen's docs without their header
+    (cfngen's docs are written as the official ones are)."""
+    if relpath.endswith("models.py"):
+        return b"# DO NOT modify this file by hand, changes will be overwritten\nimport sys\n"
+    if relpath == "resource-role.yaml":
+        return (
+            b'AWSTemplateFormatVersion: "2010-09-09"\nDescription: >\n  This CloudFormation '
+            b"template creates a role assumed by CloudFormation\n  during CRUDL operations to "
+            b"mutate resources on behalf of the customer.\n\nResources: {}\n"
+        )
+    return (root / relpath).read_bytes().split(b"\n", 1)[1] + b"\n"
+
+
+@pytest.mark.parametrize(
+    "rewritten",
+    [
+        (f"src/{PACKAGE}/models.py", "resource-role.yaml", "docs/README.md", "docs/config.md"),
+        (f"src/{PACKAGE}/models.py",),
+        (f"src/{PACKAGE}/models.py", "docs/README.md"),
+    ],
+    ids=["models-role-docs", "models", "models-docs"],
+)
+def test_what_the_official_generate_wrote_over_cfngens_files_is_not_a_hand_edit(
+    fakes, project, rewritten
+):
+    generate_project(project)
+    before = snapshot_tree(project)
+    for relpath in rewritten:
+        (project / relpath).write_bytes(_official(project, relpath))
+    result = generate_project(project)
+    assert set(rewritten) <= paths(result.written)
+    assert snapshot_tree(project) == before
+
+
+def test_docs_without_their_header_are_a_hand_edit_where_the_official_generate_did_not_run(
+    fakes, project
+):
+    """cfngen's docs without their first line read like the official ones: only the official
+    models.py beside them shows that `cfn generate` wrote them."""
+    generate_project(project)
+    (project / "docs/README.md").write_bytes(_official(project, "docs/README.md"))
+    with pytest.raises(HandEditsError) as stopped:
+        generate_project(project)
+    assert stopped.value.paths == ["docs/README.md"]
+
+
 def test_contract_inputs_are_derived_until_the_first_edit_makes_them_the_users(
     fakes, project, capsys, monkeypatch
 ):
@@ -300,7 +348,7 @@ def test_contract_inputs_are_derived_until_the_first_edit_makes_them_the_users(
     drop_config_definition(project)  # a schema edit
     assert main(["generate", str(project)]) == ExitCode.OK
     err = capsys.readouterr().err
-    assert "inputs/inputs_1_create.json alone: you edited it, so it is yours for good" in err
+    assert "inputs/inputs_1_create.json alone: you edited it, so it is yours (delete" in err
     assert create.read_bytes() == ours
     assert json.loads(update.read_text()) == {"Name": "after-update"}
     manifest = json.loads((project / MANIFEST_PATH).read_text())

@@ -418,3 +418,168 @@ def test_a_handler_that_ends_its_process_is_reported_not_fatal(tmp_path):
         result.stderr
     )
     assert "Traceback" not in result.stderr
+
+
+# ----------------------------------------------------------------- the files a user has at hand
+
+
+@pytest.fixture(scope="session")
+def hook_example(tmp_path_factory) -> Path:
+    return made_once(tmp_path_factory, "hook-example", "--artifact-type", "hook", "--example")
+
+
+@pytest.fixture(scope="session")
+def custom_resource(tmp_path_factory) -> Path:
+    return made_once(tmp_path_factory, "plugin-custom", "--artifact-type", "custom-resource")
+
+
+#: kind, made project, ACTION, the request file (a path in the project, or JSON to write),
+#: the note that says how it was read (None: nothing to say), the exit code.
+AT_HAND = [
+    # inputs/ of a resource type hold a model's properties, not a request.
+    ("resource", "example", "CREATE", "inputs/inputs_1_create.json", "not a request", 0),
+    # An update of a fresh (moto) account finds nothing: the handler's own NotFound.
+    ("resource", "example", "UPDATE", "inputs/inputs_1_update.json", "not a request", 1),
+    ("resource", "example", "CREATE", {"Name": "/bare", "Value": "v"}, "not a request", 0),
+    # A hook's inputs file maps each target to its document: every target runs.
+    ("hook", "hook_example", "preCreate", "inputs/inputs_1_pre_create.json", None, 0),
+    ("hook", "hook_example", "preUpdate", "inputs/inputs_1_pre_update.json", None, 0),
+    ("hook", "hook_example", "preCreate", None, "not targets", 1),
+    ("hook", "hook_example", "preCreate", {"AWS::S3::Bucket": {"BucketName": "b"}}, "maps", 1),
+    # A custom resource's request file may be its ResourceProperties.
+    ("custom-resource", "custom_resource", "Create", {"Name": "You"}, None, 0),
+    # ... or the inputs file `cfngen test` reads: its "create" properties.
+    ("custom-resource", "custom_resource", "Create", "custom-resource-inputs.json", "read as", 0),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "made", "action", "request_file", "note", "code"),
+    AT_HAND,
+    ids=[f"{row[0]}-{row[2]}-{i}" for i, row in enumerate(AT_HAND)],
+)
+def test_invoke_takes_the_file_a_user_has_at_hand(
+    request, tmp_path, *, kind, made, action, request_file, note, code
+):
+    root = project(tmp_path, request.getfixturevalue(made))
+    if request_file is None:  # a bucket's bare properties, for the hook's one target type
+        request_file = {"BucketName": "bare-bucket"}
+    if isinstance(request_file, str):
+        result = run_command("invoke", action, request_file, cwd=root)
+    else:
+        result = invoke(root, action, request_file)
+    output = result.stdout + result.stderr
+    assert result.returncode == code, output
+    assert "Traceback" not in output and "AttributeError" not in output
+    if note is not None:
+        (line,) = [line for line in result.stderr.splitlines() if note in line]
+        assert line.startswith("cfngen: warning: ")
+    assert events(result.stdout), output  # the handler ran and answered
+
+
+def test_every_target_of_a_hooks_inputs_file_runs(hook_example, tmp_path):
+    root = project(tmp_path, hook_example)
+    result = run_command("invoke", "preCreate", "inputs/inputs_1_pre_create.json", cwd=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    verdicts = [line for line in result.stderr.splitlines() if "SUCCESS (compliant)" in line]
+    assert verdicts == [
+        "cfngen: CREATE_PRE_PROVISION AWS::S3::Bucket: SUCCESS (compliant)",
+        "cfngen: CREATE_PRE_PROVISION STACK: SUCCESS (compliant)",
+    ]
+
+
+def test_bare_properties_for_a_hook_with_several_target_types_say_what_to_write(
+    hook_example, tmp_path, cli
+):
+    root = project(tmp_path, hook_example)
+    schema_path = next(root.glob("*-*-*.json"))
+    schema = json.loads(schema_path.read_text())
+    schema["handlers"]["preCreate"]["targetNames"].append("AWS::SQS::Queue")
+    schema_path.write_text(json.dumps(schema))
+    result = invoke_here(cli, root, "preCreate", {"BucketName": "b"})
+    assert result.exit_code == 2
+    assert "holds properties, but not the target they are for" in result.stderr
+    assert '{"AWS::S3::Bucket": {"resourceProperties": {...}}}' in result.stderr
+
+
+# ----------------------------------------------------------------- what a handler returns
+
+
+def _answer_with(root: Path, function: str, body: str) -> tuple[str, int, int]:
+    """Make `function` in the project's handlers.py start with `body`; its file (relative to
+    the project), the line of its `def` and the line of `body`."""
+    (handlers,) = [p for p in (root / "src").rglob("handlers.py")]
+    lines = handlers.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"def {function}("))
+    end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith(":"))
+    lines.insert(end + 1, f"    {body}")
+    handlers.write_text("\n".join(lines) + "\n")
+    return handlers.relative_to(root).as_posix(), start + 1, end + 2
+
+
+#: A project of each shape: the runtime library alone, cfngen's runtime, a hook.
+SHAPES = [
+    ("store", "CREATE", "create_handler", {"desiredResourceState": {"Name": "a", "Kind": "small"}}),
+    ("example", "CREATE", "create_handler", {"desiredResourceState": {"Name": "/a", "Value": "v"}}),
+    (
+        "hook_example",
+        "preCreate",
+        "pre_create_handler",
+        {"AWS::S3::Bucket": {"resourceProperties": {}}},
+    ),
+]
+RETURNS = [
+    ("return None", "returned None; it must return a ProgressEvent"),
+    ('return {"status": "SUCCESS"}', "returned a dict ({'status': 'SUCCESS'}); it must return"),
+    ('return "SUCCESS"', "returned a str ('SUCCESS'); it must return a ProgressEvent"),
+    ('raise ValueError("boom")', "handler raised ValueError: boom"),
+]
+
+
+@pytest.mark.parametrize(("returned", "said"), RETURNS, ids=["None", "dict", "str", "raises"])
+@pytest.mark.parametrize(
+    ("shape", "action", "function", "request_body"), SHAPES, ids=[s[0] for s in SHAPES]
+)
+def test_a_handler_that_returns_no_progress_event_is_named_with_its_line(
+    request, tmp_path, *, shape, action, function, request_body, returned, said
+):
+    origin = shape if shape == "store" else request.getfixturevalue(shape)
+    root = project(tmp_path, origin)
+    path, def_line, body_line = _answer_with(root, function, returned)
+    result = invoke(root, action, request_body)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert said in result.stdout, output
+    # A crash where it was raised; a return value where the function is.
+    where = f"{path}:{body_line if returned.startswith('raise') else def_line} in {function}"
+    assert where in result.stdout, output
+    # Not the runtime library's words, nor its traceback.
+    assert "has no attribute 'status'" not in output and "Traceback" not in output
+
+
+JSON_RUNS = [
+    ("store", "READ", {"desiredResourceState": {"Name": "seed-0"}}, 0, "status", "SUCCESS"),
+    ("store", "READ", {"desiredResourceState": {"Name": "nope"}}, 1, "status", "FAILED"),
+    ("hook_example", "preCreate", {"BucketName": "b"}, 1, "hookStatus", "FAILED"),
+    ("custom_resource", "Create", {"Name": "You"}, 0, "Status", "SUCCESS"),
+]
+
+
+@pytest.mark.parametrize(
+    ("shape", "action", "request_body", "code", "key", "status"),
+    JSON_RUNS,
+    ids=[f"{row[0]}-{row[2 - 1]}-{row[3]}" for row in JSON_RUNS],
+)
+def test_invoke_format_json_gives_the_response_as_an_object(
+    request, tmp_path, *, shape, action, request_body, code, key, status
+):
+    origin = shape if shape == "store" else request.getfixturevalue(shape)
+    root = project(tmp_path, origin)
+    result = invoke(root, action, request_body, "--format", "json")
+    assert result.returncode == code, result.stdout + result.stderr
+    document = json.loads(result.stdout)  # stdout holds the document alone
+    assert document["response"][key] == status
+    assert document["succeeded"] is (code == 0)
+    assert document["invocations"][-1]["response"] == document["response"]
+    # The calls as text went to stderr.
+    assert "#1 ->" in result.stderr or "request:" in result.stderr

@@ -227,11 +227,11 @@ def test_module_test_lints_the_rendered_template(
     TemplateFragment("Acme::Store::Bucket::MODULE", root).generate_schema()
     assert main(["test", str(root), "--param", "Prefix=acme"]) == 0
     assert "SKIPPED module_schema_up_to_date" in capsys.readouterr().out
-    # No value for Prefix: a usage error before any test runs, saying which flag to pass.
-    assert main(["test", str(root)]) == 2
-    captured = capsys.readouterr()
-    assert "--param Prefix=VALUE" in captured.err
-    assert "PASSED" not in captured.out
+    # No value for Prefix: the test takes a stand-in and says so; render refuses (exit 2).
+    assert main(["test", str(root)]) == 0
+    assert "no value given for Prefix" in capsys.readouterr().err
+    assert main(["module", "render", str(root)]) == 2
+    assert "--param Prefix=VALUE" in capsys.readouterr().err
 
 
 def test_ssm_parameters_stay_parameters_of_the_consumer() -> None:
@@ -268,3 +268,104 @@ def test_a_malformed_fragment_fails_and_never_crashes(tmp_path: Path, name: str)
     assert main(["validate", str(root)]) == 1
     assert main(["module", "render", str(root)]) in (0, 1)  # never 70, a crash
     assert main(["test", str(root)]) == 1
+
+
+OUTPUTS = """\
+Parameters:
+  Env: {Type: String, Default: dev}
+Conditions:
+  IsProd: !Equals [!Ref Env, prod]
+Resources:
+  Topic:
+    Type: AWS::SNS::Topic
+Outputs:
+  Plain:
+    Value: !Ref Topic
+  Described:
+    Description: The topic's ARN
+    Value: !Ref Topic
+  Conditional:
+    Condition: IsProd
+    Value: !GetAtt Topic.TopicName
+  Both:
+    Description: !Sub "the topic of ${Env}"
+    Condition: IsProd
+    Value: !Ref Topic
+"""
+#: Each output of the consumer template, as CloudFormation expands the module as `Store`.
+OUTPUT_TABLE = {
+    "Plain": {"Value": {"Ref": "StoreTopic"}},
+    "Described": {"Description": "The topic's ARN", "Value": {"Ref": "StoreTopic"}},
+    "Conditional": {
+        "Value": {"Fn::GetAtt": ["StoreTopic", "TopicName"]},
+        "Condition": "StoreIsProd",
+    },
+    "Both": {
+        "Description": "the topic of dev",
+        "Value": {"Ref": "StoreTopic"},
+        "Condition": "StoreIsProd",
+    },
+}
+
+
+@pytest.mark.parametrize("name", list(OUTPUT_TABLE))
+def test_outputs_keep_their_description_and_condition(name: str) -> None:
+    template = render(plain(decode(OUTPUTS).template), logical_id="Store").template
+    assert template["Outputs"][f"Store{name}"] == OUTPUT_TABLE[name]
+
+
+CYCLES = {
+    "two": (
+        "A: !And [!Condition B, !Equals [a, a]]\n  B: !Or [!Condition A, !Equals [b, b]]\n",
+        "A -> B -> A",
+    ),
+    "self": ("A: !Not [!Condition A]\n", "A -> A"),
+    "three-behind-a-clean-one": (
+        "Clean: !Equals [x, x]\n  A: !Not [!Condition B]\n  B: !Not [!Condition C]\n"
+        "  C: !And [!Condition Clean, !Condition A]\n",
+        "A -> B -> C -> A",
+    ),
+    "a-string-equal-to-a-name": (
+        "A: !Equals [B, x]\n  B: !Not [!Condition A]\n",
+        None,  # the text "B" names no condition: not a circle
+    ),
+}
+
+
+def cycle_fragment(conditions: str) -> str:
+    return (
+        f"Conditions:\n  {conditions}Resources:\n  Topic:\n    Type: AWS::SNS::Topic\n"
+        "    Condition: A\n"
+    )
+
+
+@pytest.mark.parametrize("name", list(CYCLES))
+def test_circular_conditions_are_an_error_naming_the_circle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    conditions, circle = CYCLES[name]
+    root = project(tmp_path / "m", "Acme::Store::Cycle::MODULE", cycle_fragment(conditions))
+    code = main(["module", "render", str(root)])
+    captured = capsys.readouterr()
+    if circle is None:
+        assert code == 0, captured.err
+        return
+    assert code == 1, captured.out + captured.err
+    assert f"conditions {circle} refer to each other in a circle" in captured.err
+    assert main(["validate", str(root)]) == 1
+    assert f"conditions {circle}" in capsys.readouterr().out
+
+
+def test_a_nested_modules_circular_conditions_stop_the_render(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inner = cycle_fragment(CYCLES["two"][0])
+    project(tmp_path / "inner", "Acme::Store::Inner::MODULE", inner)
+    outer = project(
+        tmp_path / "outer",
+        "Acme::Store::Outer::MODULE",
+        "Resources:\n  Inner:\n    Type: Acme::Store::Inner::MODULE\n",
+    )
+    assert main(["module", "render", str(outer)]) == 1
+    err = capsys.readouterr().err
+    assert "Acme::Store::Inner::MODULE: conditions A -> B -> A" in err

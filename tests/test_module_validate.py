@@ -230,7 +230,17 @@ CASES = [
         "syntax-error",
         BASE.replace("    Type: AWS::S3::Bucket", "    Type: [AWS::S3::Bucket  #>"),
         "",
-        "cannot read the template",
+        "the fragment is not valid YAML",
+    ),
+    Case(
+        "circular-conditions",
+        BASE.replace(
+            "Resources:\n",
+            "Conditions:\n  A: !Not [!Condition B]  #>\n  B: !Not [!Condition A]\nResources:\n",
+            1,
+        ),
+        "/Conditions/A",
+        "conditions A -> B -> A refer to each other in a circle",
     ),
 ]
 
@@ -537,6 +547,7 @@ OFFICIAL_ACCEPTS = {
     "cfn-lint-error",
     "resources-null",  # it crashes rather than rejects: see official_verdict
     "resources-empty",
+    "circular-conditions",
 }
 #: Good fragments the official tool rejects: the raw text "Fn::ImportValue".
 OFFICIAL_REJECTS = {"words-in-strings", "words-in-a-comment"}

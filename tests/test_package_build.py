@@ -246,13 +246,23 @@ def test_a_rebuild_with_nothing_changed_runs_no_pip_and_keeps_the_bytes(
         tmp_path, PIP_CONFIG_FILE=os.devnull, PIP_NO_INDEX="1", PIP_FIND_LINKS=str(wheelhouse)
     )
     first = subprocess.run(
-        [*cfngen_argv(), "build"], cwd=root, env=env, capture_output=True, text=True, check=False
+        [*cfngen_argv(), "build", "-v"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert first.returncode == 0, first.stderr
-    assert "pip |" in first.stderr  # progress while pip runs
+    assert "pip |" in first.stderr  # pip's output, with -v
     data = (root / PACKAGE).read_bytes()
     again = subprocess.run(
-        [*cfngen_argv(), "build"], cwd=root, env=env, capture_output=True, text=True, check=False
+        [*cfngen_argv(), "build", "-v"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert again.returncode == 0, again.stderr
     assert again.stdout.startswith(f"up to date: {PACKAGE}")

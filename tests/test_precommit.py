@@ -112,25 +112,133 @@ def test_drift_fails_the_check_and_the_fixer_repairs_it(sample):
     assert again.returncode == 0, again.stdout
 
 
-def test_validate_selects_schemas_and_config_not_inputs():
+def _validate_hook() -> dict:
+    (hook,) = [h for h in yaml.safe_load(MANIFEST.read_text()) if h["id"] == "cfngen-validate"]
+    return hook
+
+
+def selected(path: str) -> bool:
+    """pre-commit's rule: `files` and `exclude` are searched in the path from the root."""
     import re
 
-    (hook,) = [h for h in yaml.safe_load(MANIFEST.read_text()) if h["id"] == "cfngen-validate"]
-    files, exclude = re.compile(hook["files"]), re.compile(hook["exclude"])
+    hook = _validate_hook()
+    return bool(re.search(hook["files"], path)) and not re.search(hook["exclude"], path)
 
-    def selected(path: str) -> bool:
-        # pre-commit's rule: `files` and `exclude` are searched in the path from the root.
-        return bool(files.search(path)) and not exclude.search(path)
 
-    assert selected("acme-svc-widget.json")
-    assert selected("services/a/acme-svc-widget.json")
-    assert selected(".rpdk-config")
-    assert selected("services/a/.rpdk-config")
-    assert not selected("inputs/inputs-1-create.json")
-    assert not selected("inputs/acme-svc-widget.json")
-    assert not selected("target-schemas/aws-s3-bucket.json")
-    assert not selected("callback-context.json")
-    assert not selected("example_inputs/inputs_1_create.json")
+def test_validate_is_passed_json_yaml_and_config_but_never_inputs_or_docs():
+    for path in (
+        "acme-svc-widget.json",
+        "services/a/acme-svc-widget.json",
+        ".rpdk-config",
+        "services/a/.rpdk-config",
+        "template.yaml",
+        "templates/thing.yml",
+        "fragments/module.yaml",
+        "properties-schema.json",
+        "properties-schemas/Custom__Box.json",
+    ):
+        assert selected(path), path
+    for path in (
+        "inputs/inputs-1-create.json",
+        "inputs/acme-svc-widget.json",
+        "target-schemas/aws-s3-bucket.json",
+        "example_inputs/inputs_1_create.json",
+        "docs/widget.json",
+        "custom-resource-inputs/Custom__Box.json",
+        ".cfngen/generated.json",
+        "src/app.py",
+    ):
+        assert not selected(path), path
+
+
+#: Each kind's starter: (init arguments, the files a kind owns in it, one of them broken so that
+#: validate must fail naming it, and a file of it that is no kind's, broken too).
+STARTERS = {
+    "resource": (
+        ("--type-name", "Acme::Hook::Widget"),
+        {"acme-hook-widget.json", "callback-context.json"},
+        ("acme-hook-widget.json", '"typeName": "Acme::Hook::Widget"', '"typeName": "Widget"'),
+    ),
+    "hook": (
+        ("--artifact-type", "hook", "--type-name", "Acme::Hook::Check"),
+        {"acme-hook-check.json"},
+        ("acme-hook-check.json", '"handlers": {', '"handlers": {"preNothing": {},'),
+    ),
+    "module": (
+        ("--artifact-type", "module", "--type-name", "Acme::Hook::Thing::MODULE"),
+        {"fragments/module.yaml"},
+        ("fragments/module.yaml", "Resources:", "Resources: 7\nUnused:"),
+    ),
+    "custom-resource": (
+        ("--artifact-type", "custom-resource"),
+        {"template.yaml", "properties-schema.json"},
+        ("template.yaml", "ServiceTimeout: 120", "ServiceTimeout: 0"),
+    ),
+}
+
+
+def _passed(root: Path) -> list[str]:
+    """What pre-commit passes the hook for `--all-files`: every file it selects."""
+    return sorted(
+        path.relative_to(root).as_posix()
+        for path in root.rglob("*")
+        if path.is_file()
+        and ".git" not in path.parts
+        and selected(path.relative_to(root).as_posix())
+    )
+
+
+@pytest.fixture
+def starter(made_project, tmp_path, request) -> tuple[str, Path]:
+    kind = request.param
+    made = made_project(f"precommit-{kind}", *STARTERS[kind][0])
+    root = tmp_path / kind
+    shutil.copytree(made, root)
+    # A JSON file no kind owns, broken: the hook is passed it and must leave it alone.
+    (root / "custom-resource-inputs.json").write_text("{not json")
+    return kind, root
+
+
+@pytest.mark.parametrize("starter", STARTERS, indirect=True)
+def test_validate_owned_checks_exactly_what_each_kind_owns(cli, starter):
+    kind, root = starter
+    result = cli("validate", "--owned", "--format", "json", *_passed(root), cwd=root)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    checked = {Path(f["path"]).as_posix() for f in json.loads(result.stdout)["files"]}
+    assert checked == STARTERS[kind][1]
+
+
+@pytest.mark.parametrize("starter", STARTERS, indirect=True)
+def test_validate_owned_fails_on_a_broken_file_a_kind_owns(cli, starter):
+    kind, root = starter
+    name, old, new = STARTERS[kind][2]
+    path = root / name
+    assert old in path.read_text(), "the planted change no longer applies: fix the table"
+    path.write_text(path.read_text().replace(old, new, 1))
+    result = cli("validate", "--owned", *_passed(root), cwd=root)
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert all(line.startswith(name) for line in result.stdout.splitlines()), result.stdout
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("starter", STARTERS, indirect=True)
+def test_the_validate_hook_passes_every_starter_and_fails_its_broken_file(starter):
+    kind, root = starter
+    hooks = yaml.safe_load(MANIFEST.read_text())
+    for hook in hooks:
+        hook["language"] = "system"
+    config = {"repos": [{"repo": "local", "hooks": hooks}]}
+    (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    clean = pre_commit("run", "cfngen-validate", "--all-files", cwd=root)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    name, old, new = STARTERS[kind][2]
+    (root / name).write_text((root / name).read_text().replace(old, new, 1))
+    git(root, "add", "-A")
+    broken = pre_commit("run", "cfngen-validate", "--all-files", cwd=root)
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert f"{name}:" in broken.stdout
 
 
 @pytest.mark.oracle

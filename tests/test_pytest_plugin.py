@@ -117,12 +117,14 @@ def test_k_and_m_select_as_usual_and_the_ini_option_enables_it(tmp_path):
     assert "READ returned SUCCESS; expected FAILED (NotFound)" in result.stdout
 
 
-def test_a_project_that_cannot_run_is_a_failure_that_says_why(tmp_path):
+def test_a_project_whose_tests_cannot_be_listed_is_a_collection_error_that_says_why(tmp_path):
+    """`cfngen test` exits 2 on it, saying why once: so does pytest, whatever -k says."""
     root = store(tmp_path)
     (root / "inputs" / "inputs_1_create.json").write_text("{not json")
     result = pytest_run("--cfngen", "-k", "create_read", cwd=root)
-    assert result.returncode == 1
-    assert "inputs_1_create.json" in result.stdout
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout.count("inputs_1_create.json") == 1, result.stdout
+    assert "error during collection" in result.stdout
     assert "Traceback" not in result.stdout
 
 

@@ -35,10 +35,12 @@ from cfngen._cli import (
     upgrade,
     validate,
 )
+from cfngen._cli._ci_report import Watched, ci_format, ci_report
 from cfngen._cli._options import add_format
 from cfngen._cli._output import configure, print_error, print_warning, tolerant_streams
 from cfngen._cli._status_line import status_line
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._render import CI_FORMATS
 
 __all__ = ["build_parser", "main", "print_error", "print_warning"]
 
@@ -193,15 +195,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(error.exit_code)
     if _wants_json(argv):
         return _main_json(argv, config_path, settings)
+    ci = ci_format(argv)
     try:
         args = _parse(argv, config_path, settings)
     except UsageError as error:
         # argparse's own words and exit: callers (and tests) see SystemExit(2) as before.
         error.parser.print_usage(sys.stderr)
+        ci_report(ci, _command_in(argv), str(error), ExitCode.USAGE)
         error.parser.exit(ExitCode.USAGE, f"{error.parser.prog}: error: {error.message}\n")
     except CfngenError as error:
         print_error(error)
-        return int(error.exit_code)
+        return ci_report(ci, _command_in(argv), str(error), error.exit_code)
     return _run(args)
 
 
@@ -224,14 +228,31 @@ def _parse(
 
 
 def _run(args: argparse.Namespace) -> int:
+    fmt = getattr(args, "format", None)
+    watched = Watched(sys.stdout) if fmt in CI_FORMATS else None
+
+    def failed(message: str, code: int) -> int:
+        # A CI format promised a report: a run that failed before writing one still does.
+        if watched is not None and not watched.wrote:
+            return ci_report(fmt, args.command, message, code)
+        return code
+
     try:
-        return _run_raising(args)
+        if watched is not None:
+            sys.stdout = watched
+        try:
+            return _run_raising(args)
+        finally:
+            # Only when nothing wrapped it since (the handlers' output capture may stay, for a
+            # hung handler that wakes up later): it passes writes through to the stream.
+            if watched is not None and sys.stdout is watched:
+                sys.stdout = watched.stream
     except CfngenError as error:
         print_error(error)
-        return int(error.exit_code)
+        return failed(str(error), error.exit_code)
     except KeyboardInterrupt:
         print("cfngen: interrupted", file=sys.stderr)
-        return int(ExitCode.INTERRUPTED)
+        return failed("interrupted", ExitCode.INTERRUPTED)
     except BrokenPipeError:
         # `cfngen validate | head`: the reader left; that is not our failure.
         sys.stderr.close()
@@ -241,11 +262,16 @@ def _run(args: argparse.Namespace) -> int:
         # it expects into CfngenError; this is the net for the rest (any other OSError is a
         # bug, reported below).
         if exc.errno not in _ENVIRONMENT_ERRNOS:
-            return _internal_error(exc)
-        print_error(_environment_error(exc))
-        return int(ExitCode.USAGE)
+            return failed(_internal_message(exc), _internal_error(exc))
+        problem = _environment_error(exc)
+        print_error(problem)
+        return failed(str(problem), ExitCode.USAGE)
     except Exception as exc:  # a bug in cfngen, not a user mistake
-        return _internal_error(exc)
+        return failed(_internal_message(exc), _internal_error(exc))
+
+
+def _internal_message(exc: Exception) -> str:
+    return f"internal error: {type(exc).__name__}: {exc}"
 
 
 def _environment_error(exc: OSError) -> CfngenError:
@@ -381,10 +407,14 @@ _ENVIRONMENT_ERRNOS = frozenset(
 
 
 def _internal_error(exc: Exception) -> int:
+    """Report a bug in cfngen: exit 70, with CFNGEN_DEBUG=1 as without it (the traceback is
+    printed, never raised: Python's own exit would be 1, which reads as "the check failed")."""
     if os.environ.get("CFNGEN_DEBUG"):
-        raise exc
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
     print(
-        f"cfngen: internal error: {type(exc).__name__}: {exc}\n"
+        f"cfngen: {_internal_message(exc)}\n"
         "  This is a bug in cfngen. Rerun with CFNGEN_DEBUG=1 for the traceback and "
         "report it with the command you ran.",
         file=sys.stderr,

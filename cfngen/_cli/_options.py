@@ -132,7 +132,8 @@ def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> Non
         "--resource",
         default=None,
         metavar="LOGICAL_ID",
-        help="the custom resource, when the template has several",
+        help="the custom resource, when the template has several (`cfngen test` without it "
+        "runs the tests of each, named cr_create[LOGICAL_ID])",
     )
     custom.add_argument(
         "--handler",
@@ -251,7 +252,7 @@ def template_path(args: argparse.Namespace) -> Path | None:
 
     template: Path | None = getattr(args, "template", None)
     project: Path | None = getattr(args, "project", None)
-    if project is not None and project.is_file() and project.name != CONFIG_FILE:
+    if project is not None and _a_file(project) and project.name != CONFIG_FILE:
         if template is not None:
             raise CfngenError(
                 f"{project} is a file: a project is a folder", "pass the template once"
@@ -260,8 +261,18 @@ def template_path(args: argparse.Namespace) -> Path | None:
     if template is None:
         return None
     if not template.is_file():
+        if os.path.exists(template):  # a named pipe, a folder: refused, never opened to wait
+            from cfngen._files import read_optional
+
+            read_optional(template, hint="a template is a regular file: name one")
         raise CfngenError(f"--template {template}: no such file", "name the template file")
     return Path(os.path.abspath(template))
+
+
+def _a_file(path: Path) -> bool:
+    """Whether PROJECT names a file (a named pipe too: it is refused as a template) rather
+    than a folder."""
+    return path.is_file() or (os.path.exists(path) and not path.is_dir())
 
 
 def project_folder(args: argparse.Namespace) -> Path:
@@ -270,7 +281,7 @@ def project_folder(args: argparse.Namespace) -> Path:
     find the project), else the current folder."""
     project: Path | None = getattr(args, "project", None)
     if project is not None:
-        return project.parent if project.is_file() else project
+        return project.parent if _a_file(project) else project
     template = template_path(args)
     return template.parent if template is not None else Path.cwd()
 
@@ -292,6 +303,7 @@ def add_handler_options(p: argparse.ArgumentParser, *, after: str) -> None:
         "--region",
         type=region,
         default=None,
+        metavar="REGION",
         help="the region the handlers see (default: us-east-1); it never lets a call out",
     )
     p.add_argument(

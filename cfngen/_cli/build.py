@@ -27,7 +27,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "--dry-run` names it) into the project folder: the official file set, with a "
             "deflated ResourceProvider.zip whose dependencies from requirements.txt are "
             "installed for the Lambda runtime's CPython version and architecture. The same "
-            "inputs give the same bytes; with nothing changed it returns at once."
+            "inputs give the same bytes; with nothing changed it returns at once. pip's own "
+            "output shows with -v."
         ),
     )
     p.add_argument(
@@ -76,7 +77,9 @@ def add_package_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_package(args: argparse.Namespace, root: Path, *, write: bool = True) -> BuildResult:
-    """Build with the shared options, pip's progress on stderr; show what was built."""
+    """Build with the shared options; show what was built. pip's own output goes to stderr
+    with -v only (its last error is in the message when it fails; the status line says what
+    runs meanwhile)."""
     from cfngen._package import build_package as build
     from cfngen._package import render_build
 
@@ -95,7 +98,7 @@ def build_package(args: argparse.Namespace, root: Path, *, write: bool = True) -
             *(["--no-index"] if args.no_index else []),
             *(option for d in args.find_links for option in ("--find-links", str(d.absolute()))),
         ],
-        on_pip_line=pip_line,
+        on_pip_line=pip_line if getattr(args, "verbose", False) else None,
         write=write,
     )
     for message in result.warnings:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen._cli._output import rendered, show
+from cfngen._completion import offer
 from cfngen._errors import CfngenError, ExitCode
 
 if TYPE_CHECKING:
@@ -57,10 +60,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the project folder (default: the current folder); must be empty or new",
     )
     kinds = _kinds()
-    p.add_argument(
-        "--artifact-type",
-        help=f"{kinds[0].name} (the default)"
-        + (f", or {', '.join(k.name for k in kinds[1:])}" if kinds[1:] else ""),
+    offer(
+        p.add_argument(
+            "--artifact-type",
+            metavar="KIND",
+            help=f"{kinds[0].name} (the default)"
+            + (f", or {', '.join(k.name for k in kinds[1:])}" if kinds[1:] else ""),
+        ),
+        [kind.name for kind in kinds],
     )
     questions = _questions()
     for question in questions:
@@ -72,13 +79,13 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                 options.update(action=argparse.BooleanOptionalAction, default=None)
             else:
                 options.update(action="store_const", const=True, default=None)
-        elif question.metavar:
-            options["metavar"] = question.metavar
-        if question.flag_choices:
-            options["choices"] = question.flag_choices
+        else:  # named after the answer, not after where argparse keeps it (answer_*)
+            options["metavar"] = question.metavar or question.key.upper()
         if question.repeatable:
             options.update(action="append", default=None)
-        p.add_argument(*question.flags, **options)
+        flag = p.add_argument(*question.flags, **options)
+        if question.choices is not None and question.style != "confirm":
+            offer(flag, functools.partial(_choice_values, question))
     keys = ["artifact_type", *(q.key for q in questions)]
     p.add_argument(
         "--data",
@@ -101,12 +108,39 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--no-git", dest="git", action="store_false", help="do not make a git repository"
     )
-    p.add_argument(
-        "--template-version",
-        metavar="VERSION",
-        help="render an earlier template version this cfngen ships (default: the newest)",
+    offer(
+        p.add_argument(
+            "--template-version",
+            metavar="VERSION",
+            help="render an earlier version of the kind's project template, one this cfngen "
+            "ships (default: the newest); e.g. to try `cfngen upgrade` on a new project, or to "
+            "match projects made by an older cfngen",
+        ),
+        _template_versions,
     )
     p.set_defaults(run=run)
+
+
+def _choice_values(question: Question) -> list[str]:
+    """A question's choices as a flag takes them, for shell completion (none when they depend
+    on earlier answers)."""
+    assert question.choices is not None
+    try:
+        return [str(value) for value, _ in question.choices({})]
+    except (KeyError, TypeError, ValueError):
+        return []
+
+
+def _template_versions() -> list[str]:
+    """Every template version this cfngen ships, of any kind, for shell completion."""
+    from cfngen._init._template_cache import packaged_versions
+
+    found = []
+    for kind in _kinds():
+        assert kind.init is not None
+        with contextlib.suppress(CfngenError):
+            found += [str(v.version) for v in packaged_versions(kind.init.template)]
+    return sorted(set(found), key=lambda text: [int(part) for part in text.split(".")])
 
 
 def _display_path(path: Path) -> str:

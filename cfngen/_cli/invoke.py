@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cfngen._cli._options import (
     add_handler_options,
@@ -14,7 +15,11 @@ from cfngen._cli._options import (
     project_folder,
 )
 from cfngen._cli._output import paint, painter, print_warning
+from cfngen._completion import offer
 from cfngen._errors import ExitCode
+
+if TYPE_CHECKING:
+    from cfngen._render import Style
 
 #: The one line `cfngen --help` lists it with.
 HELP = "run one handler action in-process, re-invoking while IN_PROGRESS"
@@ -34,24 +39,28 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "through the handlers' Lambda entrypoint. Offline by default: fake credentials, "
             "every AWS call answered by moto, and any other connection to a host off this "
             "machine refused (--allow-network lets those out). Prints each progress event and the "
-            "handler's own log output. Exit 0 on SUCCESS, 1 otherwise."
+            "handler's own log output (with --format json, one document with the response as "
+            "an object, the calls on stderr). Exit 0 on SUCCESS, 1 otherwise."
         ),
     )
-    p.add_argument(
+    action = p.add_argument(
         "action",
         metavar="ACTION",
         help=f"{', '.join(ACTIONS[:-1])} or {ACTIONS[-1]}; for a hook CREATE_PRE_PROVISION, "
         "UPDATE_PRE_PROVISION or DELETE_PRE_PROVISION (or preCreate, preUpdate, preDelete); "
         "for a custom resource Create, Update or Delete",
     )
+    offer(action, _actions)
     p.add_argument(
         "request",
         type=Path,
         nargs="?",
         default=None,
         metavar="REQUEST_FILE",
-        help="the request JSON file; for a hook, one target in the inputs/ format or a hook "
-        "request; for a custom resource (optional) a request or its ResourceProperties",
+        help="the request JSON file, or a file of inputs/ (a model's properties, sent as "
+        "desiredResourceState); for a hook, an inputs/ file (each target in turn), a hook "
+        "request or a resource's properties; for a custom resource (optional) a request or "
+        "its ResourceProperties",
     )
     p.add_argument(
         "--project",
@@ -64,6 +73,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--profile",
         default=None,
+        metavar="PROFILE",
         help="call real AWS with this profile's credentials instead of moto (only the AWS "
         "calls: other connections still need --allow-network)",
     )
@@ -81,12 +91,24 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run)
 
 
+def _actions() -> tuple[str, ...]:
+    """Every ACTION some kind's handlers take, for shell completion (read when a completion
+    script is written: the modules are not worth importing for every parser)."""
+    from cfngen._kinds.custom_resource._protocol import REQUEST_TYPES
+    from cfngen._kinds.hook._hook_protocol import HANDLER_OF
+    from cfngen._kinds.resource import ACTIONS
+
+    return (*ACTIONS, *HANDLER_OF, *HANDLER_OF.values(), *REQUEST_TYPES)
+
+
 def run(args: argparse.Namespace) -> int:
     from cfngen._contract import invoke
     from cfngen._contract._call import Invocation
     from cfngen._contract._report import render_wait
 
-    out = sys.stdout
+    # With --format json, stdout holds only the document: the calls are shown on stderr.
+    json_out = getattr(args, "format", "text") == "json"
+    out = sys.stderr if json_out else sys.stdout
     paint_out = painter(out)
 
     def show(invocation: Invocation) -> None:
@@ -118,9 +140,11 @@ def run(args: argparse.Namespace) -> int:
         on_import_output=imported,
         **kind_options(args),
     )
-    verdict = result.verdict
-    if result.succeeded:
-        print(f"cfngen: {paint(verdict, 'ok', sys.stderr)}", file=sys.stderr)
-        return ExitCode.OK
-    print(f"cfngen: {paint(verdict, 'error', sys.stderr)}", file=sys.stderr)
-    return ExitCode.FAILED
+    if json_out:
+        import json
+
+        sys.stdout.write(json.dumps(result.as_json(), indent=2, default=str) + "\n")
+    for verdict, succeeded in result.verdicts:
+        style: Style = "ok" if succeeded else "error"
+        print(f"cfngen: {paint(verdict, style, sys.stderr)}", file=sys.stderr)
+    return ExitCode.OK if result.succeeded else ExitCode.FAILED

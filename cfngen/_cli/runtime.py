@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._cli._output import paint, print_warning
+from cfngen._completion import offer
 from cfngen._errors import ExitCode
 
 if TYPE_CHECKING:
@@ -59,9 +60,18 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "as they were."
         ),
     )
-    s.add_argument("name", metavar="RUNTIME", help="e.g. python3.12 (or python312)")
+    offer(
+        s.add_argument("name", metavar="RUNTIME", help="e.g. python3.12 (or python312)"),
+        _runtime_names,
+    )
     s.add_argument("--project", type=Path, default=argparse.SUPPRESS, metavar="DIR")
     s.set_defaults(run=_run_set)
+
+
+def _runtime_names() -> tuple[str, ...]:
+    from cfngen._runtimes import RUNTIMES
+
+    return tuple(row.name for row in RUNTIMES)
 
 
 def _describe(row: Runtime, phase: str | None) -> str:

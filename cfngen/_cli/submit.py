@@ -36,9 +36,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the project folder (default: the current folder)",
     )
     p.add_argument("--dry-run", action="store_true", help="only build the package (`cfngen build`)")
-    p.add_argument("--region", type=region, help="the AWS region to register in")
-    p.add_argument("--profile", help="the AWS profile whose credentials to use")
-    p.add_argument("--endpoint-url", type=endpoint_url, help="the CloudFormation endpoint to call")
+    p.add_argument("--region", type=region, metavar="REGION", help="the AWS region to register in")
+    p.add_argument("--profile", metavar="PROFILE", help="the AWS profile whose credentials to use")
+    p.add_argument(
+        "--endpoint-url",
+        type=endpoint_url,
+        metavar="URL",
+        help="the CloudFormation endpoint to call",
+    )
     p.add_argument(
         "--set-default",
         action="store_true",
@@ -46,7 +51,9 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     roles = p.add_mutually_exclusive_group()
     roles.add_argument(
-        "--role-arn", help="the execution role for the handlers (default: deploy the role stack)"
+        "--role-arn",
+        metavar="ARN",
+        help="the execution role for the handlers (default: deploy the role stack)",
     )
     roles.add_argument(
         "--no-role",

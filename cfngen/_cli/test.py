@@ -115,8 +115,8 @@ def _ci_report(fmt: str, root: Path, result: SuiteResult) -> str:
     name, handlers = _project_names(root)
     return render(
         fmt,
-        findings=suite_findings(result, path=handlers),
-        cases=suite_cases(result, suite=name, path=handlers),
+        findings=suite_findings(result, path=handlers, root=root),
+        cases=suite_cases(result, suite=name, path=handlers, root=root),
         tool="cfngen test",
     )
 

@@ -36,6 +36,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_format(p, ci=True)
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
     p.add_argument(
+        "--owned",
+        action="store_true",
+        help="check only the files given that a kind owns (a project's schema, with "
+        ".rpdk-config standing for its project; a module's fragments; a custom resource's "
+        "template and properties schemas) and leave the others alone: what the pre-commit "
+        "hook passes, every changed JSON and YAML file",
+    )
+    p.add_argument(
         "--example",
         action="store_true",
         help="also validate the example resource schema that ships with cfngen",
@@ -46,8 +54,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from cfngen._validate import render_json, render_summary, render_text, validate_paths
 
-    paths = _project_paths(args.paths)
-    if not paths and not args.example:
+    given = args.paths
+    if args.owned and given:
+        from cfngen._validate._owned import owned
+
+        given = owned(given)
+    paths = _project_paths(given)
+    # No path given means the project here; paths given, none of them a kind's, mean nothing.
+    if not args.paths and not args.example:
         paths = [Path.cwd()]
     reports = validate_paths(paths, strict=args.strict, examples=args.example)
     if args.format != "json" and not quiet():

@@ -36,6 +36,7 @@ __all__ = [
     "ContractProtocol",
     "Listener",
     "Settings",
+    "contract_test_names",
     "invoke",
     "run_contract_tests",
 ]
@@ -48,6 +49,9 @@ def _contract(project: Project, command: str) -> ContractProtocol:
             f"{project.root}: a {project.kind.label} project has no handlers for cfngen to run",
             "`cfngen invoke` and `cfngen test` run the handlers of projects that have them",
         )
+    from cfngen._generate import refuse_conflicts
+
+    refuse_conflicts(project, "no handler was run")
     if contract.extra is not None:
         from cfngen._extras import require
 
@@ -140,6 +144,23 @@ def run_contract_tests(
         Runner(project, contract, settings),
         Listener(on_result=on_result),
         **_options(project, contract, options),
+    )
+
+
+def contract_test_names(root: Path, *, region: str | None = None, **options: Any) -> list[str]:
+    """The names `run_contract_tests` reports on the project in `root` with no keyword, in
+    its order, without importing a handler (`pytest --cfngen` collects them). Raises
+    CfngenError when the tests cannot run at all."""
+    from cfngen._contract._runner import Runner
+    from cfngen._project import load_project
+
+    project = load_project(root)
+    contract = _contract(project, "test")
+    return list(
+        contract.test_names(
+            Runner(project, contract, Settings(region=region)),
+            **_options(project, contract, options),
+        )
     )
 
 

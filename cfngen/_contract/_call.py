@@ -185,7 +185,7 @@ def render_invocation(invocation: Invocation, paint: Paint = plain) -> str:
     lines = [f"{paint(head, 'bold')} -> {status} ({invocation.seconds:.2f} s)"]
     lines.extend(f"  | {line}" for line in invocation.output)
     if invocation.crash is not None:
-        lines.append(paint(f"  handler raised {invocation.crash.headline}", "error"))
+        lines.append(paint(f"  handler {invocation.crash.account}", "error"))
         lines.extend(invocation.crash.frames)
     if invocation.response is not None:
         text = json.dumps(invocation.response, indent=2, sort_keys=True, default=str)

@@ -42,8 +42,15 @@ class Sink:
         return "".join(self._parts).splitlines()
 
     def reports_escape(self, exc: BaseException | None) -> bool:
-        """Whether output is the library's report of the exception a handler raised."""
-        return exc is not None and exc is self.escaped
+        """Whether output is the library's report of the exception a handler raised, or of
+        one raised from it (cfngen's runtime re-raises a crash as InternalFailure)."""
+        seen: set[int] = set()
+        while exc is not None and id(exc) not in seen:
+            if exc is self.escaped:
+                return True
+            seen.add(id(exc))
+            exc = exc.__cause__ or exc.__context__
+        return False
 
 
 #: Handler threads that outlived their time limit and were left to die (see _handlers).

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from cfngen._contract._capture import Sink, current_sink, set_sink
 from cfngen._contract._requirements import REQUIREMENTS_FILE, install_requirements, to_install
+from cfngen._contract._returned import NotAProgressEvent, is_progress_event, not_a_progress_event
 from cfngen._errors import CfngenError, ExitCode
 
 
@@ -55,18 +56,40 @@ STUB_MARKER = re.compile(r"^\s*#\s*STUB:")
 
 @dataclass
 class HandlerCrash:
-    """An exception that escaped a handler function."""
+    """An exception that escaped a handler function, or a return value the runtime library
+    cannot read (which crashes inside it, far from the handler)."""
 
     type: str
     message: str
     #: "file:line in function" and the source line, for the frames in the project's own files.
     frames: list[str]
+    #: The deepest of those frames (where it happened): path relative to the project, line.
+    location: tuple[str, int] | None = None
+    #: What the handler returned instead of a progress event ("None", "a dict"), if that
+    #: was the crash.
+    returned: str | None = None
 
     @property
     def headline(self) -> str:
+        if self.returned is not None:
+            return self.message
         if self.type == "NotImplementedError" and "not implemented" not in self.message.lower():
             return f"NotImplementedError: {self.message or 'the handler'} (not implemented)"
         return f"{self.type}: {self.message}" if self.message else self.type
+
+    @property
+    def account(self) -> str:
+        """What the handler did, after "the handler": "raised KeyError: 'x'", "returned None;
+        it must return a ProgressEvent"."""
+        if self.returned is not None:
+            return f"returned {self.returned}; it must return a ProgressEvent"
+        return f"raised {self.headline}"
+
+    @property
+    def cause(self) -> str:
+        """The crash in one line, the same for every test it made fail."""
+        where = f" at {self.location[0]}:{self.location[1]}" if self.location else ""
+        return f"{self.account}{where}"
 
 
 @dataclass(frozen=True)
@@ -176,7 +199,7 @@ class Entrypoint:
         if self._adapt is not None:
             self._adapt(entrypoint)
         self.stubs = find_stubs(entrypoint, self.project.root)
-        _record_crashes(entrypoint)
+        _record_crashes(entrypoint, self.project.root)
         return entrypoint  # type: ignore[no-any-return]
 
     def _import(self, module_name: str, package: str) -> Any:
@@ -249,8 +272,17 @@ class Entrypoint:
 
     def crash(self, exc: BaseException) -> HandlerCrash:
         """The exception with the frames that are in the project's own files."""
+        if isinstance(exc, NotAProgressEvent):
+            return HandlerCrash(
+                type(exc).__name__,
+                str(exc),
+                [f"  {exc.where[0]}:{exc.where[1]} in {exc.function}"],
+                exc.where,
+                exc.returned,
+            )
         root = self.project.root.resolve()
         frames: list[str] = []
+        location: tuple[str, int] | None = None
         for frame in traceback.extract_tb(exc.__traceback__):
             path = Path(frame.filename)
             if not path.is_absolute():  # <frozen importlib...>, <string>
@@ -260,6 +292,7 @@ class Entrypoint:
             except (ValueError, OSError):
                 continue
             frames.append(f"  {shown}:{frame.lineno} in {frame.name}")
+            location = (shown.as_posix(), frame.lineno or 1)
             if frame.line:
                 frames.append(f"    {frame.line.strip()}")
         if isinstance(exc, SyntaxError) and exc.filename:
@@ -267,9 +300,11 @@ class Entrypoint:
             with contextlib.suppress(ValueError, OSError):
                 where = where.resolve().relative_to(root)
             frames.append(f"  {where}:{exc.lineno}")
+            if not where.is_absolute():
+                location = (where.as_posix(), exc.lineno or 1)
             if exc.text:
                 frames.append(f"    {exc.text.strip()}")
-        return HandlerCrash(type(exc).__name__, str(exc), frames)
+        return HandlerCrash(type(exc).__name__, str(exc), frames, location)
 
 
 def find_stubs(entrypoint: Any, root: Path) -> dict[str, Stub]:
@@ -308,8 +343,9 @@ def find_stubs(entrypoint: Any, root: Path) -> dict[str, Stub]:
     return found
 
 
-def _record_crashes(entrypoint: Any) -> None:
-    """Note every exception that escapes a handler function before the lib swallows it.
+def _record_crashes(entrypoint: Any, root: Path) -> None:
+    """Note every exception that escapes a handler function before the lib swallows it, and
+    every return value that is no progress event (the lib would crash reading it).
 
     The contract's own error exceptions (`exceptions.NotFound(...)` and friends, which have
     to_progress_event) are how a handler returns FAILED on purpose: those are not crashes.
@@ -320,14 +356,17 @@ def _record_crashes(entrypoint: Any) -> None:
     for action, function in list(handlers.items()):
         if getattr(function, "__cfngen__", False):
             continue
-        handlers[action] = _recording(function)
+        handlers[action] = _recording(function, str(getattr(action, "name", action)), root)
 
 
-def _recording(function: Callable[..., Any]) -> Callable[..., Any]:
+def _recording(function: Callable[..., Any], action: str, root: Path) -> Callable[..., Any]:
     @functools.wraps(function)
     def handler(*args: Any, **kwargs: Any) -> Any:
         try:
-            return function(*args, **kwargs)
+            returned = function(*args, **kwargs)
+            if not is_progress_event(returned):
+                raise not_a_progress_event(function, action, returned, root)
+            return returned
         except BaseException as exc:
             sink = current_sink()
             if sink is not None:

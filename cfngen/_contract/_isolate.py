@@ -95,6 +95,13 @@ def _receive(read_fd: int, on_message: Send) -> tuple[str, Any] | None:
 
 def _child(work: Callable[[Send], Any], write_fd: int) -> None:
     code = 0
+    # cfngen turns Ctrl-C, SIGTERM and SIGHUP into KeyboardInterrupt (cfngen/_process.py), and
+    # so did this fork: a handler signalling its own process came back as an interrupt of
+    # cfngen and ended the run without a report. Here they end the worker, which the parent
+    # reports as the signal that killed it (the user's Ctrl-C reaches the parent too).
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     try:
         out = os.fdopen(write_fd, "wb")
 

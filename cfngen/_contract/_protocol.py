@@ -12,8 +12,9 @@ native code) fails one test instead of killing cfngen (_isolate.py). A kind brin
   may answer (`statuses`, `error_codes`, taken from cloudformation-cli-python-lib's
   OperationStatus / HookStatus / HandlerErrorCode by `lib_error_codes()` / `lib_statuses()`,
   never copied by hand), which status means "call me again" (`in_progress`);
-- **tests and commands**: `invoke` (one action from a request file) and `run_tests` (its
-  contract tests), each given a `Runner` with the user's settings.
+- **tests and commands**: `invoke` (one action from a request file), `run_tests` (its
+  contract tests) and `test_names` (the names those report, without running them), each given
+  a `Runner` with the user's settings.
 
 Three protocols fit this shape:
 
@@ -91,7 +92,11 @@ class Listener:
 
 class ContractProtocol(Responses, Protocol):
     """One kind's request/response protocol and contract tests (`Kind.contract`): what the
-    runner reads of its answers (`Responses`), and the commands it drives the runner with."""
+    runner reads of its answers (`Responses`), and the commands it drives the runner with.
+
+    A contract may also define `test_names(project)`, the names `run_tests` gives that
+    project's tests when they depend on it (a custom resource's, one suite per resource of its
+    template): `pytest --cfngen` makes an item of each."""
 
     #: Options beyond the runner's own that `invoke` and `run_tests` take (a hook's
     #: `typeconfig`); given to a kind that does not take them, they are a usage error.
@@ -116,4 +121,11 @@ class ContractProtocol(Responses, Protocol):
 
     def run_tests(self, runner: Runner[Any], listener: Listener, **options: Any) -> SuiteResult:
         """`cfngen test`: the contract tests; CfngenError when they cannot run at all."""
+        ...
+
+    def test_names(self, runner: Runner[Any], **options: Any) -> list[str]:
+        """The name of every test `run_tests` reports when no -k is given, in its order,
+        without importing or calling a handler: `pytest --cfngen` makes one item of each
+        (and an item `run_tests` did not report fails). CfngenError when the tests cannot run
+        at all."""
         ...

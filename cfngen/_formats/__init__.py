@@ -19,7 +19,7 @@ from cfngen._formats._adapters import (
     suite_cases,
     suite_findings,
 )
-from cfngen._formats._renderers import github, junit, render, sarif
+from cfngen._formats._renderers import github, junit, render, render_error, sarif
 from cfngen._formats._shapes import Case, Finding, display_path, rule_id
 
 # The format names live where the CLI reads them without loading the renderers.
@@ -36,6 +36,7 @@ __all__ = [
     "github",
     "junit",
     "render",
+    "render_error",
     "report_cases",
     "report_findings",
     "rule_id",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from cfngen._formats._shapes import Case, Finding, Level, display_path, rule_id
 
 if TYPE_CHECKING:
-    from cfngen._contract._results import SuiteResult
+    from cfngen._contract._results import SuiteResult, TestResult
     from cfngen._generate import GenerateResult
     from cfngen._validate._file_report import FileReport
 
@@ -65,36 +65,70 @@ def report_cases(reports: Sequence[FileReport], *, suite: str = "cfngen validate
     return cases
 
 
-def suite_cases(result: SuiteResult, *, suite: str, path: str | None = None) -> list[Case]:
-    """One test case per contract test, named as `cfngen test` names it."""
-    return [
-        Case(
-            suite=suite,
-            name=test.name,
-            classname=suite,
-            outcome=test.outcome,
-            message=test.message,
-            seconds=test.seconds,
-            path=path,
+def suite_cases(
+    result: SuiteResult, *, suite: str, path: str | None = None, root: Path | None = None
+) -> list[Case]:
+    """One test case per contract test, named as `cfngen test` names it; a failure a handler
+    crash caused points at the line of the handler's code where it happened."""
+    cases = []
+    for test in result.tests:
+        where, line = _where(test, path, root)
+        cases.append(
+            Case(
+                suite=suite,
+                name=test.name,
+                classname=suite,
+                outcome=test.outcome,
+                message=test.message,
+                seconds=test.seconds,
+                path=where,
+                line=line if test.outcome == "failed" else None,
+                output="\n".join(f"warning: {w}" for w in test.warnings) or None,
+            )
         )
-        for test in result.tests
-    ]
+    return cases
 
 
-def suite_findings(result: SuiteResult, *, path: str | None = None) -> list[Finding]:
-    """A finding per failed contract test (on the handlers file, when known)."""
-    return [
-        Finding(
-            level="error",
-            rule=f"cfngen-test/{test.name}",
-            message=f"{test.name}: {test.message or 'failed'}",
-            path=path,
-            line=1 if path else None,
-            title=f"cfngen test: {test.name}",
+def suite_findings(
+    result: SuiteResult, *, path: str | None = None, root: Path | None = None
+) -> list[Finding]:
+    """A finding per failed contract test: at the line of the handler's code a crash came
+    from (the deepest frame in the project's files), else on the handlers file; and a warning
+    per distinct warning the tests gave."""
+    found = []
+    for test in result.tests:
+        if test.outcome != "failed":
+            continue
+        where, line = _where(test, path, root)
+        found.append(
+            Finding(
+                level="error",
+                rule=f"cfngen-test/{test.name}",
+                message=f"{test.name}: {test.message or 'failed'}",
+                path=where,
+                line=line,
+                title=f"cfngen test: {test.name}",
+            )
         )
-        for test in result.tests
-        if test.outcome == "failed"
-    ]
+    for warning, tests in result.warnings().items():
+        found.append(
+            Finding(
+                level="warning",
+                rule=rule_id(warning, prefix="cfngen-test"),
+                message=f"{warning} (in {', '.join(tests)})",
+                path=path,
+                line=1 if path else None,
+                title="cfngen test: warning",
+            )
+        )
+    return found
+
+
+def _where(test: TestResult, path: str | None, root: Path | None) -> tuple[str | None, int | None]:
+    """The file and line a test's result is about: its cause's, else the handlers file."""
+    if test.location is not None and root is not None:
+        return display_path(root / test.location[0]), test.location[1]
+    return path, 1 if path else None
 
 
 def drift_cases(result: GenerateResult, *, root: Path, suite: str) -> list[Case]:

@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from cfngen import __version__
-from cfngen._formats._shapes import Case, Finding
+from cfngen._formats._shapes import Case, Finding, visible
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _INFORMATION_URI = "https://pypi.org/project/cfngen/"
@@ -28,7 +28,21 @@ def render(fmt: str, *, findings: Sequence[Finding], cases: Sequence[Case], tool
     raise ValueError(f"not a CI format: {fmt}")
 
 
-def junit(cases: Iterable[Case], *, name: str = "cfngen") -> str:
+def render_error(fmt: str, *, tool: str, message: str, exit_code: int) -> str:
+    """A report in a CI format for a run that could not check anything (a missing file, a
+    bad option): a CI job reading it finds a valid document that says so, not nothing."""
+    if fmt == "junit":
+        return junit([], name=tool, error=(message, exit_code))
+    if fmt == "sarif":
+        return sarif([], error=(message, exit_code))
+    if fmt == "github":
+        return github([Finding("error", "cfngen/run-failed", message, title=tool)])
+    raise ValueError(f"not a CI format: {fmt}")
+
+
+def junit(
+    cases: Iterable[Case], *, name: str = "cfngen", error: tuple[str, int] | None = None
+) -> str:
     """JUnit XML as Jenkins, GitLab and the test-report actions read it: a <testsuites> with
     one <testsuite> per suite, a <testcase> per case, <failure>/<skipped> with the message."""
     import xml.etree.ElementTree as ET
@@ -36,7 +50,7 @@ def junit(cases: Iterable[Case], *, name: str = "cfngen") -> str:
     by_suite: dict[str, list[Case]] = {}
     for case in cases:
         by_suite.setdefault(case.suite, []).append(case)
-    root = ET.Element("testsuites", name=name)
+    root = ET.Element("testsuites", name=visible(name))
     totals = {"tests": 0, "failures": 0, "skipped": 0, "time": 0.0}
     for suite_name, members in by_suite.items():
         failures = sum(1 for c in members if c.outcome == "failed")
@@ -45,7 +59,7 @@ def junit(cases: Iterable[Case], *, name: str = "cfngen") -> str:
         suite = ET.SubElement(
             root,
             "testsuite",
-            name=suite_name,
+            name=visible(suite_name),
             tests=str(len(members)),
             failures=str(failures),
             errors="0",
@@ -61,40 +75,49 @@ def junit(cases: Iterable[Case], *, name: str = "cfngen") -> str:
             attrs["time"] = f"{case.seconds:.3f}"
             if case.path:
                 attrs["file"] = case.path
-            element = ET.SubElement(suite, "testcase", attrs)
+                if case.line:
+                    attrs["line"] = str(case.line)
+            element = ET.SubElement(suite, "testcase", {k: visible(v) for k, v in attrs.items()})
             if case.outcome == "failed":
                 failure = ET.SubElement(
                     element, "failure", message=_first_line(case.message or "failed")
                 )
                 failure.set("type", "AssertionError")
-                failure.text = _xml_text(case.message or "failed")
+                failure.text = visible(case.message or "failed")
             elif case.outcome == "skipped":
-                ET.SubElement(element, "skipped", message=_xml_text(case.message or "skipped"))
+                ET.SubElement(element, "skipped", message=visible(case.message or "skipped"))
             if case.output:
-                ET.SubElement(element, "system-out").text = _xml_text(case.output)
+                ET.SubElement(element, "system-out").text = visible(case.output)
+    errors = 0
+    if error is not None:  # the run itself failed: one test case in error, as JUnit says it
+        text, code = error
+        errors = 1
+        totals["tests"] += 1
+        suite = ET.SubElement(
+            root, "testsuite", name=visible(name), tests="1", failures="0", errors="1"
+        )
+        suite.set("skipped", "0")
+        suite.set("time", "0.000")
+        element = ET.SubElement(suite, "testcase", name=visible(name), classname=visible(name))
+        element.set("time", "0.000")
+        failed = ET.SubElement(element, "error", message=_first_line(text), type=f"exit {code}")
+        failed.text = visible(text)
     for key in ("tests", "failures", "skipped"):
         root.set(key, str(totals[key]))
-    root.set("errors", "0")
+    root.set("errors", str(errors))
     root.set("time", f"{totals['time']:.3f}")
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'
 
 
-_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def _xml_text(text: str) -> str:
-    """XML 1.0 cannot hold control characters at all (not even escaped): show them."""
-    return _XML_BAD.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-
-
 def _first_line(text: str) -> str:
-    return _xml_text(text.strip().splitlines()[0] if text.strip() else text)
+    return visible(text.strip().splitlines()[0] if text.strip() else text)
 
 
-def sarif(findings: Sequence[Finding]) -> str:
-    """One SARIF 2.1.0 log with one run; every rule a finding uses is described once."""
+def sarif(findings: Sequence[Finding], *, error: tuple[str, int] | None = None) -> str:
+    """One SARIF 2.1.0 log with one run; every rule a finding uses is described once. A run
+    that failed (`error`: message, exit code) says so in its invocation, as SARIF does."""
     rules: dict[str, dict[str, Any]] = {}
     results = []
     for finding in findings:
@@ -113,7 +136,7 @@ def sarif(findings: Sequence[Finding]) -> str:
         }
         if finding.path:
             physical: dict[str, Any] = {
-                "artifactLocation": _artifact(finding.path),
+                "artifactLocation": _artifact(visible(finding.path)),
             }
             if finding.line:
                 region = {"startLine": finding.line}
@@ -122,7 +145,7 @@ def sarif(findings: Sequence[Finding]) -> str:
                 physical["region"] = region
             result["locations"] = [{"physicalLocation": physical}]
         results.append(result)
-    log = {
+    log: dict[str, Any] = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [
@@ -141,7 +164,27 @@ def sarif(findings: Sequence[Finding]) -> str:
             }
         ],
     }
-    return json.dumps(log, indent=2) + "\n"
+    if error is not None:
+        text, code = error
+        log["runs"][0]["invocations"] = [
+            {
+                "executionSuccessful": False,
+                "exitCode": code,
+                "toolExecutionNotifications": [{"level": "error", "message": {"text": text}}],
+            }
+        ]
+    return json.dumps(_visible_strings(log), indent=2) + "\n"
+
+
+def _visible_strings(value: Any) -> Any:
+    """Every string of a JSON document passed through `visible`."""
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, dict):
+        return {key: _visible_strings(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_visible_strings(item) for item in value]
+    return value
 
 
 def _artifact(path: str) -> dict[str, str]:
@@ -185,8 +228,8 @@ def github(findings: Iterable[Finding]) -> str:
 
 
 def _gh_data(text: str) -> str:
-    # toolkit/packages/core/src/command.ts: escapeData
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # toolkit/packages/core/src/command.ts: escapeData, after what no format may carry
+    return visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _gh_property(text: str) -> str:

@@ -42,6 +42,31 @@ class Case:
     path: str | None = None
     #: Text worth keeping beside a passing case (warnings).
     output: str | None = None
+    #: The line of `path` a failure is about (the `line` attribute test reporters annotate).
+    line: int | None = None
+
+
+# --- text every format can hold --------------------------------------------------------
+
+#: What no format may carry as it is: C0 controls but tab, newline and carriage return (XML 1.0
+#: cannot hold them even escaped; a terminal or log viewer acts on ESC), DEL and the C1
+#: controls (NEL ends a line for some readers), lone surrogates (no UTF-8 encoding: a JSON
+#: parser refuses the escape, an XML writer the character), the Unicode line and paragraph
+#: separators (they would split a workflow command), and the noncharacters XML excludes.
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufffe\uffff]"
+)
+
+
+def visible(text: str) -> str:
+    """`text` with each character no format may carry written as its Python escape (`\\x1b`,
+    `\\ud800`): every renderer passes every string it writes through here first."""
+    return _INVISIBLE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 # --- rule ids --------------------------------------------------------------------------------

@@ -10,6 +10,12 @@ generate_project(root, check=False, force=False, edits="stop") -> GenerateResult
     file, or none, also when the process is killed. check=True writes nothing and lists the
     drifted files; force=True skips the no-op fast path.
 
+conflicted_files(project) -> {relpath: line}
+    Files at paths the project's kind derives (and the manifest) that hold git's conflict
+    markers (`_conflicts`), other than bytes cfngen recorded writing. generate derives again
+    the ones that are cfngen's; `--check` fails while any is left, and `refuse_conflicts`
+    stops `cfngen test`, `invoke` and `build` (exit 1) naming them.
+
 The fast path needs only the standard library: it compares a fingerprint of the inputs and the
 hashes of the derived files with the manifest (see `_ownership`) before anything heavy (the
 validator, jinja, the models renderer) is imported.
@@ -17,13 +23,16 @@ validator, jinja, the models renderer) is imported.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._files import Transaction, read_optional, recover
+from cfngen._files import Transaction, inspect, read_optional, recover
 from cfngen._generate import _ownership
+from cfngen._generate._conflicts import conflict_line
 from cfngen._progress import phase
 from cfngen._project import load_project
 from cfngen._render import Rendered
@@ -54,11 +63,16 @@ class GenerateResult:
     report: FileReport | None = None
     #: Nothing had changed since the last generate: no file was rendered or written.
     up_to_date: bool = False
+    #: Files cfngen derives that held git's conflict markers before this run, by posix path
+    #: -> the line of the first (those in `written` were derived again).
+    conflicts: dict[str, int] = field(default_factory=dict)
 
     @property
     def drift(self) -> list[Path]:
-        """What --check reports: files out of date, including stale ones to remove."""
-        return sorted([*self.written, *self.removed, *self.edited])
+        """What --check reports: files out of date, including stale ones to remove, and
+        files holding conflict markers."""
+        paths = {*self.written, *self.removed, *self.edited, *map(Path, self.conflicts)}
+        return sorted(paths)
 
     def failed(self, *, check: bool) -> bool:
         """--check found drift."""
@@ -80,7 +94,11 @@ class GenerateResult:
             text.warning(message)
         if check:
             for path in self.drift:
-                state = "edited by hand" if path in self.edited else "out of date"
+                line = self.conflicts.get(path.as_posix())
+                if line is not None:
+                    state = f"holds git conflict markers (line {line})"
+                else:
+                    state = "edited by hand" if path in self.edited else "out of date"
                 text.out(f"{state}: {path.as_posix()}")
             if self.drift:
                 text.err(
@@ -114,6 +132,7 @@ class GenerateResult:
             "edited": [p.as_posix() for p in self.edited],
             "warnings": list(self.warnings),
             "up_to_date": self.up_to_date,
+            "conflicts": dict(sorted(self.conflicts.items())),
             "diagnostics": [d.as_json() for d in self.report.diagnostics] if self.report else [],
         }
 
@@ -145,6 +164,73 @@ class InvalidSchemaError(CfngenError):
         self.report = report
 
 
+class ConflictsError(CfngenError):
+    """Files cfngen derives hold git's conflict markers: nothing was run or built."""
+
+    def __init__(self, conflicts: dict[str, int], outcome: str) -> None:
+        listed = ", ".join(f"{path} (line {line})" for path, line in sorted(conflicts.items()))
+        verb = "holds" if len(conflicts) == 1 else "hold"
+        super().__init__(
+            f"{listed} {verb} git conflict markers, and cfngen derives "
+            f"{'it' if len(conflicts) == 1 else 'them'}; {outcome}",
+            "resolve the conflict in the schema, then run `cfngen generate`: it derives its "
+            "files again (it leaves a file that is yours to you: resolve that one by hand)",
+            exit_code=ExitCode.FAILED,
+        )
+        self.conflicts = conflicts
+
+
+def conflicted_files(
+    project: Project, manifest: _ownership.Manifest | None = None
+) -> dict[str, int]:
+    """Files at paths the project's kind derives, and the manifest, that hold git's conflict
+    markers, by posix path -> the line of the first; bytes the manifest records cfngen
+    writing are not counted (a schema's description may hold such lines). Standard library
+    only: the project's folders are walked (not hidden ones, `__pycache__`, `node_modules`
+    or virtual environments), and only files at derived paths are read."""
+    root, kind = project.root, project.kind
+    if manifest is None:
+        manifest = _ownership.load_manifest(root, lambda path: kind.may_derive(project, path))
+    found: dict[str, int] = {}
+    for relpath in [_ownership.MANIFEST_PATH, *_derived_on_disk(project)]:
+        try:
+            data = read_optional(root / relpath) if inspect(root / relpath).kind == "file" else None
+        except CfngenError:  # what generate cannot read, it says so itself
+            continue
+        line = None if data is None else conflict_line(data)
+        if line is not None and manifest.files.get(relpath) != _ownership.sha256(data or b""):
+            found[relpath] = line
+    return found
+
+
+def _derived_on_disk(project: Project) -> list[str]:
+    """The files below the project's root at paths its kind derives."""
+    root = project.root
+    found = []
+    for folder, folders, files in os.walk(root):
+        here = Path(folder)
+        folders[:] = sorted(
+            name
+            for name in folders
+            if not name.startswith(".")
+            and name not in ("__pycache__", "node_modules")
+            and not (here / name / "pyvenv.cfg").is_file()
+        )
+        for name in sorted(files):
+            relpath = (here / name).relative_to(root).as_posix()
+            if project.kind.may_derive(project, relpath):
+                found.append(relpath)
+    return found
+
+
+def refuse_conflicts(project: Project, outcome: str) -> None:
+    """Raise ConflictsError (exit 1, `outcome` saying what did not happen) while a file cfngen
+    derives holds git's conflict markers: `cfngen test`, `invoke` and `build` ask this."""
+    conflicts = conflicted_files(project)
+    if conflicts:
+        raise ConflictsError(conflicts, outcome)
+
+
 def models_older_than_schema(project: Project) -> str | None:
     """A warning when the project's models.py is older than its schema and `cfngen generate`
     has not run on the schema as it is now (the manifest's fingerprint, when there is one,
@@ -173,6 +259,17 @@ def models_older_than_schema(project: Project) -> str | None:
     )
 
 
+def _left_conflicted(result: GenerateResult, said: Collection[str] = ()) -> list[str]:
+    """Warnings for the files generate leaves with conflict markers, but those in `said`
+    (derived again, or left with a reason that names the markers)."""
+    return [
+        f"{path} holds git conflict markers from line {line} and is not cfngen's to "
+        "derive again: resolve them"
+        for path, line in sorted(result.conflicts.items())
+        if path not in said
+    ]
+
+
 def generate_project(
     root: Path, *, check: bool = False, force: bool = False, edits: str = "stop"
 ) -> GenerateResult:
@@ -183,15 +280,19 @@ def generate_project(
     fingerprint = _ownership.fingerprint(inputs)
     manifest = _ownership.load_manifest(root, lambda path: kind.may_derive(project, path))
     notes += manifest.ignored
+    conflicts = conflicted_files(project, manifest)
 
     if not force and _ownership.is_up_to_date(root, manifest, fingerprint):
         result = GenerateResult(
             unchanged=[Path(p) for p in sorted(manifest.files)],
             skipped=[Path(p) for p in sorted(manifest.user_files)],
             up_to_date=True,
+            conflicts=conflicts,
         )
         result.warnings += notes
         result.warnings += kind.generate_notes(project, inputs)
+        if not check:
+            result.warnings += _left_conflicted(result)
         return result
 
     derived = kind.derive(project, inputs)
@@ -206,7 +307,7 @@ def generate_project(
         official_rewrites=derived.official_rewrites,
     )
     plan.manifest.fingerprint = fingerprint
-    result = GenerateResult(report=derived.report)
+    result = GenerateResult(report=derived.report, conflicts=conflicts)
     result.warnings += notes
     result.warnings += derived.warnings
     result.warnings += kind.generate_notes(project, inputs)
@@ -217,6 +318,9 @@ def generate_project(
     result.skip_reasons = dict(plan.skipped)
     result.removed = [Path(p) for p in plan.deletes]
     result.saved = [Path(p) for p in sorted(plan.saves)]
+    # A file that is what generate derives (a description may hold marker-like lines)
+    # holds no conflict.
+    result.conflicts = {p: n for p, n in conflicts.items() if p not in plan.unchanged}
     if check:
         result.edited = [Path(p) for p in plan.edited]
         return result
@@ -233,4 +337,6 @@ def generate_project(
         transaction.write(_ownership.MANIFEST_PATH, manifest_text)
     with phase("writing the files"):
         transaction.commit()
+    said = [*plan.writes, _ownership.MANIFEST_PATH, *plan.skipped, *plan.kept_stale]
+    result.warnings += _left_conflicted(result, said)
     return result

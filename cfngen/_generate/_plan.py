@@ -15,9 +15,11 @@ from pathlib import Path, PurePosixPath
 
 from cfngen._errors import CfngenError
 from cfngen._files import inspect, read_optional, writable
+from cfngen._generate._conflicts import conflict_line
 from cfngen._generate._ownership import (
     MANIFEST_PATH,
     Manifest,
+    can_carry_header,
     has_header,
     is_official_output,
     is_official_sam,
@@ -60,9 +62,10 @@ def make_plan(
     """`until_edited`: paths whose first edit makes them the user's (Derived.until_edited);
     `official_rewrites`: Derived.official_rewrites."""
     plan = Plan(manifest=Manifest(fingerprint=old.fingerprint))
+    ran_official = _official_generate_ran(root, rendered)
     for relpath, data in rendered.items():
         if relpath in until_edited and _taken_over(root, relpath, old):
-            plan.skipped[relpath] = "you edited it, so it is yours for good"
+            plan.skipped[relpath] = "you edited it"
             plan.manifest.user_files.append(relpath)
             continue
         if relpath in until_edited and _untouched_template_output(root, relpath, old):
@@ -72,7 +75,16 @@ def make_plan(
             plan.manifest.files[relpath] = sha256(data)
             continue
         rewritten = (official_rewrites or {}).get(relpath)
-        _place(root, relpath, data, old=old, edits=edits, plan=plan, rewritten=rewritten)
+        _place(
+            root,
+            relpath,
+            data,
+            old=old,
+            edits=edits,
+            plan=plan,
+            rewritten=rewritten,
+            ran_official=ran_official,
+        )
     for relpath in sorted(old.files):
         if relpath in rendered or inspect(root / relpath).kind != "file":
             continue
@@ -81,8 +93,14 @@ def make_plan(
             continue
         proof = recorded_and_marked(relpath, current, old.files[relpath])
         stale = f"{relpath} is no longer generated from the schema, but"
+        merged = conflict_line(current)
         if proof:
             plan.deletes.append(relpath)
+        elif merged is not None:
+            plan.kept_stale[relpath] = (
+                f"{stale} it holds git conflict markers from line {merged}: left in place "
+                "(resolve them, or delete it if you do not need it)"
+            )
         elif proof is None:
             plan.kept_stale[relpath] = (
                 f"{stale} a JSON file cannot carry cfngen's header, and its record in "
@@ -103,15 +121,31 @@ def make_plan(
 
 
 def _taken_over(root: Path, relpath: str, old: Manifest) -> bool:
-    """A file cfngen wrote that the user has edited since, or one already recorded as theirs."""
+    """A file cfngen wrote that the user has edited since, or one already recorded as theirs.
+    git's conflict markers are no edit of the user's: `_place` decides about such a file."""
     if inspect(root / relpath).kind != "file":
         return False
-    if relpath in old.user_files and relpath not in old.files:
-        return True
-    if relpath not in old.files:
-        return False
     current = read_optional(root / relpath)
-    return current is not None and sha256(current) != old.files[relpath]
+    if current is None or conflict_line(current) is not None:
+        return False
+    if _users_by_record(relpath, old):
+        return True
+    return relpath in old.files and sha256(current) != old.files[relpath]
+
+
+def _official_generate_ran(root: Path, rendered: Mapping[str, bytes]) -> bool:
+    """Whether the official `cfn generate` ran here since cfngen's last generate: it rewrote
+    models.py, with its own header (and, with it, the role and docs/, which it wipes first)."""
+    for relpath in rendered:
+        if PurePosixPath(relpath).name == "models.py" and inspect(root / relpath).kind == "file":
+            data = read_optional(root / relpath)
+            if data is not None and is_official_output(relpath, data):
+                return True
+    return False
+
+
+def _users_by_record(relpath: str, old: Manifest) -> bool:
+    return relpath in old.user_files and relpath not in old.files
 
 
 def _untouched_template_output(root: Path, relpath: str, old: Manifest) -> bool:
@@ -162,7 +196,9 @@ def _place(
     edits: str,
     plan: Plan,
     rewritten: Callable[[bytes], bool] | None = None,
+    ran_official: bool = False,
 ) -> None:
+    """`ran_official`: whether the official generate ran here (_official_generate_ran)."""
     record = plan.manifest.files
     try:
         writable(root, relpath, what="a derived file")
@@ -187,15 +223,43 @@ def _place(
         return
     current = read_optional(root / relpath) or b""
     recorded = old.files.get(relpath)
+    official = is_official_output(relpath, current) or bool(rewritten and rewritten(current))
+    merged = conflict_line(current) if current != data else None
     if current == data:
         plan.unchanged.append(relpath)
         record[relpath] = sha256(data)
+    elif merged is not None:
+        # git's merge of two versions: derived again when the file itself says it is
+        # cfngen's (its header, or the official tool's marks) or, for JSON, which cannot
+        # say so, unless a record makes it the user's.
+        cfngens = (
+            has_header(current) or official
+            if can_carry_header(relpath)
+            else not _users_by_record(relpath, old)
+        )
+        if cfngens:
+            plan.writes[relpath] = data
+            record[relpath] = sha256(data)
+        else:
+            why = (
+                "it has no cfngen header"
+                if can_carry_header(relpath)
+                else f"{MANIFEST_PATH} records it as yours"
+            )
+            plan.skipped[relpath] = (
+                f"{why} (and it holds git conflict markers from line {merged}: resolve them)"
+            )
+            plan.manifest.user_files.append(relpath)
     elif recorded_and_marked(relpath, current, recorded) is not False:
         plan.writes[relpath] = data
         record[relpath] = sha256(data)
     elif recorded is not None and sha256(current) != recorded:
-        if rewritten is not None and rewritten(current):
-            # The official tool's own rewrite (a module's schema.json) is not a hand edit.
+        if (ran_official and is_official_output(relpath, current)) or (
+            rewritten is not None and rewritten(current)
+        ):
+            # The official tool's own output over cfngen's is not a hand edit: `cfn
+            # generate`'s models.py, role and docs (only where it ran: cfngen's docs without
+            # their header read like its docs), a module's schema.json (`cfn validate`).
             plan.writes[relpath] = data
             record[relpath] = sha256(data)
         elif edits == "discard":
@@ -207,26 +271,24 @@ def _place(
             plan.manifest.user_files.append(relpath)
         else:
             plan.edited.append(relpath)
-    elif (
-        has_header(current)
-        or is_official_output(relpath, current)
-        or (rewritten is not None and rewritten(current))
-    ):
+    elif has_header(current) or official:
         plan.writes[relpath] = data
         record[relpath] = sha256(data)
     else:
         # Unrecorded, or recorded with these very bytes but without the header: the record
         # alone proves nothing (anyone can edit the manifest), so the file is the user's.
-        plan.skipped[relpath] = _why_users(relpath, current)
+        plan.skipped[relpath] = _why_users(relpath, current, old)
         plan.manifest.user_files.append(relpath)
 
 
-def _why_users(relpath: str, current: bytes) -> str:
+def _why_users(relpath: str, current: bytes, old: Manifest) -> str:
     if relpath == "template.yml" and is_official_sam(current):
         return (
             "it is the SAM template the official `cfn init` made, whose `CodeUri: build/` the "
             "official build relies on (cfngen's points at src/ for `sam build`)"
         )
+    if PurePosixPath(relpath).suffix == ".json" and old.rebuilt:
+        return f"{MANIFEST_PATH} could not be read, and nothing else shows cfngen wrote it"
     if PurePosixPath(relpath).suffix == ".json":
         return f"{MANIFEST_PATH} has no record of cfngen writing it"
     return "it has no cfngen header"

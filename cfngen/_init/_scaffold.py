@@ -5,6 +5,11 @@ successor sweeps away) and is then moved into place in one step: a new destinati
 rename; into an existing folder the files go in one transaction that only ever creates files
 (an existing file is never replaced, even with --force: it is listed as kept). A failure,
 Ctrl-C, SIGTERM or SIGHUP leaves the destination as it was; so does a failing git step.
+
+With --force, generate runs on the project as it will be: the files the folder keeps (its own
+schema, say) replace the template's in the workspace first, so nothing is derived from a file
+the project will not have. When generate fails on them (an invalid schema kept), init says so
+and derives nothing.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from cfngen._files import (
     sweep,
 )
 from cfngen._init import _ci, _copier, _template_cache
+from cfngen._init._existing import files_of, not_derived, set_aside_existing, take_existing
 from cfngen._init._git import git, git_available, has_identity, work_tree_root
 from cfngen._render import Rendered
 
@@ -211,7 +217,13 @@ def init_project(
                 data["ci_working_directory"] = where.folder
             _copier.render(str(versions[version].path), project, data, None)
             _copier.pin_template(project, src, version)
-            result.generated = (generate or generate_project)(project)
+            kept = take_existing(project, dest) if existed else []
+            try:
+                result.generated = (generate or generate_project)(project)
+            except CfngenError as exc:
+                if not kept:
+                    raise
+                result.notes.append(not_derived(kept, exc))
             # The meta-schemas the editor settings of the template point at.
             if wants_schemas(project):
                 export_schemas(project)
@@ -219,8 +231,8 @@ def init_project(
             if ci is not None:
                 result.notes.extend(ci.notes)
             if existed:
-                result.kept = _set_aside_existing(project, dest)
-            result.files = _files_of(project)
+                result.kept = sorted({*kept, *set_aside_existing(project, dest)})
+            result.files = files_of(project)
             result.stubbed = _stubbed(project, result.files)
             if use_git:
                 _git_step(project, dest, answers, version, result)
@@ -279,14 +291,6 @@ def _remove(folders: list[Path]) -> None:
             folder.rmdir()
 
 
-def _files_of(project: Path) -> list[str]:
-    return sorted(
-        p.relative_to(project).as_posix()
-        for p in project.rglob("*")
-        if not p.is_dir() and ".git" not in p.relative_to(project).parts
-    )
-
-
 def _stubbed(project: Path, files: list[str]) -> list[str]:
     """The Python files among `files` that hold a handler stub's marker line."""
     from cfngen._init._stubs import MARKER
@@ -297,31 +301,6 @@ def _stubbed(project: Path, files: list[str]) -> list[str]:
         if rel.endswith(".py")
         and MARKER in (project / rel).read_text(encoding="utf-8", errors="replace")
     ]
-
-
-def _set_aside_existing(project: Path, dest: Path) -> list[str]:
-    """Drop from the staged project every file the destination already has (the user's stay
-    theirs), so the commit and the manifest describe what init really adds."""
-    from cfngen._generate._ownership import disown
-
-    kept = [
-        rel
-        for rel in _files_of(project)
-        if any(
-            os.path.lexists(dest / part) and not (dest / part).is_dir() for part in _prefixes(rel)
-        )
-        or os.path.lexists(dest / rel)
-    ]
-    for rel in kept:
-        (project / rel).unlink()
-    disown(project, kept)
-    return kept
-
-
-def _prefixes(relpath: str) -> list[str]:
-    """`a/b/c` -> [`a`, `a/b`]: folders that must not be files in the destination."""
-    parts = relpath.split("/")
-    return ["/".join(parts[:i]) for i in range(1, len(parts))]
 
 
 def _git_step(

@@ -17,6 +17,9 @@ model_errors(schema, model, partial=False) -> [(json_pointer, message), ...]
     `if`/`then`/`else` are skipped, as real schemas use them to say which keys go together).
 input_errors(schema, instance) -> [(json_pointer, message), ...]
     The same for a create/update input: readOnly properties are not required.
+format_samples() -> {format: value}
+    The realistic value the generator gives each format it knows (an e-mail address, a CIDR
+    block, cfn-lint's AWS::EC2::Subnet.Id...).
 
 Everything is deterministic: the same schema gives the same inputs in every run. Validators are
 compiled once per schema object (by identity), so pass the same dict when checking many models.
@@ -29,13 +32,14 @@ import json
 from typing import Any
 
 from cfngen._instances import _conformance
-from cfngen._instances._scalars import MISSING
+from cfngen._instances._scalars import MISSING, format_samples
 from cfngen._instances._values import Builder
 from cfngen._schema import pointer_tokens, property_name
 
 __all__ = [
     "create_inputs",
     "example_inputs",
+    "format_samples",
     "input_errors",
     "invalid_input",
     "model_errors",

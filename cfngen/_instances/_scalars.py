@@ -26,6 +26,12 @@ _UUID = "12345678-1234-4234-8234-123456789012"
 
 def _format_sample(fmt: str, variant: int) -> Any:
     """A realistic value for a format (cfn-lint's AWS::* ones included), or MISSING."""
+    return format_samples(variant).get(fmt, MISSING)
+
+
+def format_samples(variant: int = 0) -> dict[str, Any]:
+    """A realistic value of each format the generator knows (cfn-lint's AWS::* ones included):
+    format name -> value."""
     n = variant
     hexid = f"{n:x}".rjust(17, "0")[-17:]
     name = "example" if n == 0 else f"example{n + 1}"
@@ -51,6 +57,11 @@ def _format_sample(fmt: str, variant: int) -> Any:
         "AWS::EC2::VPC.Id": f"vpc-{hexid}",
         "AWS::EC2::Subnet.Id": f"subnet-{hexid}",
         "AWS::EC2::Image.Id": f"ami-{hexid}",
+        # Not cfn-lint formats: a module parameter of these AWS-specific types takes them.
+        "AWS::EC2::Instance.Id": f"i-{hexid}",
+        "AWS::EC2::Volume.Id": f"vol-{hexid}",
+        "AWS::EC2::KeyPair.KeyName": f"{name}-key-pair",
+        "AWS::EC2::AvailabilityZone.Name": f"{_REGION}{'abcdef'[n % 6]}",
         "AWS::S3::Bucket.Name": f"{name}-bucket",
         "AWS::SNS::Topic.Arn": f"arn:aws:sns:{_REGION}:{_ACCOUNT}:{name}-topic",
         "AWS::SQS::Queue.Arn": f"arn:aws:sqs:{_REGION}:{_ACCOUNT}:{name}-queue",
@@ -60,7 +71,7 @@ def _format_sample(fmt: str, variant: int) -> Any:
         "AWS::Route53::HostedZone.Id": f"Z{n:012d}ABC",
         "AWS::Route53::AliasTarget.HostedZoneId": f"Z{n:012d}ABC",
     }
-    return samples.get(fmt, MISSING)
+    return samples
 
 
 #: Keywords that constrain a value itself (not its type or documentation).

@@ -60,9 +60,6 @@ class Question:
     #: project goes to (e.g. a type name from `acme-storage-bucket`); None: `default`'s. Only
     #: the wizard proposes: without questions nothing is taken from a folder's name.
     propose: Callable[[Mapping[str, Any], str], Any] | None = None
-    #: Every value the flag takes, when they are few and fixed: the command line refuses others
-    #: and shell completion offers them.
-    flag_choices: tuple[str, ...] = ()
 
 
 class Answers(Protocol):

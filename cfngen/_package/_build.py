@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cfngen._errors import CfngenError
 from cfngen._files import write_atomic
+from cfngen._generate import refuse_conflicts
 from cfngen._kinds._kind import FileSet, PackageContext
 from cfngen._package._handler import HandlerZip, build_handler_zip
 from cfngen._package._layout import package_name, source_files
@@ -65,6 +66,7 @@ def build_package(
     """
     project = root if isinstance(root, Project) else load_project(root.absolute())
     file_set = file_set_for(project)
+    refuse_conflicts(project, "nothing was built")
     derived = derivation(project)
     handlers: list[HandlerZip] = []
 

@@ -114,7 +114,9 @@ def pip_install(
                 "--requirement",
                 str(requirements.absolute()),
             ]
-            code, output = run_pip(command, requirements.parent, on_line)
+            # pip's own lines only with -v (on_line): the status line names what runs.
+            with phase(f"resolving {requirements.name} for CPython {platform.python_version}"):
+                code, output = run_pip(command, requirements.parent, on_line)
             return code, output, Path(downloads)
 
         def build(requirement: str) -> tuple[Path | None, str]:

@@ -252,8 +252,14 @@ def validate_paths(
     checked by its own kind."""
     from cfngen._kinds import all_kinds
 
-    # Resolve every path first: a missing one is a usage error before any work is done.
-    targets = [target for path in paths for target in _targets(path)]
+    # Resolve every path first: a missing one is a usage error before any work is done. A file
+    # reached twice (a fragment given beside its project's .rpdk-config) is checked once.
+    targets: list[tuple[Path, Kind | None, str | None]] = []
+    seen: set[Path] = set()
+    for target in (target for path in paths for target in _targets(path)):
+        if target[0].resolve() not in seen:
+            seen.add(target[0].resolve())
+            targets.append(target)
     if examples:
         targets += [(file, kind, None) for kind in all_kinds() for file in kind.example_files]
     if len(targets) == 1:

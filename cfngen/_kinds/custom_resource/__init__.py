@@ -26,6 +26,7 @@ Nothing heavy is imported here: the registry imports every kind.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,6 +47,8 @@ INPUTS_FILE = "custom-resource-inputs.json"
 EXAMPLE_TEMPLATE = Path(__file__).with_name("example-template.yaml")
 #: The helper module init writes beside the handler (from cfngen/_support).
 HELPER_MODULE = "cfngen_custom_resource.py"
+#: A `Custom::` type name CloudFormation accepts (AWS::CloudFormation::CustomResource aside).
+CUSTOM_TYPE_NAME = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")
 
 
 class CustomResourceKind:
@@ -60,16 +63,24 @@ class CustomResourceKind:
 
     def checked_files(self, project: Project) -> list[Path]:
         from cfngen._kinds.custom_resource._template import find_template
-
-        files = [project.template or find_template(project.root, None)]
-        if (project.root / PROPERTIES_SCHEMA).is_file():
-            files.append(project.root / PROPERTIES_SCHEMA)
-        return files
-
-    def claims(self, path: Path) -> str | None:
-        """A template given by path is a custom resource's when it declares one."""
+        from cfngen._kinds.custom_resource._type_files import schema_files
         from cfngen._project import custom_resources
 
+        template = project.template or find_template(project.root, None)
+        types = set(custom_resources(template).values())
+        return [template, *schema_files(template.parent, types)]
+
+    def claims(self, path: Path) -> str | None:
+        """A template given by path is a custom resource's when it declares one; a properties
+        schema when it sits where a custom resource's template looks for one."""
+        from cfngen._kinds.custom_resource._type_files import SCHEMAS_FOLDER, is_schema_file
+        from cfngen._project import custom_resource_template, custom_resources
+
+        if is_schema_file(path):
+            folder = path.parent.parent if path.parent.name == SCHEMAS_FOLDER else path.parent
+            template = custom_resource_template(folder)
+            if template is not None:
+                return f"checked as a properties schema of the custom resources of {template.name}"
         found = custom_resources(path)
         if not found:
             return None
@@ -107,8 +118,10 @@ class CustomResourceKind:
         return Derived(files=render(inputs))
 
     def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+        from cfngen._kinds.custom_resource._derived import notes
+
         if inputs.get("folders") not in (None, b"[]"):
-            return []
+            return notes(inputs)
         return [
             f"no function of the template imports {HELPER_MODULE.removesuffix('.py')}: "
             "nothing to generate"

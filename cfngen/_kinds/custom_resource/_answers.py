@@ -9,7 +9,6 @@ uses it, the handler in src/app.py, and cfngen's protocol helper beside it (deri
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -17,9 +16,9 @@ from typing import Any, ClassVar
 from cfngen._errors import CfngenError
 from cfngen._init._answers import check_runtime, ci_question, folder_words, parse_bool
 from cfngen._kinds._init_spec import Question
+from cfngen._kinds.custom_resource import CUSTOM_TYPE_NAME
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
 
-_TYPE = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")
 DEFAULT_TYPE = "Custom::Greeting"
 #: `--example`: an SSM parameter managed by a custom resource.
 EXAMPLE_TYPE = "Custom::Parameter"
@@ -29,7 +28,7 @@ def custom_type_error(value: str) -> str | None:
     text = value.strip()
     if not text.startswith("Custom::"):
         text = "Custom::" + text
-    if not _TYPE.match(text):
+    if not CUSTOM_TYPE_NAME.match(text):
         return "use Custom:: then 1 to 60 letters, digits, _, @ or -, e.g. Custom::Greeting"
     return None
 

@@ -1,15 +1,20 @@
 """What `cfngen generate` derives for a custom resource: the protocol helper
 (cfngen/_support/cfngen_custom_resource.py) beside the handler of every function in the template
-whose code imports it, and, when `properties-schema.json` exists, typed property models there
-too (`properties_model.py` with `Properties`, through cfngen/_models, and its runtime
-`cfngen_runtime.py`: `Properties._deserialize(request.properties)` turns CloudFormation's
-strings into the schema's types). A SAM project that does not use the helper gets nothing."""
+whose code imports it, and, when the custom type that function serves has a properties schema
+(_type_files.py), typed property models there too (`properties_model.py` with `Properties`,
+through cfngen/_models, and its runtime `cfngen_runtime.py`: `Properties._deserialize(
+request.properties)` turns CloudFormation's strings into the schema's types). A folder whose
+functions serve types with different schemas gets none (one `Properties` cannot be both). A
+SAM project that does not use the helper gets nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from cfngen._kinds.custom_resource import HELPER_MODULE
 from cfngen._project import Project
@@ -29,9 +34,22 @@ def _template(project: Project) -> Path | None:
         return None
 
 
-def helper_folders(project: Project) -> list[tuple[str, str | None]]:
-    """(folder relative to the root, the function's Runtime) of every local code folder that
-    imports the helper."""
+@dataclass(frozen=True)
+class HelperFolder:
+    """A local code folder whose code imports the helper."""
+
+    #: Relative to the project root (posix).
+    folder: str
+    runtime: str | None
+    #: The properties schema its models come from (relative to the root), if one applies.
+    schema: str | None = None
+    #: Why it gets no models although its types have schemas (several different ones).
+    why_no_models: str | None = None
+
+
+def helper_folders(project: Project) -> list[HelperFolder]:
+    """Every local code folder that imports the helper, with the schema of the custom types
+    its functions serve."""
     from cfngen._errors import CfngenError
     from cfngen._kinds.custom_resource._template import FUNCTION_TYPES, load_template
 
@@ -43,9 +61,10 @@ def helper_folders(project: Project) -> list[tuple[str, str | None]]:
     except CfngenError:
         return []
     globals_ = (document.get("Globals") or {}).get("Function") or {}
-    out: list[tuple[str, str | None]] = []
+    served = _served_types(document)
+    out: dict[str, tuple[str | None, set[str]]] = {}
     root = project.root.resolve()
-    for body in (document.get("Resources") or {}).values():
+    for name, body in (document.get("Resources") or {}).items():
         if not isinstance(body, dict) or body.get("Type") not in FUNCTION_TYPES:
             continue
         properties = {**globals_, **(body.get("Properties") or {})}
@@ -63,22 +82,90 @@ def helper_folders(project: Project) -> list[tuple[str, str | None]]:
         ):
             rel = folder.relative_to(root).as_posix()
             runtime = properties.get("Runtime")
-            if rel not in [r for r, _ in out]:
-                out.append((rel, runtime if isinstance(runtime, str) else None))
-    return out
+            known = out.setdefault(rel, (runtime if isinstance(runtime, str) else None, set()))
+            known[1].update(served.get(str(name), ()))
+    types = {t for kinds in served.values() for t in kinds} | set(_all_types(document))
+    return [
+        _with_schema(project.root, path.parent, HelperFolder(rel, runtime), kinds, types)
+        for rel, (runtime, kinds) in out.items()
+    ]
+
+
+def _with_schema(
+    root: Path, folder: Path, found: HelperFolder, kinds: set[str], types: set[str]
+) -> HelperFolder:
+    """`found` with the one schema of the types it serves (every type's, with one type)."""
+    from cfngen._kinds.custom_resource._type_files import type_files
+
+    wanted = types if len(types) == 1 else kinds
+    schemas = {
+        t: path for t in sorted(wanted) if (path := type_files(folder, t, types).schema) is not None
+    }
+    distinct = sorted(
+        {p.resolve().relative_to(root.resolve()).as_posix() for p in schemas.values()}
+    )
+    if len(distinct) == 1:
+        return dataclasses.replace(found, schema=distinct[0])
+    if not distinct:
+        return found
+    why = (
+        f"{found.folder or '.'}: no {MODELS_MODULE}: its functions serve "
+        f"{', '.join(schemas)}, whose schemas differ ({', '.join(distinct)}); one Properties "
+        "cannot be both"
+    )
+    return dataclasses.replace(found, why_no_models=why)
+
+
+def _all_types(document: Mapping[str, Any]) -> list[str]:
+    from cfngen._project import is_custom_resource_type
+
+    return [
+        str(body["Type"])
+        for body in (document.get("Resources") or {}).values()
+        if isinstance(body, dict) and is_custom_resource_type(body.get("Type"))
+    ]
+
+
+def _served_types(document: Mapping[str, Any]) -> dict[str, set[str]]:
+    """Function logical id -> the custom types whose ServiceToken reaches it (directly, or
+    through the SNS topic it subscribes to)."""
+    from cfngen._kinds.custom_resource._template import _subscriber, _token_target
+    from cfngen._project import is_custom_resource_type
+
+    resources = document.get("Resources") or {}
+    served: dict[str, set[str]] = {}
+    for body in resources.values():
+        if not isinstance(body, dict) or not is_custom_resource_type(body.get("Type")):
+            continue
+        token = (body.get("Properties") or {}).get("ServiceToken")
+        target = _token_target(token, resources)
+        if target and (resources.get(target) or {}).get("Type") == "AWS::SNS::Topic":
+            target = _subscriber(target, resources)
+        if target:
+            served.setdefault(target, set()).add(str(body["Type"]))
+    return served
 
 
 def read_inputs(project: Project) -> dict[str, bytes | None]:
     from cfngen._files import read_optional
-    from cfngen._kinds.custom_resource import PROPERTIES_SCHEMA
     from cfngen._support import source
 
     folders = helper_folders(project)
-    return {
+    inputs: dict[str, bytes | None] = {
         "helper": source(HELPER_MODULE).encode(),
-        "folders": json.dumps(folders).encode(),
-        "properties_schema": read_optional(project.root / PROPERTIES_SCHEMA),
+        "folders": json.dumps(
+            [[f.folder, f.runtime, f.schema, f.why_no_models] for f in folders]
+        ).encode(),
     }
+    for schema in sorted({f.schema for f in folders if f.schema is not None}):
+        inputs[f"schema:{schema}"] = read_optional(project.root / schema)
+    return inputs
+
+
+def notes(inputs: Mapping[str, bytes | None]) -> list[str]:
+    """Why a folder gets no models although its types have schemas."""
+    folders = json.loads((inputs.get("folders") or b"[]").decode())
+    return [why for _, _, _, why in folders if why]
 
 
 def _join(folder: str, name: str) -> str:
@@ -89,30 +176,29 @@ def render(inputs: Mapping[str, bytes | None]) -> dict[str, bytes]:
     from cfngen._generate._ownership import with_header
 
     text = (inputs.get("helper") or b"").decode()
-    folders = [tuple(f) for f in json.loads((inputs.get("folders") or b"[]").decode())]
+    folders = json.loads((inputs.get("folders") or b"[]").decode())
     files = {}
-    for folder, runtime in folders:
+    for folder, runtime, schema_path, _ in folders:
         rel = _join(folder, HELPER_MODULE)
         files[rel] = with_header(rel, text).encode()
-        schema = inputs.get("properties_schema")
+        schema = inputs.get(f"schema:{schema_path}") if schema_path else None
         if schema is not None:
-            for name, source_text in _models(schema, runtime).items():
+            for name, source_text in _models(schema, schema_path, runtime).items():
                 rel = _join(folder, name)
                 files[rel] = with_header(rel, source_text).encode()
     return files
 
 
-def _models(schema_bytes: bytes, runtime: str | None) -> dict[str, str]:
+def _models(schema_bytes: bytes, schema_path: str, runtime: str | None) -> dict[str, str]:
     """properties_model.py and cfngen_runtime.py for the properties schema (a broken schema
     stops generate with validate's report)."""
     from cfngen._generate import InvalidSchemaError
-    from cfngen._kinds.custom_resource import PROPERTIES_SCHEMA
     from cfngen._kinds.custom_resource._validate import check_text
     from cfngen._models import models_source, runtime_source
     from cfngen._runtimes import find_runtime
 
     report = check_text(
-        schema_bytes.decode("utf-8", "replace"), path=Path(PROPERTIES_SCHEMA), strict=False
+        schema_bytes.decode("utf-8", "replace"), path=Path(schema_path), strict=False
     )
     if not report.valid or report.schema is None:
         raise InvalidSchemaError(report)

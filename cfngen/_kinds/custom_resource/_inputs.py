@@ -1,6 +1,6 @@
 """A custom resource's test inputs: the properties of each request, from the template and the
-inputs file, as CloudFormation sends them (every scalar a string), and the invalid ones built
-from the properties schema.
+inputs file of its type, as CloudFormation sends them (every scalar a string), and the invalid
+ones built from its type's properties schema.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
-from cfngen._kinds.custom_resource import INPUTS_FILE, PROPERTIES_SCHEMA
 from cfngen._kinds.custom_resource._template import Resource
 from cfngen._kinds.custom_resource._tests import Inputs
+from cfngen._kinds.custom_resource._type_files import type_files
 
 #: The property added to the create properties to make update ones, when the inputs name none.
 DERIVED_UPDATE_KEY = "CfngenTestRevision"
@@ -30,15 +30,20 @@ def _strings(value: Any) -> Any:
     return value
 
 
-def load_inputs(root: Path, resource: Resource) -> Inputs:
+def load_inputs(resource: Resource) -> Inputs:
     """Create properties from the template (or the inputs file), update ones from the inputs
-    file or derived, invalid ones from the inputs file or the properties schema."""
+    file or derived, invalid ones from the inputs file or the properties schema: the files of
+    the resource's own type (_type_files.py)."""
     from cfngen import _schema
 
+    folder = resource.template.parent
+    files = type_files(folder, resource.type, resource.types or {resource.type})
+    inputs_name = _shown(files.inputs_path, folder)
+    schema_name = _shown(files.schema_path, folder)
     token = {"ServiceToken": resource.properties["ServiceToken"]}
     given: dict[str, Any] = {}
-    path = root / INPUTS_FILE
-    if path.is_file():
+    if files.inputs is not None:
+        path = files.inputs
         given = _schema.load_object(
             path, 'write {"create": {...}, "update": {...}, "replace": {...}, "invalid": {...}}'
         )
@@ -56,46 +61,57 @@ def load_inputs(root: Path, resource: Resource) -> Inputs:
         value = given.get(key)
         return None if value is None else {**_strings(value), **token}
 
+    def missing(key: str) -> str:
+        """Why the inputs give no `key` properties, naming the file as it is."""
+        if files.inputs is None:
+            return f'no "{key}" properties ({inputs_name} does not exist)'
+        return f'no "{key}" properties in {inputs_name}'
+
     notes: list[str] = []
     create = properties("create") or dict(resource.properties)
-    schema_path = root / PROPERTIES_SCHEMA
     schema = (
-        _schema.load_object(schema_path, f"fix {PROPERTIES_SCHEMA}")
-        if schema_path.is_file()
+        _schema.load_object(files.schema, f"fix {schema_name}")
+        if files.schema is not None
         else None
     )
     update = properties("update")
     if update is None and schema is not None and schema.get("additionalProperties") is False:
         update = dict(create)
         notes.append(
-            f"no update properties, and {PROPERTIES_SCHEMA} allows no other property: the "
+            f"no update properties, and {schema_name} allows no other property: the "
             f'in-place update sends the create ones again; name real ones under "update" in '
-            f"{INPUTS_FILE}"
+            f"{inputs_name}"
         )
     elif update is None:
         update = {**create, DERIVED_UPDATE_KEY: "2"}
         notes.append(
             f"update properties derived (the create ones plus {DERIVED_UPDATE_KEY}); name "
-            f'real ones under "update" in {INPUTS_FILE}'
+            f'real ones under "update" in {inputs_name}'
         )
     inputs = Inputs(create=create, update=update, replace=properties("replace"), notes=notes)
+    inputs.why_no_replace = missing("replace")
     invalid = properties("invalid")
     if invalid is None and schema is not None:
         invalid = invalid_properties(schema, create)
         if invalid is None:
             inputs.why_no_invalid = (
-                f"no property of {PROPERTIES_SCHEMA} can be made invalid (no required, enum, "
-                f'pattern or typed property); name invalid ones under "invalid" in {INPUTS_FILE}'
+                f"no property of {schema_name} can be made invalid (no required, enum, "
+                f'pattern or typed property); name invalid ones under "invalid" in {inputs_name}'
             )
         else:
             invalid = {**invalid, **token}
     elif invalid is None and schema is None:
         inputs.why_no_invalid = (
-            f'no {PROPERTIES_SCHEMA} and no "invalid" properties in {INPUTS_FILE}: nothing '
-            "makes the handler fail"
+            f"nothing makes the handler fail: no properties schema ({schema_name} does not "
+            f"exist) and {missing('invalid')}"
         )
     inputs.invalid = invalid
     return inputs
+
+
+def _shown(path: Path, folder: Path) -> str:
+    """A file of the type as messages name it: relative to the template's folder."""
+    return path.relative_to(folder).as_posix()
 
 
 def invalid_properties(

@@ -62,6 +62,8 @@ class CrInvocation(Invocation):
             lines += ["  " + line for line in text.splitlines()]
         for problem in exchange.problems:
             lines.append(paint("protocol: " + problem, "error"))
+        for warning in exchange.warnings:  # CloudFormation accepts these
+            lines.append(paint("protocol warning: " + warning, "warning"))
         return "\n".join(lines) + "\n"
 
 
@@ -90,6 +92,31 @@ def pairs(items: list[str] | None, flag: str) -> dict[str, str]:
             raise CfngenError(f"{flag} {item!r} is not K=V", f"e.g. {flag} BucketName=my-bucket")
         out[name.strip()] = value
     return out
+
+
+#: The keys of custom-resource-inputs.json (what `cfngen test` reads): the file a user has at hand.
+_INPUTS_KEYS = frozenset({"create", "update", "replace", "invalid"})
+
+
+def _as_event(given: dict[str, Any], kind: str, path: Path, listener: Listener) -> dict[str, Any]:
+    """The request a file given to `invoke` stands for: a request, the properties alone, or
+    the inputs file `cfngen test` reads, as it reads it (a Create's properties are its
+    "create" ones, else the template's; an Update's its "update" ones, the Create's being
+    the old), said in one line."""
+    if "ResourceProperties" in given or "RequestType" in given:
+        return given
+    if not (
+        given and set(given) <= _INPUTS_KEYS and all(isinstance(v, dict) for v in given.values())
+    ):
+        return {"ResourceProperties": given}
+    # Left out, a key is the template's properties (see _invoke).
+    event = {"ResourceProperties": given["create"]} if "create" in given else {}
+    if kind == "Update" and "update" in given:
+        event = {"ResourceProperties": given["update"]}
+        if "create" in given:
+            event["OldResourceProperties"] = given["create"]
+    listener.warn(f"{path.name}: read as the inputs `cfngen test` takes from it, for a {kind}")
+    return event
 
 
 def request_type(action: str) -> str:
@@ -131,8 +158,7 @@ def _invoke(
             "write a custom resource request (RequestType, ResourceProperties, ...) or "
             "the properties alone",
         )
-        if "ResourceProperties" not in file_event and "RequestType" not in file_event:
-            file_event = {"ResourceProperties": file_event}
+        file_event = _as_event(file_event, kind, request_file, listener)
     if kind != "Update" and old_property:
         raise CfngenError("--old-property is only for Update", "leave it out")
     given_id = physical_id or file_event.get("PhysicalResourceId")
@@ -190,7 +216,7 @@ def _invoke(
                 raise CfngenError(
                     f"{kind} did not finish: {exc.how}",
                     "a custom resource's function answers through its ResponseURL and "
-                    "returns: never call os._exit or sys.exit",
+                    "returns: never call os._exit or sys.exit, nor signal its own process",
                     exit_code=ExitCode.FAILED,
                 ) from None
     invocation = as_invocation(exchange)

@@ -25,7 +25,6 @@ from cfngen._kinds.custom_resource._lambda import Function
 __all__ = ["FUNCTION_TYPES", "Resource", "find_resource", "find_template", "load_template"]
 
 TEMPLATE_NAMES = ("template.yaml", "template.yml", "template.json")
-_CUSTOM = re.compile(r"^(Custom::[A-Za-z0-9_@-]{1,60}|AWS::CloudFormation::CustomResource)$")
 
 
 def load_template(path: Path) -> dict[str, Any]:
@@ -74,6 +73,8 @@ class Resource:
     function: Function
     template: Path
     warnings: list[str] = field(default_factory=list)
+    #: Every custom type the template declares (its files are per type when there are several).
+    types: frozenset[str] = frozenset()
 
 
 def find_resource(
@@ -85,8 +86,9 @@ def find_resource(
     region: str = "us-east-1",
     parameters: Mapping[str, Any] | None = None,
 ) -> Resource:
-    from cfngen._kinds.custom_resource import _code
+    from cfngen._kinds.custom_resource import CUSTOM_TYPE_NAME, _code
     from cfngen._kinds.custom_resource._reach import Reach
+    from cfngen._project import is_custom_resource_type
 
     path = find_template(root, template)
     document = load_template(path)
@@ -96,9 +98,7 @@ def find_resource(
     customs = {
         name: body
         for name, body in resources.items()
-        if isinstance(body, dict)
-        and isinstance(body.get("Type"), str)
-        and _CUSTOM.match(body["Type"])
+        if isinstance(body, dict) and is_custom_resource_type(body.get("Type"))
     }
     if resource is not None:
         if resource not in customs:
@@ -126,6 +126,12 @@ def find_resource(
     token = raw.get("ServiceToken")
     raw = {k: v for k, v in raw.items() if k not in ("ServiceToken", "ServiceTimeout")}
     warnings: list[str] = []
+    kind = str(body["Type"])
+    if kind.startswith("Custom::") and not CUSTOM_TYPE_NAME.match(kind):
+        warnings.append(
+            f"{chosen}'s type {kind!r} is not a name CloudFormation accepts (Custom:: then 1 to "
+            "60 letters, digits, _, @ or -): tested anyway; `cfngen validate` shows where"
+        )
     resolver = _Resolver(
         document, region, warnings, _declared_parameters(path, document, parameters)
     )
@@ -153,7 +159,10 @@ def find_resource(
     properties["ServiceToken"] = (
         f"arn:aws:lambda:{region}:{ACCOUNT_ID}:function:{STACK_NAME}-{function.logical_id}"
     )
-    return Resource(chosen, body["Type"], properties, service_timeout, function, path, warnings)
+    types = frozenset(str(b["Type"]) for b in customs.values())
+    return Resource(
+        chosen, kind, properties, service_timeout, function, path, warnings, types=types
+    )
 
 
 def _declared_parameters(

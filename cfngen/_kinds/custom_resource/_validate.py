@@ -1,5 +1,7 @@
 """`cfngen validate` for a custom resource project: the template's custom resources, and the
-optional properties schema (`properties-schema.json`) with the properties the template gives.
+optional properties schema of each custom type (`properties-schema.json`, or with several types
+`properties-schemas/<Custom__Name>.json`: _type_files.py) with the properties the template
+gives each resource of that type.
 
 Errors are what CloudFormation refuses (a type name over 60 characters, no ServiceToken, a
 ServiceTimeout outside 1-3600 s) or what the properties schema rejects; warnings are what
@@ -9,18 +11,18 @@ works but hurts (no ServiceTimeout: a lost response blocks the stack for an hour
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from cfngen import _schema
 from cfngen._diagnostics import Diagnostic
 from cfngen._errors import CfngenError
-from cfngen._kinds.custom_resource import PROPERTIES_SCHEMA
+from cfngen._kinds.custom_resource import CUSTOM_TYPE_NAME
+from cfngen._kinds.custom_resource._type_files import is_schema_file, type_files, unclaimed
 from cfngen._validate._file_report import FileReport
 
-_TYPE = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")
-_CUSTOM_LIKE = re.compile(r"^(Custom::.*|AWS::CloudFormation::CustomResource)$")
+#: Characters after `Custom::` CloudFormation takes (the request reference's ResourceType).
+MAX_TYPE_NAME = 60
 
 
 def check_file(path: Path, *, strict: bool, display: str | None = None) -> FileReport:
@@ -35,7 +37,7 @@ def check_text(
     text: str, *, path: Path | None, strict: bool, display: str | None = None
 ) -> FileReport:
     shown = display or (str(path) if path else "<text>")
-    if path is not None and path.name == PROPERTIES_SCHEMA:
+    if path is not None and is_schema_file(path):
         return _check_schema(text, shown, strict)
     return _check_template(text, path, shown, strict)
 
@@ -90,6 +92,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
     from cfnlint.decode import decode_str  # type: ignore[import-untyped]
 
     from cfngen._kinds.custom_resource._template import FUNCTION_TYPES, _subscriber, _token_target
+    from cfngen._project import is_custom_resource_type
 
     report = FileReport(shown, strict=strict)
     add = report.diagnostics.append
@@ -106,9 +109,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
     customs = {
         name: body
         for name, body in resources.items()
-        if isinstance(body, dict)
-        and isinstance(body.get("Type"), str)
-        and _CUSTOM_LIKE.match(body["Type"])
+        if isinstance(body, dict) and is_custom_resource_type(body.get("Type"))
     }
     if not customs:
         add(
@@ -119,24 +120,20 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                 "add a Custom::Name resource with a ServiceToken",
             )
         )
-    schema = None
-    if path is not None and (path.parent / PROPERTIES_SCHEMA).is_file():
-        try:
-            schema = _schema.loads(
-                (path.parent / PROPERTIES_SCHEMA).read_text(encoding="utf-8")
-            ).data
-        except (OSError, ValueError):
-            schema = None  # reported when the schema itself is validated
+    types = {str(body["Type"]) for body in customs.values()}
+    schemas = _Schemas(path.parent if path is not None else None, types)
+    if schemas.unclaimed:
+        add(Diagnostic("warning", "/Resources", schemas.unclaimed, "move it, or it checks nothing"))
     for name, body in customs.items():
         base = f"/Resources/{name}"
         pos = _pos(body) or (None, None)
         kind = str(body["Type"])
-        if kind.startswith("Custom::") and not _TYPE.match(kind):
+        if kind.startswith("Custom::") and not CUSTOM_TYPE_NAME.match(kind):
             add(
                 Diagnostic(
                     "error",
                     f"{base}/Type",
-                    f"{kind!r} is not a custom resource type name CloudFormation accepts",
+                    _refused_name(kind),
                     "Custom:: then 1 to 60 letters, digits, _, @ or -",
                     *(_pos(body.get("Type")) or pos),
                 )
@@ -206,16 +203,56 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                         *(_pos(timeout) or pos),
                     )
                 )
-        if isinstance(schema, dict):
-            _check_properties(report, plain, name, schema, pos)
+        found = schemas.of(kind)
+        if found is not None:
+            _check_properties(report, plain, name, found, pos)
     return report
+
+
+def _refused_name(kind: str) -> str:
+    name = kind.removeprefix("Custom::")
+    if len(name) > MAX_TYPE_NAME:
+        return (
+            f"{kind[:40]!r}... is not a custom resource type name CloudFormation accepts: "
+            f"{len(name)} characters after Custom::; CloudFormation takes at most {MAX_TYPE_NAME}"
+        )
+    return f"{kind!r} is not a custom resource type name CloudFormation accepts"
+
+
+class _Schemas:
+    """The properties schema of each custom type of one template, each read once (a broken one
+    is reported when the schema itself is validated, and checks nothing here)."""
+
+    def __init__(self, folder: Path | None, types: set[str]) -> None:
+        self.folder = folder
+        self.types = types
+        self.read: dict[Path, dict[str, Any] | None] = {}
+        #: The note that a single-type file applies to no type (several types).
+        self.unclaimed = unclaimed(folder, types) if folder is not None else None
+
+    def of(self, type_name: str) -> tuple[str, dict[str, Any]] | None:
+        """(the schema's name as messages show it, the schema) of `type_name`, if it has one."""
+        if self.folder is None:
+            return None
+        path = type_files(self.folder, type_name, self.types).schema
+        if path is None:
+            return None
+        if path not in self.read:
+            try:
+                data = _schema.loads(path.read_text(encoding="utf-8")).data
+            except (OSError, ValueError):
+                data = None
+            self.read[path] = data if isinstance(data, dict) else None
+        schema = self.read[path]
+        shown = path.relative_to(self.folder).as_posix()
+        return None if schema is None else (shown, schema)
 
 
 def _check_properties(
     report: FileReport,
     plain: dict[str, Any],
     name: str,
-    schema: dict[str, Any],
+    found: tuple[str, dict[str, Any]],
     pos: tuple[int | None, int | None],
 ) -> None:
     import jsonschema
@@ -228,6 +265,7 @@ def _check_properties(
         for k, v in plain["Resources"][name]["Properties"].items()
         if k not in ("ServiceToken", "ServiceTimeout")
     }
+    shown, schema = found
     warnings: list[str] = []
     resolver = _Resolver(plain, "us-east-1", warnings)
     resolved = {
@@ -247,10 +285,10 @@ def _check_properties(
             Diagnostic(
                 "warning" if placeholder else "error",
                 f"/Resources/{name}/Properties" + (f"/{where}" if where else ""),
-                f"{PROPERTIES_SCHEMA} rejects {name}'s properties: {error.message}",
+                f"{shown} rejects {name}'s properties: {error.message}",
                 "an intrinsic cfngen cannot resolve offline stands here"
                 if placeholder
-                else f"fix the property or {PROPERTIES_SCHEMA}",
+                else f"fix the property or {shown}",
                 *pos,
             )
         )

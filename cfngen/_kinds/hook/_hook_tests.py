@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cfngen._contract._results import Failed, Skipped
+from cfngen._contract._results import Failed, Skipped, report_crash
 from cfngen._kinds.hook._hook_protocol import (
     FILE_PART,
     POINTS,
@@ -148,7 +148,8 @@ def explain(headline: str, rule: str, run: Run | None = None) -> str:
         return "\n".join(lines)
     crash = run.crash
     if crash is not None:
-        lines.append(f"  the handler raised {crash.headline}")
+        report_crash(crash)
+        lines.append(f"  the handler {crash.account}")
         lines.extend(f"  {frame}" for frame in crash.frames)
     sent = run.target.document
     lines.append(f"  target: {run.target.name} {_json(sent)}")
@@ -258,7 +259,7 @@ def no_exception(case: Case, point: str) -> None:
         if run.crash is not None:
             raise Failed(
                 explain(
-                    f"{run.target.name}: the handler raised {run.crash.headline}",
+                    f"{run.target.name}: the handler {run.crash.account}",
                     R_NO_EXCEPTION,
                     run,
                 )

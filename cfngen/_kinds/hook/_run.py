@@ -73,22 +73,11 @@ def _run_tests(
     type_configuration = load_type_configuration(typeconfig, schema)
     select = compile_expression(keyword or "")
     input_sets, notes = _inputs.load_input_sets(project.root, schema, exports)
-    found = schema.get("handlers")
-    handlers = found if isinstance(found, dict) else {}
-    points = [p for p in _hook_protocol.POINTS if _hook_protocol.HANDLER_OF[p] in handlers]
+    points = _points(schema)
     for input_set in input_sets:
         notes.extend(_undeclared(schema, input_set))
     result = SuiteResult(notes=notes, needs_a_test=True)
-    labelled = len(input_sets) > 1
-    plan = [
-        (input_set, point, test, name)
-        for input_set in input_sets
-        for point in points
-        for suffix, test in _hook_tests.TESTS
-        for base in [_hook_tests.test_name(point, suffix)]
-        for name in [f"{base}[{input_set.label}]" if labelled else base]
-        if select(base) or select(name)
-    ]
+    plan = [p for p in _planned(input_sets, points) if select(p[4]) or select(p[3])]
     if not points:
         result.notes.append("the schema declares no handler: there is nothing to test")
     elif not plan:
@@ -112,7 +101,7 @@ def _run_tests(
         carry = _carrier(runner, context, limit)
         cases = {id(s): _hook_tests.Case(carry, s, schema) for s in input_sets}
 
-        def unit(input_set: Any, point: str, test: Any, name: str) -> TestResult:
+        def unit(input_set: Any, point: str, test: Any, name: str, _base: str) -> TestResult:
             return run_test(name, lambda: test(cases[id(input_set)], point))
 
         def done(index: int, found: TestResult | ChildExit) -> None:
@@ -129,6 +118,41 @@ def _run_tests(
     if not result.ran:
         result.notes.append("no test ran: every test was skipped (the reasons are above)")
     return result
+
+
+Planned = tuple[_inputs.InputSet, str, _hook_tests.Test, str, str]
+
+
+def _test_names(
+    runner: Runner[Project],
+    *,
+    typeconfig: Path | None = None,
+    exports: Mapping[str, str] | None = None,
+) -> list[str]:
+    """The names _run_tests reports with no keyword (`typeconfig` does not change them)."""
+    project, schema = load_hook_project(runner.project)
+    input_sets, _notes = _inputs.load_input_sets(project.root, schema, exports)
+    return [planned[3] for planned in _planned(input_sets, _points(schema))]
+
+
+def _points(schema: Mapping[str, Any]) -> list[str]:
+    """The invocation points the schema declares a handler for, in contract order."""
+    found = schema.get("handlers")
+    handlers = found if isinstance(found, dict) else {}
+    return [p for p in _hook_protocol.POINTS if _hook_protocol.HANDLER_OF[p] in handlers]
+
+
+def _planned(input_sets: list[_inputs.InputSet], points: list[str]) -> list[Planned]:
+    """(input set, point, test, name, name without the set's label) for every test."""
+    labelled = len(input_sets) > 1
+    return [
+        (input_set, point, test, name, base)
+        for input_set in input_sets
+        for point in points
+        for suffix, test in _hook_tests.TESTS
+        for base in [_hook_tests.test_name(point, suffix)]
+        for name in [f"{base}[{input_set.label}]" if labelled else base]
+    ]
 
 
 def no_test_ran(result: SuiteResult) -> bool:
@@ -199,6 +223,9 @@ class HookProtocol:
 
     def run_tests(self, runner: Runner[Project], listener: Listener, **options: Any) -> SuiteResult:
         return _run_tests(runner, listener, **options)
+
+    def test_names(self, runner: Runner[Project], **options: Any) -> list[str]:
+        return _test_names(runner, **options)
 
 
 CONTRACT = HookProtocol()

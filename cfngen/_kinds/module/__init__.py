@@ -52,16 +52,11 @@ class ModuleKind:
     # ------------------------------------------------------------------ validate
 
     def checked_files(self, project: Project) -> list[Path]:
-        from cfngen._errors import CfngenError, ExitCode
-        from cfngen._kinds.module._fragment import FRAGMENT_DIR, fragment_files
+        from cfngen._kinds.module._fragment import fragment_files, no_fragment
 
         found = fragment_files(project.root)
         if not found:
-            raise CfngenError(
-                f"{project.root}: {FRAGMENT_DIR}/ holds no fragment file",
-                f"put the module's template in {FRAGMENT_DIR}/ as one .yaml or .json file",
-                exit_code=ExitCode.FAILED,
-            )
+            raise no_fragment(project.root)
         return found
 
     def claims(self, path: Path) -> str | None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._diagnostics import ACCEPTED, Diagnostic
+from cfngen._kinds.module._conditions import circular_conditions
 from cfngen._kinds.module._findings import Findings
 from cfngen._kinds.module._forbidden_functions import forbidden_functions, import_value_text
 from cfngen._kinds.module._fragment import MODULE_SUFFIX, key_of
@@ -78,6 +79,7 @@ def check(
     _resources(template, out, root=root, own_type=own_type)
     _outputs(template, out)
     _mappings(template, out)
+    circular_conditions(template, out)
     forbidden_functions(template, "", out)
     import_value_text(template, text, out)
     return _with_positions(out.items)

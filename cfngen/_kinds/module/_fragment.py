@@ -62,6 +62,20 @@ def fragment_files(root: Path) -> list[Path]:
     return sorted(found)
 
 
+def no_fragment(root: Path) -> CfngenError:
+    return CfngenError(
+        f"{root}: {FRAGMENT_DIR}/ holds no fragment file",
+        f"put the module's template in {FRAGMENT_DIR}/ as one YAML or JSON file "
+        f"({', '.join(EXTENSIONS)})",
+        exit_code=ExitCode.FAILED,
+    )
+
+
+def syntax_of(text: str) -> str:
+    """How cfn-lint's decoder reads `text` (and so how its errors are worded)."""
+    return "JSON" if text.lstrip().startswith(("{", "[")) else "YAML"
+
+
 def the_fragment(root: Path) -> Path:
     """The module's one fragment file; a CfngenError (exit 1) when there is none or several."""
     found = fragment_files(root)
@@ -69,17 +83,46 @@ def the_fragment(root: Path) -> Path:
         return found[0]
     shown = ", ".join(p.relative_to(root).as_posix() for p in found)
     if not found:
-        raise CfngenError(
-            f"{root}: {FRAGMENT_DIR}/ holds no fragment file",
-            f"put the module's template in {FRAGMENT_DIR}/ as one {'/'.join(EXTENSIONS)} file",
-            exit_code=ExitCode.FAILED,
-        )
+        raise no_fragment(root)
     raise CfngenError(
         f"{root}: a module is exactly one fragment file, but {FRAGMENT_DIR}/ holds "
         f"{len(found)}: {shown}",
         "merge them into one template, or move the others out of fragments/",
         exit_code=ExitCode.FAILED,
     )
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class NotUTF8(CfngenError):
+    """The fragment's bytes are not UTF-8 (exit 2): every command that reads it stops with this
+    one message and writes nothing; `cfngen validate` reports it as a finding instead."""
+
+    def __init__(self, shown: str, raw: bytes, bad: UnicodeDecodeError) -> None:
+        self.line = raw.count(b"\n", 0, bad.start) + 1
+        self.column = bad.start - (raw.rfind(b"\n", 0, bad.start) + 1) + 1
+        self.reason = f"the fragment is not UTF-8 (byte {raw[bad.start]:#04x})"
+        super().__init__(
+            f"{shown}:{self.line}:{self.column}: {self.reason}",
+            "save it as UTF-8: CloudFormation reads a YAML or JSON template as UTF-8",
+        )
+
+
+def fragment_text(path: Path, *, display: str | None = None) -> str:
+    """The text of the fragment at `path`, read as every command reads it (cfngen's file
+    reader: regular files only); NotUTF8 when it is not UTF-8."""
+    from cfngen._files import read_bytes
+
+    return decode_utf8(read_bytes(path, display=display), display or str(path))
+
+
+def decode_utf8(raw: bytes, shown: str) -> str:
+    """A fragment's bytes as text; NotUTF8 naming `shown` when they are not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        raise NotUTF8(shown, raw, bad) from None
 
 
 # --------------------------------------------------------------------------- decoding

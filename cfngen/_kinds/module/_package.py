@@ -19,13 +19,14 @@ from cfngen._package._layout import overrides, rpdk_config
 
 
 def module_files(context: PackageContext) -> Entries:
-    from cfngen._kinds.module._fragment import the_fragment
+    from cfngen._kinds.module._fragment import decode_utf8, the_fragment
     from cfngen._kinds.module._schema import module_schema
     from cfngen._validate import render_text
 
     project = context.project
     path = the_fragment(project.root)
     data = context.files.read(path)  # a link is followed only within the repository
+    decode_utf8(data, str(path))  # not UTF-8: exit 2, as every command says
     report = project.kind.check_file(path, strict=False)
     if not report.valid or report.schema is None:
         raise CfngenError(

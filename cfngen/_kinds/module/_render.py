@@ -4,6 +4,8 @@ CloudFormation replaces a resource `MyModule: {Type: Org::Svc::Name::MODULE, Pro
 by the fragment's resources, each logical id prefixed with `MyModule`; the Properties are the
 fragment's parameters (defaults otherwise); conditions and mappings are prefixed too, and every
 Ref, Fn::GetAtt, Fn::Sub, Fn::If, Fn::FindInMap, DependsOn and Condition that names them follows.
+The module's outputs keep their Description and Condition. A parameter with neither a value nor a
+default is a usage error, unless the caller asks for stand-ins (`cfngen test`: _stand_ins.py).
 Modules the fragment uses are expanded the same way when their project is available locally
 (beside this one, or in CFNGEN_MODULE_PATH); `!GetAtt Nested.Output` becomes the nested
 module's output value. No other tool previews this.
@@ -18,11 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfngen._errors import CfngenError
+from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds._parameters import parse_params
-from cfngen._kinds.module._fragment import MODULE_SUFFIX, decode, plain
+from cfngen._kinds.module._conditions import circle_text, condition_cycle
+from cfngen._kinds.module._fragment import MODULE_SUFFIX, decode, fragment_text, plain
 from cfngen._kinds.module._local import LocalType, local_types
 from cfngen._kinds.module._nesting import MAX_DEPTH
+from cfngen._kinds.module._rewrite import Names
 
 __all__ = ["DEFAULT_LOGICAL_ID", "Rendered", "parse_params", "render"]
 
@@ -30,7 +34,6 @@ DEFAULT_LOGICAL_ID = "Module"
 _LOGICAL_ID = re.compile(r"^[A-Za-z0-9]{1,255}$")
 #: Parameter types whose value is a Systems Manager parameter's name, resolved at deploy time.
 _SSM_TYPES = ("AWS::SSM::Parameter::Value<", "AWS::SSM::Parameter::Name")
-_SUB_VARIABLE = re.compile(r"\$\{(?!!)([^}]+)\}")
 
 
 @dataclass
@@ -53,8 +56,11 @@ def render(
     params: dict[str, Any] | None = None,
     root: Path | None = None,
     type_name: str | None = None,
+    stand_ins: bool = False,
 ) -> Rendered:
-    """The consumer template that uses the (plain) fragment `template` as `logical_id`."""
+    """The consumer template that uses the (plain) fragment `template` as `logical_id`.
+    `stand_ins`: a parameter of the module with neither a value nor a default gets a value
+    valid for its declaration, named in one warning (else: a usage error)."""
     if not _LOGICAL_ID.match(logical_id):
         raise CfngenError(
             f"--logical-id {logical_id!r} is not a logical id", "use letters and digits only"
@@ -81,20 +87,27 @@ def render(
         local=local_types(root),
         chain=[type_name or "the module"],
         top=True,
+        stand_ins=stand_ins,
     )
     for name, section in sections.items():
         if section:
             out.template[name] = section
     if outputs:
-        out.template["Outputs"] = {
-            f"{logical_id}{name}": {"Value": value} for name, value in outputs.items()
-        }
+        out.template["Outputs"] = {f"{logical_id}{name}": body for name, body in outputs.items()}
     return out
 
 
 def _parameter_values(
-    declared: dict[str, Any], given: dict[str, Any], *, top: bool, where: str
+    declared: dict[str, Any],
+    given: dict[str, Any],
+    warnings: list[str],
+    *,
+    top: bool,
+    where: str,
+    stand_ins: bool = False,
 ) -> dict[str, Any]:
+    from cfngen._kinds.module._stand_ins import stand_in
+
     unknown = sorted(set(given) - set(declared))
     if unknown:
         raise CfngenError(
@@ -102,16 +115,26 @@ def _parameter_values(
             f"the module's parameters: {', '.join(declared) or 'none'}",
         )
     values: dict[str, Any] = {}
+    made: dict[str, str] = {}
     for name, raw in declared.items():
         param = raw if isinstance(raw, dict) else {}
         if name in given:
             value = given[name]
         elif "Default" in param:
             value = param["Default"]
-        else:
-            flag = f"--param {name}=VALUE" if top else f"{name} in the module's Properties"
+        elif top and stand_ins:
+            value = made[name] = stand_in(name, param)
+        elif top:
             raise CfngenError(
-                f"{where}: parameter {name} has no value and no default", f"give it: {flag}"
+                f"{where}: parameter {name} has no value and no default",
+                f"give it: --param {name}=VALUE (or --params FILE)",
+            )
+        else:
+            # The module that uses this one forgot it: CloudFormation fails that template.
+            raise CfngenError(
+                f"{where}: parameter {name} has no value and no default",
+                f"give it: {name} in the Properties of the resource that uses {where}",
+                exit_code=ExitCode.FAILED,
             )
         ptype = str(param.get("Type", "String"))
         if (ptype.startswith("List<") or ptype == "CommaDelimitedList") and isinstance(value, str):
@@ -119,6 +142,19 @@ def _parameter_values(
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             value = str(value)
         values[name] = value
+    if made:
+        one = len(made) == 1
+        warnings.append(
+            f"no value given for {', '.join(made)}: the tests use "
+            + (
+                "a stand-in valid for its declaration"
+                if one
+                else "stand-ins valid for their declarations"
+            )
+            + f" ({', '.join(f'{k}={v}' for k, v in made.items())}); give "
+            + ("it" if one else "them")
+            + " with --param NAME=VALUE or --params FILE"
+        )
     return values
 
 
@@ -132,11 +168,21 @@ def _expand(
     local: dict[str, LocalType],
     chain: list[str],
     top: bool = False,
-) -> dict[str, Any]:
+    stand_ins: bool = False,
+) -> dict[str, dict[str, Any]]:
     """Add the fragment's resources, conditions and mappings to `sections` under `prefix`;
-    return its outputs' values."""
+    return its outputs (Value, and Description and Condition where declared)."""
+    cycle = condition_cycle(_section(template, "Conditions"))
+    if cycle is not None:
+        raise CfngenError(
+            f"{chain[-1]}: {circle_text(cycle)}: CloudFormation rejects the template",
+            "run `cfngen validate` for where",
+            exit_code=ExitCode.FAILED,
+        )
     declared = _section(template, "Parameters")
-    values = _parameter_values(declared, given, top=top, where=chain[-1])
+    values = _parameter_values(
+        declared, given, warnings, top=top, where=chain[-1], stand_ins=stand_ins
+    )
     for name, value in values.items():
         ptype = str((declared.get(name) or {}).get("Type", ""))
         if ptype.startswith(_SSM_TYPES) and isinstance(value, str):
@@ -145,7 +191,7 @@ def _expand(
             sections["Parameters"][prefix + name] = {"Type": ptype, "Default": value}
             values[name] = {"Ref": prefix + name}
     resources = _section(template, "Resources")
-    names = _Names(
+    names = Names(
         prefix,
         params=values,
         resources=set(resources),
@@ -173,7 +219,7 @@ def _expand(
         nested = _load(found)
         properties = names.rewrite(resource.get("Properties") or {})
         before = set(sections["Resources"])
-        names.nested[name] = _expand(
+        outputs = _expand(
             nested,
             prefix + name,
             properties,
@@ -182,6 +228,7 @@ def _expand(
             local=local,
             chain=[*chain, rtype],
         )
+        names.nested[name] = {key: body["Value"] for key, body in outputs.items()}
         names.expanded[name] = [r for r in sections["Resources"] if r not in before]
     for name, body in _section(template, "Conditions").items():
         sections["Conditions"][prefix + name] = names.rewrite(body)
@@ -202,10 +249,20 @@ def _expand(
                 rendered[key] = names.rewrite(value)
         sections["Resources"][prefix + name] = rendered
     return {
-        name: names.rewrite(output.get("Value"))
+        name: _output(output, names)
         for name, output in _section(template, "Outputs").items()
         if isinstance(output, dict)
     }
+
+
+def _output(output: dict[str, Any], names: Names) -> dict[str, Any]:
+    body: dict[str, Any] = {}
+    if "Description" in output:
+        body["Description"] = names.rewrite(output["Description"])
+    body["Value"] = names.rewrite(output.get("Value"))
+    if isinstance(output.get("Condition"), str):
+        body["Condition"] = names.condition(output["Condition"])
+    return body
 
 
 def _section(template: dict[str, Any], name: str) -> dict[str, Any]:
@@ -217,132 +274,10 @@ def _section(template: dict[str, Any], name: str) -> dict[str, Any]:
 def _load(found: LocalType) -> dict[str, Any]:
     path = found.fragment()
     assert path is not None
-    decoded = decode(path.read_text(encoding="utf-8"))
+    decoded = decode(fragment_text(path))
     if not isinstance(decoded.template, dict):
         raise CfngenError(
             f"{path}: the fragment of {found.type_name} cannot be read",
             "run `cfngen validate` in its project",
         )
     return dict(plain(decoded.template))
-
-
-@dataclass
-class _Names:
-    prefix: str
-    params: dict[str, Any]
-    resources: set[str]
-    conditions: set[str]
-    mappings: set[str]
-    #: Resources that are expanded modules -> their outputs' values.
-    nested: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: Resources that are expanded modules -> the logical ids of what they expanded into.
-    expanded: dict[str, list[str]] = field(default_factory=dict)
-
-    def depends_on(self, value: Any) -> Any:
-        """DependsOn a resource follows its prefix; on an expanded module, on what it made."""
-        names = value if isinstance(value, list) else [value]
-        out: list[Any] = []
-        for name in names:
-            for found in (
-                self.expanded.get(name, [self.resource(name)]) if isinstance(name, str) else [name]
-            ):
-                if found not in out:
-                    out.append(found)
-        return out if isinstance(value, list) or len(out) != 1 else out[0]
-
-    def resource(self, name: Any) -> Any:
-        return self.prefix + name if isinstance(name, str) and name in self.resources else name
-
-    def condition(self, name: Any) -> Any:
-        return self.prefix + name if isinstance(name, str) and name in self.conditions else name
-
-    def rewrite(self, node: Any) -> Any:
-        if isinstance(node, list):
-            return [self.rewrite(item) for item in node]
-        if not isinstance(node, dict):
-            return node
-        if len(node) == 1:
-            [(key, value)] = node.items()
-            handled = self._function(key, value)
-            if handled is not _UNHANDLED:
-                return handled
-        return {key: self.rewrite(value) for key, value in node.items()}
-
-    def _function(self, key: str, value: Any) -> Any:
-        if key == "Ref" and isinstance(value, str):
-            if value in self.params:
-                return copy.deepcopy(self.params[value])
-            return {"Ref": self.resource(value)}
-        if key == "Fn::GetAtt":
-            target, attribute = _getatt_parts(value)
-            if target is None:
-                return {key: self.rewrite(value)}
-            if target in self.nested and attribute in self.nested[target]:
-                return copy.deepcopy(self.nested[target][attribute])
-            return {key: [self.resource(target), self.rewrite(attribute)]}
-        if key == "Fn::Sub":
-            return self._sub(value)
-        if key == "Fn::If" and isinstance(value, list) and value:
-            return {key: [self.condition(value[0]), *self.rewrite(value[1:])]}
-        if key == "Condition" and isinstance(value, str):
-            return {key: self.condition(value)}
-        if key == "Fn::FindInMap" and isinstance(value, list) and value:
-            first = value[0]
-            name = (
-                self.prefix + first if isinstance(first, str) and first in self.mappings else first
-            )
-            return {key: [self.rewrite(name), *self.rewrite(value[1:])]}
-        return _UNHANDLED
-
-    def _sub(self, value: Any) -> Any:
-        if isinstance(value, str):
-            text, variables = value, {}
-        elif isinstance(value, list) and value and isinstance(value[0], str):
-            text = value[0]
-            variables = dict(value[1]) if len(value) > 1 and isinstance(value[1], dict) else {}
-        else:
-            return {"Fn::Sub": self.rewrite(value)}
-        local = set(variables)
-        extra: dict[str, Any] = {}
-
-        def replace(match: re.Match[str]) -> str:
-            inner = match.group(1).strip()
-            head, dot, attribute = inner.partition(".")
-            if inner in local:
-                return match.group(0)
-            if not dot and head in self.params:
-                param = self.params[head]
-                if isinstance(param, str):
-                    return param.replace("${", "${!")
-                extra[head] = copy.deepcopy(param)
-                return match.group(0)
-            if dot and head in self.nested and attribute in self.nested[head]:
-                output = self.nested[head][attribute]
-                if isinstance(output, str):
-                    return output
-                var = f"{head}{attribute}"
-                extra[var] = copy.deepcopy(output)
-                return "${" + var + "}"
-            if head in self.resources:
-                return "${" + self.prefix + inner + "}"
-            return match.group(0)
-
-        rendered = _SUB_VARIABLE.sub(replace, text)
-        merged = {name: self.rewrite(v) for name, v in variables.items()}
-        merged.update(extra)
-        if not merged and "${" not in rendered.replace("${!", ""):
-            # Nothing left to substitute: the plain string (which cfn-lint can check).
-            return rendered.replace("${!", "${")
-        return {"Fn::Sub": [rendered, merged] if merged else rendered}
-
-
-_UNHANDLED = object()
-
-
-def _getatt_parts(value: Any) -> tuple[str | None, Any]:
-    if isinstance(value, str) and "." in value:
-        target, _, attribute = value.partition(".")
-        return target, attribute
-    if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str):
-        return value[0], value[1]
-    return None, None

@@ -9,7 +9,6 @@ makes of the fragment.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,12 +28,14 @@ def render_project(
     logical_id: str | None = None,
     params: list[str] | None = None,
     params_file: Path | None = None,
+    stand_ins: bool = False,
 ) -> Rendered:
+    """The template that uses the project's module (`stand_ins`: see _render.render)."""
     from cfngen._kinds.module._checks import check
-    from cfngen._kinds.module._fragment import decode, plain, the_fragment
+    from cfngen._kinds.module._fragment import decode, fragment_text, plain, the_fragment
 
     path = the_fragment(project.root)
-    text = path.read_text(encoding="utf-8")
+    text = fragment_text(path)
     decoded = decode(text)
     errors = (
         [d for d in check(decoded.template, text, root=None) if d.severity == "error"]
@@ -54,6 +55,7 @@ def render_project(
         params=parse_params(params, params_file),
         root=project.root,
         type_name=str(project.config.get("typeName")),
+        stand_ins=stand_ins,
     )
 
 
@@ -71,6 +73,15 @@ def lint_rendered(rendered: Rendered) -> list[str]:
         for d in lint(decoded.template)
         if d.severity == "error"
     ]
+
+
+#: The module's tests, in the order they run.
+TEST_NAMES = (
+    "module_fragment_valid",
+    "module_renders",
+    "module_rendered_template_lints_clean",
+    "module_schema_up_to_date",
+)
 
 
 class ModuleContract:
@@ -104,6 +115,9 @@ class ModuleContract:
             "`cfngen module render` shows the template CloudFormation makes of it",
         )
 
+    def test_names(self, runner: Runner[Project], **options: Any) -> list[str]:
+        return list(TEST_NAMES)
+
     def run_tests(self, runner: Runner[Project], listener: Listener, **options: Any) -> SuiteResult:
         logical_id: str | None = options.get("logical_id")
         params: list[str] | None = options.get("params")
@@ -124,13 +138,18 @@ class ModuleContract:
             bad = [r for r in reports if not r.valid]
             return render_text(bad).strip() if bad else None
 
-        # Rendered first: a parameter with no value (or a bad --param) is a usage error,
-        # exit 2 before any test runs; a fragment that does not render is a failed test.
+        # Rendered first: a bad --param is a usage error, exit 2 before any test runs; a
+        # parameter with no value gets a stand-in (one note names them); a fragment that does
+        # not render is a failed test.
         failure: CfngenError | None = None
         try:
             rendered.append(
                 render_project(
-                    project, logical_id=logical_id, params=params, params_file=params_file
+                    project,
+                    logical_id=logical_id,
+                    params=params,
+                    params_file=params_file,
+                    stand_ins=True,
                 )
             )
             suite.notes.extend(rendered[0].warnings)
@@ -149,31 +168,15 @@ class ModuleContract:
             return "cfn-lint on the rendered template: " + "; ".join(errors) if errors else None
 
         def schema_current() -> str | None:
-            from cfngen._files import read_optional
-            from cfngen._generate import generate_project
-            from cfngen._kinds.module._fragment import SCHEMA_FILE
-            from cfngen._kinds.module._schema import is_official_schema
+            return derived_files_current(project)
 
-            on_disk = read_optional(project.root / SCHEMA_FILE)
-            if on_disk is None or is_official_schema(on_disk):
-                # cfngen build/submit derive it anyway; only a stale cfngen schema is wrong.
-                raise _Skip(
-                    f"{SCHEMA_FILE} is "
-                    + ("missing" if on_disk is None else "the official tool's")
-                    + ": `cfngen generate` writes cfngen's"
-                )
-            result = generate_project(project.root, check=True)
-            drift = [p.as_posix() for p in result.drift]
-            if drift:
-                return f"out of date: {', '.join(drift)} (run `cfngen generate`)"
-            return None
-
-        tests: list[tuple[str, Callable[[], str | None]]] = [
-            ("module_fragment_valid", fragment_valid),
-            ("module_renders", renders),
-            ("module_rendered_template_lints_clean", rendered_lints_clean),
-            ("module_schema_up_to_date", schema_current),
-        ]
+        tests = list(
+            zip(
+                TEST_NAMES,
+                (fragment_valid, renders, rendered_lints_clean, schema_current),
+                strict=True,
+            )
+        )
         for name, test in tests:
             if keyword is not None and not _matches(keyword, name):
                 continue
@@ -196,6 +199,65 @@ class ModuleContract:
 
 class _Skip(Exception):
     pass
+
+
+def derived_files_current(project: Project) -> str | None:
+    """`module_schema_up_to_date`: what `cfngen generate --check` says of the derived files,
+    each state in its own words. A failure for a file cfngen wrote that is stale or edited; a
+    skip, saying which, when the files are not there yet, are the official tool's rewrite of
+    schema.json, or are the user's; a skip when the fragment does not validate."""
+    from cfngen._files import read_optional
+    from cfngen._generate import InvalidSchemaError, generate_project
+    from cfngen._kinds.module._fragment import SCHEMA_FILE
+    from cfngen._kinds.module._schema import is_official_schema
+
+    try:
+        result = generate_project(project.root, check=True)
+    except InvalidSchemaError:
+        raise _Skip(
+            "the fragment does not validate (module_fragment_valid says why): there is no "
+            "schema.json to compare"
+        ) from None
+    absent, official, stale = [], [], []
+    for path in result.written:
+        relpath = path.as_posix()
+        on_disk = read_optional(project.root / path)
+        if on_disk is None:
+            absent.append(relpath)
+        elif relpath == SCHEMA_FILE and is_official_schema(on_disk):
+            official.append(relpath)
+        else:
+            stale.append(relpath)
+    stale += [p.as_posix() for p in result.removed]
+    edited = [p.as_posix() for p in result.edited]
+    if stale or edited:
+        return "; ".join(
+            part
+            for part in (
+                f"out of date: {', '.join(stale)} (run `cfngen generate`)" if stale else "",
+                f"edited by hand since `cfngen generate` wrote them: {', '.join(edited)}"
+                if edited
+                else "",
+            )
+            if part
+        )
+    reasons = []
+    if absent:
+        verb, them = ("is", "it") if len(absent) == 1 else ("are", "them")
+        reasons.append(f"{' and '.join(absent)} {verb} not there: `cfngen generate` writes {them}")
+    if official:
+        reasons.append(
+            f"{SCHEMA_FILE} is the official tool's rewrite (`cfn validate` and `cfn submit` "
+            "write it): `cfngen generate` writes cfngen's"
+        )
+    for path in result.skipped:
+        why = result.skip_reasons.get(path.as_posix(), "cfngen did not write it")
+        reasons.append(f"{path.as_posix()} is yours ({why}): cfngen leaves it alone")
+    if reasons:
+        if SCHEMA_FILE in [*absent, *official, *(p.as_posix() for p in result.skipped)]:
+            reasons.append(f"`cfngen build` derives {SCHEMA_FILE} from the fragment either way")
+        raise _Skip("; ".join(reasons))
+    return None
 
 
 def _files(project: Project) -> list[Path]:

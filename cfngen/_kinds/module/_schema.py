@@ -20,11 +20,14 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from cfngen import _schema
+from cfngen._errors import CfngenError, ExitCode
+from cfngen._generate import InvalidSchemaError
 from cfngen._kinds.module._fragment import FRAGMENT_DIR, SCHEMA_FILE, plain
 from cfngen._project import CONFIG_FILE, Project
 
 if TYPE_CHECKING:
     from cfngen._kinds import Derived
+    from cfngen._validate._file_report import FileReport
 
 DOCS_FILE = "docs/README.md"
 _OFFICIAL_DESCRIPTION = "Schema for Module Fragment of type "
@@ -49,28 +52,31 @@ def may_derive(relpath: str) -> bool:
 
 def read_inputs(project: Project) -> dict[str, bytes | None]:
     from cfngen._files import read_optional
-    from cfngen._kinds.module._fragment import the_fragment
+    from cfngen._kinds.module._fragment import decode_utf8, the_fragment
 
     fragment = the_fragment(project.root)
     relpath = fragment.relative_to(project.root).as_posix()
+    data = read_optional(fragment)
+    if data is not None:
+        decode_utf8(data, relpath)  # not UTF-8: exit 2 before anything is derived
     return {
         CONFIG_FILE: read_optional(project.root / CONFIG_FILE),
-        f"fragment:{relpath}": read_optional(fragment),
+        f"fragment:{relpath}": data,
     }
 
 
 def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-    from cfngen._generate import InvalidSchemaError
     from cfngen._generate._ownership import with_header
     from cfngen._kinds import Derived
+    from cfngen._kinds.module._fragment import decode_utf8
     from cfngen._kinds.module._validate import check_text
 
     name, data = next((k, v) for k, v in inputs.items() if k.startswith("fragment:"))
     relpath = name.partition(":")[2]
-    text = (data or b"").decode("utf-8", "replace")
+    text = decode_utf8(data or b"", relpath)
     report = check_text(text, path=project.root / relpath, strict=False, display=relpath)
     if not report.valid or report.schema is None:
-        raise InvalidSchemaError(report)
+        raise InvalidFragmentError(report)
     type_name = str(project.config["typeName"])
     schema = module_schema(type_name, report.schema)
     files = {
@@ -79,6 +85,19 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
     }
     # `cfn validate` and `cfn submit` rewrite schema.json by themselves.
     return Derived(files=files, report=report, official_rewrites={SCHEMA_FILE: is_official_schema})
+
+
+class InvalidFragmentError(InvalidSchemaError):
+    """What generate catches for an invalid schema, in a module's words."""
+
+    def __init__(self, report: FileReport) -> None:
+        CfngenError.__init__(
+            self,
+            f"{report.path}: the fragment is invalid; nothing was generated",
+            "fix the problems listed above and run `cfngen generate` again",
+            exit_code=ExitCode.FAILED,
+        )
+        self.report = report
 
 
 # --------------------------------------------------------------------------- schema.json

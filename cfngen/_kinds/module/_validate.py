@@ -8,7 +8,6 @@ from typing import Any
 
 from cfngen._diagnostics import Diagnostic
 from cfngen._kinds.module import _fragment
-from cfngen._validate import read_source
 from cfngen._validate._file_report import FileReport
 
 
@@ -49,9 +48,12 @@ def own_type(root: Path | None) -> str | None:
 
 
 def check_file(path: Path, *, strict: bool, display: str | None = None) -> FileReport:
-    text = read_source(path)
-    if isinstance(text, Diagnostic):
-        return FileReport(path=display or str(path), diagnostics=[text], strict=strict)
+    try:
+        text = _fragment.fragment_text(path, display=display)
+    except _fragment.NotUTF8 as bad:
+        # What validate is for: a finding about the file (other commands stop with exit 2).
+        finding = Diagnostic("error", "", bad.reason, bad.hint, bad.line, bad.column)
+        return FileReport(path=display or str(path), diagnostics=[finding], strict=strict)
     report = check_text(text, path=path, strict=strict, display=display)
     root = project_root(path)
     if root is not None and path.absolute().parent.name == _fragment.FRAGMENT_DIR:
@@ -97,8 +99,16 @@ def _check(text: str, *, root: Path | None, own_type: str | None) -> tuple[list[
 
     decoded = _fragment.decode(text)
     if decoded.template is None:
+        syntax = _fragment.syntax_of(text)
         errors = [
-            Diagnostic("error", "", f"cannot read the template: {message}", None, line, column)
+            Diagnostic(
+                "error",
+                "",
+                f"the fragment is not valid {syntax}: {message}",
+                f"fix its {syntax} syntax; nothing else was checked",
+                line,
+                column,
+            )
             for line, column, message in decoded.errors
         ]
         return errors, None

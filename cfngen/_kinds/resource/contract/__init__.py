@@ -67,6 +67,11 @@ class ResourceProtocol:
 
         return run_tests(runner, listener, exports=options.get("exports"))
 
+    def test_names(self, runner: Runner[Project], **options: Any) -> list[str]:
+        from cfngen._kinds.resource.contract._suite import test_names
+
+        return test_names(runner, exports=options.get("exports"))
+
 
 def _keep_next_token(resource: Any) -> None:
     """cloudformation-cli-python-lib 2.1.20's entrypoint builds the handler request without the

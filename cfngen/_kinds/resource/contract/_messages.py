@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from cfngen._contract._loop import Outcome
+from cfngen._contract._results import report_crash
 from cfngen._kinds.resource.contract import _rules
 
 MAX_LIST_PAGES = 200
@@ -103,7 +104,8 @@ def explain(
     lines = [headline, f"  rule: {rule}"]
     if outcome is not None and outcome.crash is not None:
         crash = outcome.crash
-        lines.append(f"  the {outcome.action} handler raised {crash.headline}")
+        report_crash(crash)
+        lines.append(f"  the {outcome.action} handler {crash.account}")
         lines.extend(f"  {frame}" for frame in crash.frames)
     if table:
         lines.append(_table(table))

@@ -59,10 +59,22 @@ EXAMPLE = (
 
 
 def _model_path(at: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The model path of a value in the request: its resource states hold models."""
+    """The model path of a value in the request: its resource states hold models, and so
+    does the whole of a bare properties document (whose keys are no request field)."""
     if len(at) >= 2 and at[0] in ("desiredResourceState", "previousResourceState"):
         return at[1:]
+    if at and at[0] not in _OBJECT_FIELDS and at[0] not in _STRING_FIELDS:
+        return at
     return None
+
+
+def _bare_properties(data: Mapping[str, Any], info: ResourceSchema | None) -> bool:
+    """Whether `data` is a model's properties (an inputs/ file, what a user has at hand)
+    rather than a request: no key is a request field, and some are the schema's properties."""
+    if any(key in _OBJECT_FIELDS or key in _STRING_FIELDS for key in data):
+        return False
+    properties = info.schema.get("properties") if info is not None else None
+    return isinstance(properties, dict) and any(key in properties for key in data)
 
 
 def load_request(
@@ -80,6 +92,12 @@ def load_request(
     )
     request = Request()
     warnings: list[str] = []
+    if _bare_properties(data, info):
+        # The inputs/ files hold a model's properties; `cfn invoke` would refuse them.
+        warnings.append(
+            f"{path}: holds the resource's properties, not a request: sent as desiredResourceState"
+        )
+        data = {"desiredResourceState": data}
     for key, value in data.items():
         if key in _OBJECT_FIELDS:
             if value is not None and not isinstance(value, dict):
@@ -145,7 +163,9 @@ def lambda_event(
     """
     request_data: dict[str, Any] = {
         "callerCredentials": sandbox.credentials.as_request(),
-        "resourceProperties": request.desired,
+        # Always sent, as CloudFormation does: the runtime library cannot read a request
+        # without it (AttributeError inside its request parser).
+        "resourceProperties": request.desired if request.desired is not None else {},
         "previousResourceProperties": request.previous,
         "logicalResourceId": request.logical_id,
         "typeConfiguration": request.type_configuration,

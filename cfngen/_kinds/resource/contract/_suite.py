@@ -36,7 +36,7 @@ from cfngen._kinds.resource.contract._rules import Conformance, read_schema
 from cfngen._kinds.resource.contract._suite_run import SuiteRun
 from cfngen._project import Project
 
-__all__ = ["TEST_NAMES", "run_tests"]
+__all__ = ["TEST_NAMES", "run_tests", "test_names"]
 
 
 def run_tests(
@@ -60,13 +60,7 @@ def run_tests(
     conformance = Conformance(info.schema)
     result = SuiteResult(notes=notes)
 
-    labelled = len(input_sets) > 1
-    plan = [
-        (test, inputs, f"{test.name}[{inputs.label}]" if labelled else test.name)
-        for inputs in input_sets
-        for test in TESTS
-        if select(test.name) or select(f"{test.name}[{inputs.label}]")
-    ]
+    plan = [p for p in _planned(input_sets) if select(p[0].name) or select(p[2])]
     if not plan:
         raise CfngenError(
             f"-k {keyword!r} selects none of the tests",
@@ -87,6 +81,22 @@ def run_tests(
 
 
 Planned = tuple[ResourceTest, InputSet, str]
+
+
+def test_names(runner: Runner[Project], *, exports: Mapping[str, Any] | None = None) -> list[str]:
+    """The names run_tests reports with no keyword (one per test and input set)."""
+    input_sets, _notes = load_input_sets(runner.project.root, read_schema(runner.project), exports)
+    return [name for _test, _inputs, name in _planned(input_sets)]
+
+
+def _planned(input_sets: list[InputSet]) -> list[Planned]:
+    """Every test of every input set, named as reported (with the set's label when several)."""
+    labelled = len(input_sets) > 1
+    return [
+        (test, inputs, f"{test.name}[{inputs.label}]" if labelled else test.name)
+        for inputs in input_sets
+        for test in TESTS
+    ]
 
 
 def _run_plan(run: SuiteRun, plan: list[Planned], result: SuiteResult, listener: Listener) -> None:
