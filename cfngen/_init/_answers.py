@@ -88,6 +88,7 @@ def ci_question() -> Question:
         default=lambda _a: "github",
         choices=lambda _a: list(CI_SERVICES.items()),
         flags=("--ci",),
+        metavar="|".join(CI_SERVICES),
         help="the CI workflow to add: GitHub Actions (.github/workflows/cfngen.yml, the "
         "default; at the repository's root when the project is in a folder of one), GitLab CI "
         "(.gitlab-ci.yml) or none; it validates, checks the derived files, runs the unit and "
