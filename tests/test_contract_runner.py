@@ -3,8 +3,11 @@ driven by plain functions standing in for handlers."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -259,3 +262,169 @@ def test_fresh_aws_forgets_what_moto_holds_and_boto3s_default_session(tmp_path):
         # And moto still serves every call afterwards.
         boto3.client("ssm").put_parameter(Name="again", Value="v", Type="String")
         assert boto3.client("ssm").get_parameter(Name="again")["Parameter"]["Value"] == "v"
+
+
+# --------------------------------------------------------------------------- dies with its parent
+
+#: What the handler does first: says it started, then spins forever (one line for the custom
+#: resources, whose makers join the lines with "; ").
+SPIN = "open({marker!r}, 'w').close()\nany(False for _ in iter(int, 1))"
+
+#: The commands that run handlers in workers of their own: cfngen test, cfngen invoke and
+#: the pytest plugin (argv, given the project and the kind's `cfngen invoke` arguments).
+COMMANDS = {
+    "test": lambda root, invoke: [sys.executable, "-m", "cfngen", "test"],
+    "invoke": lambda root, invoke: [sys.executable, "-m", "cfngen", *invoke(root)],
+    "pytest": lambda root, invoke: [
+        sys.executable, "-m", "pytest", "--cfngen", "-p", "no:cacheprovider", "-q",
+    ],
+}  # fmt: skip
+
+
+def _processes() -> dict[int, tuple[int, str]]:
+    """Every process of this machine: pid -> (parent pid, state)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # it ended meanwhile
+            continue
+        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+        found[int(entry.name)] = (int(ppid), state)
+    return found
+
+
+def _descendants(top: int) -> set[int]:
+    processes = _processes()
+    found: set[int] = set()
+    todo = [top]
+    while todo:
+        parent = todo.pop()
+        children = {pid for pid, (ppid, _) in processes.items() if ppid == parent}
+        found |= children
+        todo.extend(children)
+    return found
+
+
+def _running(pids: set[int]) -> set[int]:
+    """The ones still running (a zombie has ended: only its exit status is left)."""
+    processes = _processes()
+    return {pid for pid in pids if pid in processes and processes[pid][1] != "Z"}
+
+
+def _cases():
+    from tests.test_network import KINDS
+
+    inner = {("resource", "test"), ("resource", "invoke"), ("resource", "pytest")}
+    inner |= {("crhelper", "invoke")}
+    return [
+        pytest.param(
+            kind, command, id=f"{kind}-{command}", marks=() if (kind, command) in inner else (
+                pytest.mark.exhaustive
+            ),
+        )
+        for kind in KINDS
+        for command in COMMANDS
+    ]  # fmt: skip
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the process table")
+@pytest.mark.parametrize(("kind", "command"), _cases())
+def test_no_process_cfngen_started_outlives_it_when_it_is_killed(tmp_path, kind, command):
+    """SIGKILL runs no cleanup: the worker running a spinning handler went on using a core
+    until its own deadline (a minute and more). It must die with cfngen, at once."""
+    from tests.test_network import KINDS
+
+    make, invoke = KINDS[kind]
+    started = tmp_path / "spinning"
+    root = make(tmp_path / "project", SPIN.format(marker=str(started)))
+    template = root / "template.yaml"
+    if template.is_file():  # a custom resource: a deadline of its own far away
+        template.write_text(template.read_text().replace("Timeout: 3\n", "Timeout: 900\n"))
+    process = subprocess.Popen(
+        COMMANDS[command](root, invoke),
+        cwd=root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    tree: set[int] = set()
+    try:
+        deadline = time.monotonic() + 120
+        while not started.exists():
+            assert process.poll() is None, process.communicate()[1][-3000:]
+            assert time.monotonic() < deadline, "the handler never started"
+            time.sleep(0.02)
+        tree = _descendants(process.pid)
+        assert tree, "the handler runs in a worker process"
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + 2
+        while _running(tree) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _running(tree), f"still running 2 s after cfngen was killed: {tree}"
+    finally:
+        process.kill()
+        process.wait()
+        for pid in _running(tree):  # do not leave a spinning process behind a failure
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+#: A process that forks one spinning child through cfngen._lifetime, prints its pid, and waits
+#: to be killed; argv[1] says how: "kernel" (from the main thread), "pipe" (without prctl, as
+#: on macOS) or "thread" (from a thread that then ends, while the process lives on).
+FORKS_A_SPINNER = """\
+import sys, threading, time
+from cfngen import _lifetime
+
+if sys.argv[1] == "pipe":
+    _lifetime._prctl = lambda: None
+
+def start():
+    pid = _lifetime.fork()
+    if pid == 0:
+        while True:
+            pass
+    print(pid, flush=True)
+
+if sys.argv[1] == "thread":
+    thread = threading.Thread(target=start)
+    thread.start()
+    thread.join()
+else:
+    start()
+time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the process table")
+@pytest.mark.parametrize("how", ["kernel", "pipe", "thread"])
+def test_a_child_forked_through_lifetime_dies_with_its_parent_and_not_before(tmp_path, how):
+    script = tmp_path / "forks.py"
+    script.write_text(FORKS_A_SPINNER)
+    parent = subprocess.Popen(
+        [sys.executable, str(script), how],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
+    child = 0
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        time.sleep(0.5)  # the forking thread has ended ("thread"): the child lives on
+        assert _running({child}) == {child}
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 2
+        while _running({child}) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not _running({child})
+    finally:
+        parent.kill()
+        parent.wait()
+        if child and _running({child}):
+            os.kill(child, signal.SIGKILL)

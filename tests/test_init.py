@@ -445,3 +445,170 @@ def test_a_package_name_that_hides_a_module_is_refused_before_anything_is_writte
     assert init("-t", "Acme::Svc::Widget", *args, str(dest)) == ExitCode.USAGE
     assert "would hide" in capsys.readouterr().err
     assert not dest.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "stubs"),
+    [
+        (("-t", "Acme::Svc::Widget"), True),
+        (("-t", "Acme::Svc::Widget", "--template-version", "0.1.0"), False),
+        (("--example",), False),
+        (("-t", "Acme::Svc::Widget", "--handlers", "none"), False),
+        (("--artifact-type", "hook", "-t", "Acme::Svc::Guard"), False),
+    ],
+    ids=["stubs", "template-0.1.0", "example", "no-handlers", "hook"],
+)
+def test_next_mentions_stub_lines_only_when_the_project_has_them(
+    home, tmp_path, capsys, args, stubs
+):
+    """Template 0.1.0's handlers have no `# STUB:` line: Next told the user to delete them."""
+    root = tmp_path / "project"
+    assert init("--no-git", *args, str(root)) == ExitCode.OK
+    out = capsys.readouterr().out
+    has = any("# STUB: not implemented" in path.read_text() for path in root.rglob("handlers.py"))
+    assert has == stubs
+    assert ("`# STUB:` lines" in out.split("Next:", 1)[1]) == stubs, out
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "written"),
+    [
+        ("resource", ("--ci", "gitlab"), ".gitlab-ci.yml"),
+        ("resource", ("--data", "ci=gitlab"), ".gitlab-ci.yml"),
+        ("hook", ("--data", "ci=none"), None),
+        ("custom_resource", ("--ci", "github"), ".github/workflows/cfngen.yml"),
+    ],
+)
+def test_the_ci_answer_is_one_question_every_way_it_comes(home, tmp_path, kind, answer, written):
+    """`--data ci=...` was refused (ci was a flag of the CLI's, not a question)."""
+    root = tmp_path / "project"
+    type_name = () if kind == "custom_resource" else ("-t", "Acme::Svc::Widget")
+    args = ("--artifact-type", kind, *type_name, *answer, "--no-git", str(root))
+    assert init(*args) == ExitCode.OK
+    found = {p for p in (".gitlab-ci.yml", ".github/workflows/cfngen.yml") if (root / p).exists()}
+    assert found == ({written} if written else set())
+    assert answers_of(root)["ci"] == answer[1].removeprefix("ci=")
+
+
+@pytest.mark.parametrize("value", ["github", "none"])
+def test_ci_is_refused_for_a_module_which_has_no_workflow(home, tmp_path, capsys, value):
+    root = tmp_path / "module"
+    args = ("--artifact-type", "module", "-t", "Acme::Svc::Stack::MODULE", "--ci", value)
+    assert init(*args, str(root)) == ExitCode.USAGE
+    assert "ci does not apply to this kind of extension" in capsys.readouterr().err
+    assert not root.exists()
+
+
+# ------------------------------------------------------------------ a folder of a repository
+
+#: kind -> the answers that make one with --no-input.
+KIND_ARGS = {
+    "resource": ("-t", "Acme::Svc::Widget"),
+    "hook": ("--artifact-type", "hook", "-t", "Acme::Svc::Guard"),
+    "custom_resource": ("--artifact-type", "custom_resource"),
+}
+
+
+def monorepo(tmp_path: Path) -> Path:
+    repo = tmp_path / "mono"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "README.md").write_text("many projects\n")
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=a", "-c", "user.email=a@b.c", "commit", "-qm", "start")
+    return repo
+
+
+@pytest.mark.parametrize("kind", KIND_ARGS)
+def test_in_a_folder_of_a_repository_the_github_workflow_goes_to_its_root(
+    home, tmp_path, capsys, kind
+):
+    """GitHub runs workflows only from the repository's root: the one init wrote in the
+    project's folder never ran."""
+    repo = monorepo(tmp_path)
+    root = repo / "types" / "thing"
+    assert init(*KIND_ARGS[kind], str(root)) == ExitCode.OK
+    out = capsys.readouterr().out
+    workflow = repo / ".github" / "workflows" / "cfngen-types-thing.yml"
+    job = yaml.safe_load(workflow.read_text())["jobs"]["check"]
+    assert job["defaults"]["run"]["working-directory"] == "types/thing"
+    paths = [
+        value
+        for step in job["steps"]
+        for key, value in step.get("with", {}).items()
+        if key in ("cache-dependency-path", "path")
+    ]
+    assert paths and all(path.startswith("types/thing/") for path in paths), paths
+    assert all((root / path.removeprefix("types/thing/")).exists() for path in paths[:-1])
+    assert not (root / ".github").exists()
+    assert f"CI: {workflow}" in out
+    assert answers_of(root)["ci_working_directory"] == "types/thing"
+
+
+def test_in_a_folder_of_a_repository_the_gitlab_job_runs_there_and_init_says_how_to_include_it(
+    home, tmp_path, capsys
+):
+    repo = monorepo(tmp_path)
+    root = repo / "types" / "thing"
+    assert init(*KIND_ARGS["resource"], "--ci", "gitlab", str(root)) == ExitCode.OK
+    err = capsys.readouterr().err
+    (name, job), *_ = yaml.safe_load((root / ".gitlab-ci.yml").read_text()).items()
+    assert name == "cfngen types/thing"
+    assert job["script"][0] == "cd types/thing"
+    assert job["artifacts"]["reports"]["junit"] == "types/thing/reports/*.xml"
+    assert job["cache"]["key"]["files"] == ["types/thing/requirements-dev.txt"]
+    assert "include: [{local: types/thing/.gitlab-ci.yml}]" in err
+    assert not (repo / ".gitlab-ci.yml").exists()  # the repository's own file: never written
+
+
+@pytest.mark.parametrize(
+    "case", ["a workflow of that name exists", "a path it cannot name", ".github is a file"]
+)
+def test_in_a_folder_of_a_repository_init_says_why_the_workflow_is_not_at_the_root(
+    home, tmp_path, capsys, case
+):
+    repo = monorepo(tmp_path)
+    existing = repo / ".github" / "workflows" / "cfngen-types-thing.yml"
+    if case == "a workflow of that name exists":
+        existing.parent.mkdir(parents=True)
+        existing.write_text("name: mine\n")
+        root = repo / "types" / "thing"
+    elif case == ".github is a file":
+        (repo / ".github").write_text("not a folder\n")
+        root = repo / "types" / "thing"
+    else:
+        root = repo / "types" / "my thing"
+    assert init(*KIND_ARGS["resource"], str(root)) == ExitCode.OK
+    err = capsys.readouterr().err
+    if case == "a workflow of that name exists":
+        assert existing.read_text() == "name: mine\n"
+        assert f"{existing} exists, so the project's GitHub workflow was not written" in err
+        assert not (root / ".github").exists()
+    elif case == ".github is a file":
+        assert (repo / ".github").read_text() == "not a folder\n"
+        assert "the project's GitHub workflow could not be written to" in err
+        assert (root / ".rpdk-config").is_file()  # the project is there
+    else:
+        assert not (repo / ".github").exists()
+        assert "GitHub does not run the CI file init wrote in the project" in err
+        assert "'types/my thing'" in err
+        assert (root / ".github" / "workflows" / "cfngen.yml").is_file()
+
+
+@pytest.mark.oracle  # check-jsonschema (GitHub's and GitLab's schemas) and zizmor are the judges
+@pytest.mark.parametrize("ci", ["github", "gitlab"])
+def test_the_ci_files_of_a_project_in_a_folder_validate(home, tmp_path, ci):
+    from tests.test_editor_ci import tool
+
+    repo = monorepo(tmp_path)
+    root = repo / "types" / "thing"
+    assert init(*KIND_ARGS["resource"], "--ci", ci, str(root)) == ExitCode.OK
+    if ci == "github":
+        workflow = repo / ".github" / "workflows" / "cfngen-types-thing.yml"
+        schema = "vendor.github-workflows"
+        audit = tool("zizmor", "--offline", "--persona", "pedantic", str(workflow), cwd=repo)
+        assert audit.returncode == 0, audit.stdout + audit.stderr
+    else:
+        workflow, schema = root / ".gitlab-ci.yml", "vendor.gitlab-ci"
+    checked = tool("check-jsonschema", "--builtin-schema", schema, str(workflow), cwd=repo)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -89,6 +89,47 @@ def test_package_names_that_would_hide_a_module_are_refused(value, hidden):
         _answers.check_package_name(value)
 
 
+def _table_modules() -> list[tuple[str, str]]:
+    from cfngen._init._dependency_modules import MODULES
+
+    return [(module, name) for name, modules in MODULES.items() for module in modules]
+
+
+@pytest.mark.parametrize(("module", "distribution"), _table_modules())
+def test_every_module_of_what_handlers_run_beside_is_refused_as_a_package_name(
+    module, distribution
+):
+    """time_machine (cfngen's simulated clock) and the rest of cfngen[all]'s closure passed
+    while a hand-written list named 45 of them."""
+    problem = _answers.package_name_error(module) or ""
+    assert f"would hide the {module.lower()} package ({distribution})" in problem
+    # Without case too: on macOS's file system `Time_Machine/` hides `time_machine`.
+    assert _answers.package_name_error(module.upper()) is not None
+
+
+def test_the_table_of_dependency_modules_is_what_the_installed_distributions_say():
+    """Made at release time (`python tests/make_dependency_modules.py`): the same table on every
+    machine, checked here against what is installed. A distribution only other Pythons need
+    (tomli, exceptiongroup before 3.11) keeps its row where it is not installed."""
+    from importlib import metadata
+
+    from cfngen._init._dependency_modules import MODULES
+    from tests import make_dependency_modules as maker
+
+    regenerated, kept = maker.table(MODULES)
+    assert regenerated == MODULES, (
+        "cfngen/_init/_dependency_modules.py is out of date: run "
+        "`python tests/make_dependency_modules.py`"
+    )
+    for name in kept:
+        with pytest.raises(metadata.PackageNotFoundError):
+            metadata.distribution(name)
+    assert list(MODULES) == sorted(MODULES)
+    assert all(list(modules) == sorted(modules) for modules in MODULES.values())
+    # Nothing only some platforms' wheels carry.
+    assert not [m for ms in MODULES.values() for m in ms if "mypyc" in m or "." in m]
+
+
 @pytest.mark.parametrize(
     "type_name", ["1Org::2Svc::3Res", "Import::As::If", "Class::Def::None", "Acme::Svc::Widget"]
 )
@@ -237,9 +278,9 @@ def test_the_answer_keys_are_the_live_templates_questions():
         for key, question in config.items()
         if not key.startswith("_") and question.get("when") is not False
     }
-    # `ci` is the template's own question (every kind's template asks it; `cfngen init --ci`
-    # answers it), not one of the resource kind's.
-    assert asked == {*KEYS, "ci"}
+    # `ci` too: the wizard asks it, --ci and --data ci=... answer it, checked once. Not
+    # ci_working_directory: init sets it from where the project is (cfngen/_init/_ci.py).
+    assert asked == {*KEYS, "ci_working_directory"}
 
 
 def test_the_example_needs_no_type_name_and_fixes_the_schema_answers():
@@ -281,3 +322,34 @@ def test_copier_yml_states_the_same_defaults_as_the_questions():
     assert config["handlers"]["default"] == list(HANDLERS)
     assert config["handlers"]["choices"] == list(HANDLERS)
     assert config["artifact_type"]["choices"] == list(named("resource").artifact_types)
+
+
+@pytest.mark.parametrize(
+    ("kind", "folder", "proposed"),
+    [
+        ("resource", "acme-storage-bucket", "Acme::Storage::Bucket"),
+        ("resource", "acme_storage_bucket_policy", "Acme::Storage::BucketPolicy"),
+        ("resource", "Acme Storage v2", "Acme::Storage::V2"),
+        ("resource", "widget", None),
+        ("resource", "my-widget", None),
+        ("resource", "aws-s3-thing", None),  # a namespace AWS reserves
+        ("resource", "a-b-c", None),  # parts of one letter
+        ("hook", "acme-guard-bucket-hook", "Acme::Guard::BucketHook"),
+        ("module", "acme-storage-bucket-module", "Acme::Storage::Bucket::MODULE"),
+        ("module", "acme-storage-bucket", "Acme::Storage::Bucket::MODULE"),
+        ("custom_resource", "acme-greeting", "Custom::AcmeGreeting"),
+        ("custom_resource", "---", None),
+    ],
+)
+def test_the_wizard_proposes_a_type_name_from_the_folder(kind, folder, proposed):
+    from cfngen._kinds import lookup
+
+    spec = lookup(kind).init
+    assert spec is not None
+    question = next(q for q in spec.questions if q.key in ("type_name", "custom_type"))
+    assert question.propose is not None
+    assert question.propose({}, folder) == proposed
+    if proposed is not None:
+        assert str(question.check(proposed)) == proposed  # what Enter then gives
+    if any(q.key == "example" for q in spec.questions):
+        assert question.propose({"example": True}, folder) is None  # the example's own name

@@ -334,11 +334,49 @@ def test_starter_schema_has_the_promised_parts(tmp_path):
 
 
 def test_the_schema_is_never_overwritten_by_an_upgrade():
+    """Every version's skip patterns (as copier matches them) take the schema."""
+    import jinja2
     import yaml
+    from pathspec import PathSpec
 
     for template in _template_cache.packaged_versions("resource"):
         config = yaml.safe_load((template.path / "copier.yml").read_text())
-        assert "{{ schema_file }}" in config["_skip_if_exists"]
+        patterns = [
+            jinja2.Template(pattern).render(schema_file="acme-svc-widget.json")
+            for pattern in config["_skip_if_exists"]
+        ]
+        spec = PathSpec.from_lines("gitignore", patterns)  # as copier matches them
+        assert spec.match_file("acme-svc-widget.json"), template.tag
+        assert not spec.match_file("src/acme_svc_widget/handlers.py"), template.tag
+
+
+#: The resource name -> the plural the starter's list permission names (List<plural>).
+PLURALS = {
+    "Widget": "Widgets",
+    "Box": "Boxes",
+    "Bus": "Buses",
+    "Status": "Statuses",
+    "Address": "Addresses",
+    "Alias": "Aliases",
+    "Match": "Matches",
+    "Dish": "Dishes",
+    "Index": "Indexes",
+    "Policy": "Policies",
+    "Registry": "Registries",
+    "Key": "Keys",
+    "Gateway": "Gateways",
+    "Lambda": "Lambdas",
+    "VPC": "VPCs",
+    "ACL": "ACLs",
+}
+
+
+@pytest.mark.parametrize("noun", PLURALS)
+def test_the_starter_list_permission_names_the_plural(tmp_path, noun):
+    """`List{{ resource_name }}s` made storage:ListBoxs."""
+    root = render(tmp_path / "p", {"type_name": f"Acme::Storage::{noun}"})
+    schema = json.loads((root / f"acme-storage-{noun.lower()}.json").read_text())
+    assert schema["handlers"]["list"]["permissions"] == [f"storage:List{PLURALS[noun]}"]
 
 
 def test_the_quick_start_line_makes_the_demo_outside_the_checkout(tmp_path, monkeypatch, cli):

@@ -75,7 +75,7 @@ def test_templates_need_no_trust_and_are_strict(template):
     spec = {s.template: s for _name, s in _every_kind()}[template.kind]  # type: ignore[attr-defined]
     keys = ("artifact_type", *(question.key for question in spec.questions))
 
-    added_in = {"example": "0.2.0"}
+    added_in = {"example": "0.2.0", "ci": "0.2.0"}
     expected = {k for k in keys if template.version >= Version(added_in.get(k, "0"))}
     assert expected <= set(config)
 

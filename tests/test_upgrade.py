@@ -151,9 +151,77 @@ def test_upgrade_keeps_user_edits_and_conflicts_only_where_both_sides_changed(
 def test_upgrade_of_an_unedited_project_equals_a_fresh_init(home, make, tmp_path, capsys):
     root = make(tmp_path / "old")
     assert main(["upgrade", str(root)]) == ExitCode.OK
-    assert "conflict" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "conflict" not in err
+    # Nothing was edited: no file is said to be (inputs/ were generate's, not the user's).
+    assert "although you had edited it" not in err
     fresh = make(tmp_path / "fresh", LIVE)
     assert project_files(root) == project_files(fresh)
+
+
+#: Every file template 0.1.0 renders (but the answers file, without which upgrade refuses),
+#: and what upgrading does once the user deleted it: copier leaves a file deleted on purpose
+#: deleted ("gone"), except what the template makes the user's once it exists (the schema,
+#: callback-context.json) and what generate derives now (inputs/), which come "back"; without
+#: .rpdk-config or the handlers, the merge is done and generate says why it failed.
+DELETED_0_1_0 = {
+    ".gitignore": "gone",
+    ".rpdk-config": "not a project folder",
+    "README.md": "gone",
+    SCHEMA: "back",
+    "callback-context.json": "back",
+    "inputs/inputs_1_create.json": "back",
+    "inputs/inputs_1_invalid.json": "back",
+    "inputs/inputs_1_update.json": "back",
+    "pytest.ini": "gone",
+    "requirements-dev.txt": "gone",
+    "requirements.txt": "gone",
+    "src/acme_svc_widget/__init__.py": "gone",
+    HANDLERS: "src/acme_svc_widget/handlers.py does not exist",
+    "tests/test_handlers.py": "gone",
+}
+
+
+def test_the_table_of_deleted_files_is_every_file_template_0_1_0_renders(home, make, tmp_path):
+    from cfngen._init._upgrade import _render
+
+    root = make(tmp_path / "widget")
+    answers = yaml.safe_load((root / ".copier-answers.yml").read_text())
+    rendered = _render(answers["_src_path"], answers, OLD)
+    assert set(rendered) == set(DELETED_0_1_0)
+
+
+@pytest.mark.parametrize("kind", _template_cache.template_kinds())
+def test_no_template_names_an_answer_in_its_skip_patterns(kind):
+    """copier update matches `_skip_if_exists` before it has read the answers when the user
+    deleted a file the template renders: a pattern naming an answer is undefined there."""
+    config = yaml.safe_load(
+        (_template_cache.templates_root() / kind / "copier.yml").read_text(encoding="utf-8")
+    )
+    for pattern in config.get("_skip_if_exists", []):
+        assert "{{" not in pattern and "{%" not in pattern, (kind, pattern)
+
+
+@pytest.mark.parametrize("deleted", DELETED_0_1_0)
+def test_upgrade_after_the_user_deleted_a_template_file(home, make, tmp_path, capsys, deleted):
+    """copier matched the live template's skip patterns ('{{ schema_file }}') before it had
+    read any answer, whenever a file was deleted: exit 70, 'schema_file' is undefined."""
+    root = make(tmp_path / "widget")
+    git(root, "rm", "-q", deleted)
+    commit_all(root, f"rm {deleted}")
+    outcome = DELETED_0_1_0[deleted]
+    code = main(["upgrade", str(root)])
+    out, err = capsys.readouterr()
+    assert "internal error" not in err and "Traceback" not in err
+    assert f"Upgraded from template {OLD} to template {LIVE}" in out
+    if outcome in ("gone", "back"):
+        assert code == ExitCode.OK, err
+        assert (root / deleted).exists() == (outcome == "back")
+    else:
+        assert code == ExitCode.FAILED
+        assert "the upgrade is done, but cfngen generate failed" in err and outcome in err
+        assert not (root / deleted).exists()
+    assert yaml.safe_load((root / ".copier-answers.yml").read_text())["_commit"] == LIVE
 
 
 def test_an_up_to_date_project_is_left_alone(home, make, tmp_path, capsys):
@@ -182,10 +250,15 @@ REFUSALS = {
         "uncommitted changes",
         "commit or stash",
     ),
-    "untracked file": (
-        lambda root: (root / "notes.txt").write_text("x"),
-        "uncommitted changes",
-        "commit or stash",
+    "untracked file where the template writes one": (
+        lambda root: (root / "pyproject.toml").write_text("[tool.mine]\n"),
+        "the new template writes pyproject.toml, which git does not track here",
+        "commit it",
+    ),
+    "untracked file where the template needs a folder": (
+        lambda root: (root / ".github").write_text("x"),
+        "the new template writes .github, which git does not track here",
+        "move it away",
     ),
     "no _commit": (
         lambda root: _rewrite_answers(root, r"^_commit: .*\n", ""),
@@ -282,19 +355,29 @@ def test_the_example_renders_the_same_from_the_template_cache(home, tmp_path):
     "failure", [CfngenError("copier broke", exit_code=ExitCode.FAILED), KeyboardInterrupt()]
 )
 def test_a_failed_or_interrupted_merge_is_rolled_back(home, make, tmp_path, failure):
+    """...and the files git does not track, which are the user's, are still there."""
     root = make(tmp_path / "widget")
+    (root / "notes.txt").write_text("mine\n")
+    (root / ".github").mkdir()
+    (root / ".github" / "NOTES.md").write_text("mine too\n")
     before = project_files(root)
 
     def half_done(project: Path, ref: str) -> None:
         (project / HANDLERS).write_text("half written")
         (project / "new-file.txt").write_text("x")
+        (project / ".github" / "workflows").mkdir()
+        (project / ".github" / "workflows" / "cfngen.yml").write_text("x")
         (project / "README.md").unlink()
         raise failure
 
-    with pytest.raises(type(failure)):
+    with pytest.raises(type(failure)) as raised:
         upgrade_project(root, merge=half_done)
+    assert raised.value is failure  # the merge's, not a refusal of the user's files
     assert project_files(root) == before
-    assert git(root, "status", "--porcelain", "--untracked-files=all") == ""
+    assert not (root / ".github" / "workflows").exists()
+    assert git(root, "status", "--porcelain", "--untracked-files=all") == (
+        "?? .github/NOTES.md\n?? notes.txt\n"
+    )
 
 
 def test_a_failing_generate_after_the_merge_is_reported(home, make, tmp_path):
@@ -392,14 +475,16 @@ def test_uncommitted_changes_are_named_and_only_the_projects_count(home, tmp_pat
     (root / "README.md").write_text("changed\n")
     assert main(["upgrade", str(root)]) == ExitCode.USAGE
     err = capsys.readouterr().err
-    assert "uncommitted changes in 2 path(s): README.md, scratch.txt" in err
+    # Only tracked changes count: a file git does not track is the user's own.
+    assert "uncommitted changes in 1 path(s): README.md\n" in err
     assert "notes.txt" not in err
-    (root / "scratch.txt").unlink()
     git(root, "checkout", "--", "README.md")
     # Dirty files elsewhere in the repository do not stop the project's upgrade.
     assert main(["upgrade", str(root)]) in (ExitCode.OK, ExitCode.FAILED)
     out = capsys.readouterr().out
     assert f"to template {LIVE}" in out
+    assert "scratch.txt" not in out
+    assert (root / "scratch.txt").read_text() == "mine\n"
     assert (outer / "other" / "notes.txt").read_text() == "work in progress elsewhere\n"
 
 
@@ -422,7 +507,7 @@ def test_an_upgrade_killed_half_way_is_named_by_the_next_one(home, make, tmp_pat
         while not marker.exists() and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.002)
         # Kill it as soon as the merge has changed the first file.
-        while marker.exists() and not git(root, "status", "--porcelain"):
+        while marker.exists() and git(root, "status", "--porcelain") == "?? notes.txt\n":
             if process.poll() is not None:
                 break
             time.sleep(0.01)
@@ -434,6 +519,7 @@ def test_an_upgrade_killed_half_way_is_named_by_the_next_one(home, make, tmp_pat
     # then it is tried again on a fresh copy.
     for attempt in range(5):
         root = make(tmp_path / f"widget-{attempt}")
+        (root / "notes.txt").write_text("mine\n")  # the user's, which git does not track
         marker = (
             Path(git(root, "rev-parse", "--absolute-git-dir").strip())
             / "cfngen-upgrade-in-progress"
@@ -442,14 +528,20 @@ def test_an_upgrade_killed_half_way_is_named_by_the_next_one(home, make, tmp_pat
             break
     else:
         pytest.fail("the upgrade finished before it could be killed, five times")
-    assert git(root, "status", "--porcelain")
+    assert git(root, "status", "--porcelain") != "?? notes.txt\n"
     assert main(["upgrade", str(root)]) == ExitCode.USAGE
     err = capsys.readouterr().err
-    assert "was killed half-way" in err and "git checkout -- . && git clean -fd" in err
-    git(root, "checkout", "--", ".")
-    git(root, "clean", "-fdq")
+    assert "was killed half-way" in err
+    # What it says to run undoes the merge's files and only those.
+    undo = re.search(r"undo them with `([^`]+)`", err)
+    assert undo, err
+    assert "git clean -fd -- " in undo.group(1) or "git clean" not in undo.group(1)
+    assert "notes.txt" not in undo.group(1)
+    subprocess.run(undo.group(1), shell=True, cwd=root, check=True, capture_output=True)
+    assert git(root, "status", "--porcelain", "--untracked-files=all") == "?? notes.txt\n"
     assert main(["upgrade", str(root)]) in (ExitCode.OK, ExitCode.FAILED)
     assert f"to template {LIVE}" in capsys.readouterr().out
+    assert (root / "notes.txt").read_text() == "mine\n"
     assert not marker.exists()
 
 

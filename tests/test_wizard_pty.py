@@ -66,6 +66,8 @@ def test_answering_every_prompt_makes_the_project(tmp_path):
     child.send("y")
     child.expect("Handlers to scaffold")
     child.send(DOWN * 4 + " " + "\r")  # everything but list
+    child.expect("CI workflow")
+    child.send(DOWN + "\r")  # GitLab CI
     child.expect("handlers +create, read, update, delete\r")
     child.expect("Create this project")
     child.send("y")
@@ -80,6 +82,8 @@ def test_answering_every_prompt_makes_the_project(tmp_path):
     assert answers["tagging"] is False
     assert answers["type_configuration"] is True
     assert answers["handlers"] == ["create", "read", "update", "delete"]
+    assert answers["ci"] == "gitlab"
+    assert (root / ".gitlab-ci.yml").is_file() and not (root / ".github").exists()
     schema = json.loads((root / "acme-svc-widget.json").read_text())
     assert sorted(schema["handlers"]) == ["create", "delete", "read", "update"]
     assert git(root, "rev-list", "--count", "HEAD").strip() == "1"
@@ -98,6 +102,8 @@ def test_flags_skip_their_prompts(tmp_path):
     child.expect("typeConfiguration")  # no runtime or tags question
     child.send("n")
     child.expect("Handlers to scaffold")
+    child.send("\r")
+    child.expect("CI workflow")
     child.send("\r")
     child.expect("Create this project")
     child.send("y")
@@ -119,6 +125,8 @@ def test_the_example_asks_only_what_it_can_change(tmp_path):
     child.send("\r")
     child.expect("Lambda runtime")
     child.send("\r")
+    child.expect("CI workflow")
+    child.send("\r")
     # No tags, type configuration or handler questions: the example fixes them.
     child.expect("start from +the working SSM example\r")
     child.expect("handlers +create, read, update, delete, list\r")
@@ -134,7 +142,7 @@ def test_declining_at_the_summary_writes_nothing(tmp_path):
     child = spawn(tmp_path, "-t", "Acme::Svc::Widget", "widget")
     child.expect("What do you want to build")
     child.send("\r")
-    for _ in range(6):  # example, package, runtime, tags, type configuration, handlers
+    for _ in range(7):  # example, package, runtime, tags, type configuration, handlers, CI
         child.expect(r"\? ")
         child.send("\r")
     child.expect("Create this project")
@@ -189,6 +197,8 @@ def test_the_hook_choice_asks_for_targets_with_completion(tmp_path):
     child.send("Limit:integer\r")
     child.expect("Another")
     child.send("\r")
+    child.expect("CI workflow")
+    child.send("\r")
     child.expect("Create this project")
     child.send("\r")
     assert finish(child) == ExitCode.OK
@@ -207,7 +217,7 @@ CTRL_D = "\x04"
 
 ALL_BUT_KIND = (
     "-t", "Acme::Svc::Widget", "--data", "example=false", "--runtime", "python3.12", "--tags",
-    "--no-type-configuration", "--handlers", "create,read",
+    "--no-type-configuration", "--handlers", "create,read", "--ci", "none",
 )  # fmt: skip
 
 
@@ -253,3 +263,43 @@ def test_a_package_name_that_hides_a_module_is_refused_as_typed(tmp_path):
     child.expect("Lambda runtime")
     child.send(CTRL_C)
     assert finish(child) == ExitCode.INTERRUPTED
+
+
+@pytest.mark.parametrize(
+    ("kind", "folder", "proposed", "between"),
+    [
+        (
+            "resource",
+            "acme-storage-bucket",
+            "Acme::Storage::Bucket",
+            ["Python package name", "Lambda runtime", "Tags", "typeConfiguration", "Handlers"],
+        ),
+        ("custom resource", "acme-greeting", "Custom::AcmeGreeting", ["runtime", "properties"]),
+    ],
+    ids=["resource", "custom-resource"],
+)
+def test_the_type_name_offered_comes_from_the_folder_and_ci_is_asked(
+    tmp_path, kind, folder, proposed, between
+):
+    """The wizard offered no type name (or a fixed one) and never asked about CI."""
+    child = spawn(tmp_path, folder)
+    child.expect("What do you want to build")
+    labels = ["resource", "hook", "module", "custom resource"]
+    child.send(DOWN * labels.index(kind) + "\r")
+    child.expect("Start from the working example")
+    child.send("n")
+    child.expect("ype")
+    child.expect(proposed)  # filled in: Enter takes it
+    child.send("\r")
+    for prompt in between:  # the defaults
+        child.expect(prompt)
+        child.send("\r")
+    child.expect("CI workflow")
+    child.send(DOWN + "\r")  # GitLab CI
+    child.expect("Create this project")
+    child.send("y")
+    child.expect(f"Created {proposed} in {folder}")
+    assert finish(child) == ExitCode.OK
+    answers = yaml.safe_load((tmp_path / folder / ".copier-answers.yml").read_text())
+    assert answers["ci"] == "gitlab"
+    assert (tmp_path / folder / ".gitlab-ci.yml").is_file()

@@ -108,14 +108,6 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--no-git", dest="git", action="store_false", help="do not make a git repository"
     )
-    p.add_argument(
-        "--ci",
-        choices=("github", "gitlab", "none"),
-        default=None,
-        help="the CI workflow to add: GitHub Actions (.github/workflows/cfngen.yml, the "
-        "default), GitLab CI (.gitlab-ci.yml) or none; it validates, checks the derived files, "
-        "runs the unit and contract tests and uploads their JUnit reports",
-    )
     offer(
         p.add_argument(
             "--template-version",
@@ -220,7 +212,6 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
         use_git=args.git,
         template_version=args.template_version,
-        ci=args.ci,
     )
     text = rendered()
     result.render(text, where=_display_path(result.root))

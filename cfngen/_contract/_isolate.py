@@ -5,7 +5,8 @@ each ends the child, never cfngen. The child is a `fork` of the process that imp
 handlers inside the sandbox, so it starts with the module imported and never called and moto's
 accounts empty, as a fresh Lambda container: nothing leaks from one test into the next. What
 the child reports (messages while it works, then its result or the exception it raised) comes
-back pickled through a pipe; when it ends without a result, `ChildExit` says how it ended.
+back pickled through a pipe; when it ends without a result, `ChildExit` says how it ended. The
+child dies with this process, even one killed by SIGKILL (cfngen/_lifetime.py).
 
 Without `os.fork` (Windows) the work runs in this process instead.
 """
@@ -19,6 +20,8 @@ import pickle
 import signal
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from cfngen import _lifetime
 
 T = TypeVar("T")
 Send = Callable[[Any], None]
@@ -49,7 +52,7 @@ def isolated(work: Callable[[Send], T], on_message: Send) -> T:
     # copy) nearly every page of it, hundreds of MB with moto and botocore imported.
     gc.freeze()
     try:
-        pid = os.fork()
+        pid = _lifetime.fork()  # a child that dies with this process, however it ends
         if pid == 0:  # the child: never returns
             os.close(read_fd)
             _child(work, write_fd)

@@ -25,6 +25,7 @@ from packaging.utils import canonicalize_name
 
 from cfngen._errors import CfngenError
 from cfngen._files import readable, repository_root
+from cfngen._pip_input import pip_input
 
 REQUIREMENTS_FILE = "requirements.txt"
 #: Distributions cfngen runs handlers with (canonical names): never installed for a run.
@@ -32,6 +33,7 @@ PROVIDED = frozenset({"boto3", "botocore", "cloudformation-cli-python-lib", "mot
 #: A requirement line's distribution name, when the line names one (PEP 508; not a path or URL).
 _NAME = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?=$|[\[<>=!~;@\s(])")
 _INCLUDE = re.compile(r"^(-r|--requirement|-c|--constraint)(\s*=?\s*)(\S+)(.*)$")
+_EDITABLE = re.compile(r"^(-e|--editable)\b")
 
 
 def to_install(requirements: Path) -> str | None:
@@ -61,7 +63,9 @@ def to_install(requirements: Path) -> str | None:
             )
             stripped = f"{option}{sep}{included}{rest}"
         kept.append(stripped)
-    if not any(not line.startswith("-") or _INCLUDE.match(line) for line in kept):
+    if not any(
+        not line.startswith("-") or _INCLUDE.match(line) or _EDITABLE.match(line) for line in kept
+    ):
         return None
     return "\n".join(kept) + "\n"
 
@@ -81,27 +85,28 @@ def install_requirements(requirements: Path) -> str:
             f"{requirements}: lists nothing to install but what cfngen runs with",
             "add what the handlers import",
         )
-    key = hashlib.sha256((text + sys.version).encode()).hexdigest()[:16]
-    target = cfngen_home() / REQUIREMENTS_FILE.removesuffix(".txt") / key
-    if (target / ".complete").is_file():
-        return str(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    building = target.with_name(f"{key}.{os.getpid()}.building")
-    shutil.rmtree(building, ignore_errors=True)
-    building.mkdir()
-    listed = building / ".requirements.txt"
-    listed.write_text(text, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "--no-input", "--target", str(building), "-r", str(listed)],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=requirements.parent,
-        # cfngen's own install, in the user's environment: not the handler programs' proxies
-        # (cfngen/_contract/_network.py sets them for child processes only).
-        env=dict(os.environ),
-    )  # fmt: skip
+    # pip gets copies of the local projects it names, never the project's folder itself.
+    with pip_input(requirements, text) as given:
+        key = hashlib.sha256((text + given.local + sys.version).encode()).hexdigest()[:16]
+        target = cfngen_home() / REQUIREMENTS_FILE.removesuffix(".txt") / key
+        if (target / ".complete").is_file():
+            return str(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        building = target.with_name(f"{key}.{os.getpid()}.building")
+        shutil.rmtree(building, ignore_errors=True)
+        building.mkdir()
+        (building / ".requirements.txt").write_text(text, encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+             "--no-input", "--target", str(building), "-r", str(given.path)],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=given.path.parent,
+            # cfngen's own install, in the user's environment: not the handler programs'
+            # proxies (cfngen/_contract/_network.py sets them for child processes only).
+            env=dict(os.environ),
+        )  # fmt: skip
     if done.returncode != 0:
         shutil.rmtree(building, ignore_errors=True)
         raise CfngenError(

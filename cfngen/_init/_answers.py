@@ -10,7 +10,7 @@ from __future__ import annotations
 import keyword
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cfngen._errors import CfngenError
@@ -41,21 +41,73 @@ def check_type_name(value: str) -> TypeName:
     return TypeName(value)
 
 
-#: Top-level modules the handlers run beside (in Lambda and in `cfngen test`, with src/ first
-#: on sys.path), which a project package of the same name would hide: the handlers' runtime
-#: library and its dependencies, and what cfngen runs them with (moto and its own).
-_DEPENDENCIES = frozenset(
-    {
-        "cloudformation_cli_python_lib", "boto3", "botocore", "s3transfer", "jmespath",
-        "dateutil", "urllib3", "six", "typing_extensions",
-        "cfngen", "moto", "responses", "werkzeug", "xmltodict", "requests", "certifi", "idna",
-        "charset_normalizer", "cryptography", "cffi", "jinja2", "markupsafe", "yaml",
-        "jsonschema", "referencing", "attr", "attrs", "pytest", "_pytest", "pluggy",
-        "hypothesis", "copier", "questionary", "prompt_toolkit", "pydantic", "black", "ruff",
-        "packaging", "setuptools", "pkg_resources", "pip", "rpdk", "cfnlint", "samtranslator",
-        "datamodel_code_generator",
-    }
-)  # fmt: skip
+def folder_words(folder: str) -> list[str]:
+    """`acme-storage-bucket` -> [Acme, Storage, Bucket]: the words of a folder's name (split
+    at anything but letters and digits), each with its first letter in upper case."""
+    return [word[:1].upper() + word[1:] for word in re.split(r"[^A-Za-z0-9]+", folder) if word]
+
+
+def type_name_from_folder(
+    folder: str, *, suffix: str = "", problem: Callable[[str], str | None] = type_name_error
+) -> str | None:
+    """The type name a folder's name proposes: its first word the organization, the second the
+    service, the rest the resource (`acme-storage-bucket-policy` -> Acme::Storage::BucketPolicy),
+    then `suffix` (a module's `::MODULE`, which a last word "module" stands for); None when
+    `problem` finds fault with it (fewer than three words, a namespace AWS reserves)."""
+    words = folder_words(folder)
+    if suffix and words and words[-1].upper() == suffix.strip(":").upper():
+        words = words[:-1]
+    if len(words) < 3:
+        return None
+    value = f"{words[0]}::{words[1]}::{''.join(words[2:])}{suffix}"
+    return value if problem(value) is None else None
+
+
+#: Where `cfngen init --ci` puts the project's CI workflow.
+CI_SERVICES = {
+    "github": "GitHub Actions (.github/workflows/cfngen.yml)",
+    "gitlab": "GitLab CI (.gitlab-ci.yml)",
+    "none": "none",
+}
+
+
+def check_ci(value: str) -> str:
+    text = str(value).strip().lower()
+    if text not in CI_SERVICES:
+        raise CfngenError(f"unknown CI service {value!r}", f"use one of {', '.join(CI_SERVICES)}")
+    return text
+
+
+def ci_question() -> Question:
+    """The CI workflow every kind with one in its template asks for (the template's `ci`)."""
+    return Question(
+        "ci",
+        "CI workflow to add:",
+        "select",
+        check_ci,
+        default=lambda _a: "github",
+        choices=lambda _a: list(CI_SERVICES.items()),
+        flags=("--ci",),
+        metavar="|".join(CI_SERVICES),
+        help="the CI workflow to add: GitHub Actions (.github/workflows/cfngen.yml, the "
+        "default; at the repository's root when the project is in a folder of one), GitLab CI "
+        "(.gitlab-ci.yml) or none; it validates, checks the derived files, runs the unit and "
+        "contract tests and uploads their JUnit reports",
+    )
+
+
+def _dependency_of(name: str) -> str | None:
+    """The distribution whose top-level module `name` is (compared without case), among those
+    the handlers run beside: their runtime library and its dependencies, what cfngen runs them
+    with, and pytest (cfngen/_init/_dependency_modules.py, made at release time from cfngen's
+    own dependencies, so the same on every machine)."""
+    from cfngen._init._dependency_modules import MODULES
+
+    lowered = name.lower()
+    for distribution, modules in MODULES.items():
+        if any(module.lower() == lowered for module in modules):
+            return distribution
+    return None
 
 
 def package_name_error(value: str) -> str | None:
@@ -70,10 +122,11 @@ def package_name_error(value: str) -> str | None:
             f"{value!r} would hide Python's own {lowered} module from the handlers; "
             "choose a name of your own, e.g. acme_widget"
         )
-    if lowered in _DEPENDENCIES:
+    distribution = _dependency_of(value)
+    if distribution is not None:
         return (
-            f"{value!r} would hide the {lowered} package the handlers and cfngen rely on; "
-            "choose a name of your own, e.g. acme_widget"
+            f"{value!r} would hide the {lowered} package ({distribution}) the handlers and "
+            "cfngen rely on; choose a name of your own, e.g. acme_widget"
         )
     return None
 

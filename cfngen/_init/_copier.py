@@ -96,8 +96,27 @@ def update(root: Path, ref: str) -> None:
     changed ("rej" would drop user edits that merely share a hunk with a template change)."""
     import copier
 
-    with _copier_errors("updating the project from its template"), _modes_kept(root):
+    with (
+        _copier_errors("updating the project from its template"),
+        _modes_kept(root),
+        _untracked_files_unseen(),
+    ):
         copier.run_update(root, vcs_ref=ref, conflict="inline", skip_answered=True, **_options())
+
+
+@contextlib.contextmanager
+def _untracked_files_unseen() -> Iterator[None]:
+    """copier refuses a project whose `git status` lists anything ("dirty"), files git does
+    not track included. cfngen checked the tracked files itself and lets the user keep the
+    others, having made sure the new template writes none of them (_worktree.py): copier's
+    check is left out for the update. (Hiding them from git's status instead would hide the
+    `*.rej` files copier finds its merge's rejected hunks with.)"""
+    from unittest import mock
+
+    from copier._subproject import Subproject
+
+    with mock.patch.object(Subproject, "is_dirty", lambda self: False):
+        yield
 
 
 def recopy(root: Path, ref: str) -> None:

@@ -73,10 +73,16 @@ def has_identity(cwd: Path) -> bool:
 
 
 def status_porcelain(cwd: Path) -> list[str]:
-    """The paths under `cwd` (not elsewhere in its repository) with uncommitted changes,
-    relative to `cwd`."""
+    """The paths under `cwd` (not elsewhere in its repository) whose tracked content has
+    uncommitted changes, relative to `cwd`. Files git does not track are `untracked`'s."""
     out = git(
-        ["-c", "core.quotePath=false", "status", "--short", "--untracked-files=all", "--", "."],
+        ["-c", "core.quotePath=false", "status", "--short", "--untracked-files=no", "--", "."],
         cwd,
     ).stdout
     return [line[3:] for line in out.splitlines() if len(line) > 3]
+
+
+def untracked(cwd: Path) -> set[str]:
+    """The files under `cwd` that git neither tracks nor ignores, relative to `cwd`."""
+    out = git(["ls-files", "-z", "--others", "--exclude-standard", "--", "."], cwd).stdout
+    return {name for name in out.split("\0") if name}

@@ -34,7 +34,7 @@ from cfngen._files import (
     signals_deferred,
     sweep,
 )
-from cfngen._init import _copier, _template_cache
+from cfngen._init import _ci, _copier, _template_cache
 from cfngen._init._existing import files_of, not_derived, set_aside_existing, take_existing
 from cfngen._init._git import git, git_available, has_identity, work_tree_root
 from cfngen._render import Rendered
@@ -67,6 +67,10 @@ class InitResult:
     notes: list[str] = field(default_factory=list)
     #: Files of the project not written because the folder already had a file there (--force).
     kept: list[str] = field(default_factory=list)
+    #: Files written whose handlers are stubs (`# STUB:` lines), for the next steps.
+    stubbed: list[str] = field(default_factory=list)
+    #: The CI workflow written at the root of the repository the project is a folder of.
+    workflow: Path | None = None
 
     def render(self, text: Rendered, *, where: str) -> None:
         """What was made and what to do next; `where` is the folder as the user should type
@@ -79,6 +83,11 @@ class InitResult:
         )
         if self.commit:
             text.out(f"  git: one commit, {self.commit}")
+        if self.workflow is not None:
+            text.out(
+                f"  CI: {self.workflow} (GitHub runs workflows from the repository's root; "
+                "it runs in the project's folder)"
+            )
         if self.generated is not None:
             for warning in self.generated.warnings:
                 text.warning(warning)
@@ -92,7 +101,7 @@ class InitResult:
         text.out("Next:")
         if where != ".":
             text.out(f"  cd {where}")
-        for step in self.answers.next_steps():
+        for step in self.answers.next_steps(self.stubbed):
             text.out(f"  {step}")
 
 
@@ -137,7 +146,6 @@ def init_project(
     use_git: bool = True,
     template_version: str | None = None,
     generate: Callable[[Path], GenerateResult] | None = None,
-    ci: str | None = None,
 ) -> InitResult:
     """`generate(project)` replaces `cfngen generate` on the rendered project (tests pass a
     failing one)."""
@@ -176,6 +184,8 @@ def init_project(
                 "`cfngen template sync`"
             )
 
+    # A folder of a larger repository: its CI files are made for that folder (_ci.py).
+    where = _ci.placement(dest)
     existed = dest.is_dir()
     created_parents = _missing_parents(dest)
     # A new destination is built beside it, so the final move is one rename on one file
@@ -199,8 +209,12 @@ def init_project(
             # The packaged folder is byte for byte the cache's tag (sync just made sure), and
             # rendering it skips copier's clone and checkout of the cache: ~0.3 s of every init.
             data = answers.copier_data()
-            if ci is not None:
-                data["ci"] = ci  # the template's own question; its default is github
+            if (
+                where is not None
+                and where.plain
+                and _template_cache.has_question(versions[version].path, "ci_working_directory")
+            ):
+                data["ci_working_directory"] = where.folder
             _copier.render(str(versions[version].path), project, data, None)
             _copier.pin_template(project, src, version)
             kept = take_existing(project, dest) if existed else []
@@ -213,9 +227,13 @@ def init_project(
             # The meta-schemas the editor settings of the template point at.
             if wants_schemas(project):
                 export_schemas(project)
+            ci = _ci.place(project, where) if where is not None else None
+            if ci is not None:
+                result.notes.extend(ci.notes)
             if existed:
                 result.kept = sorted({*kept, *set_aside_existing(project, dest)})
             result.files = files_of(project)
+            result.stubbed = _stubbed(project, result.files)
             if use_git:
                 _git_step(project, dest, answers, version, result)
         except OSError as exc:
@@ -233,6 +251,14 @@ def init_project(
             lambda: _move_into_place(project, dest, existed=existed), dest, result.files
         )
         moved = True
+        if where is not None and ci is not None and ci.workflow is not None:
+            # After the project is in place, which it does not belong to: if it cannot be
+            # written, the project stays and init says so.
+            written = _ci.write_workflow(where, *ci.workflow)
+            if isinstance(written, Path):
+                result.workflow = written
+            else:
+                result.notes.append(written)
     finally:
         if workspace is not None:
             workspace.close()
@@ -263,6 +289,18 @@ def _remove(folders: list[Path]) -> None:
     for folder in folders:
         with contextlib.suppress(OSError):
             folder.rmdir()
+
+
+def _stubbed(project: Path, files: list[str]) -> list[str]:
+    """The Python files among `files` that hold a handler stub's marker line."""
+    from cfngen._init._stubs import MARKER
+
+    return [
+        rel
+        for rel in files
+        if rel.endswith(".py")
+        and MARKER in (project / rel).read_text(encoding="utf-8", errors="replace")
+    ]
 
 
 def _git_step(

@@ -22,8 +22,9 @@ from cfngen._errors import CfngenError
 from cfngen._files import recover
 from cfngen._init import _copier, _template_cache
 from cfngen._init._copier import ANSWERS_FILE
-from cfngen._init._git import git, require_git, status_porcelain, work_tree_root
+from cfngen._init._git import git, require_git, work_tree_root
 from cfngen._init._gitignore import IgnoredLines, ignore_cfngen_files
+from cfngen._init._worktree import WorkTree
 from cfngen._render import Rendered, error_lines
 
 if TYPE_CHECKING:
@@ -147,23 +148,7 @@ def upgrade_project(
             "commit the project first (`git init && git add -A && git commit -m 'Before "
             "upgrade'`) so the upgrade can be reviewed and undone",
         )
-    marker = _in_progress_marker(root)
-    dirty = status_porcelain(root)
-    if marker.exists():
-        if dirty:
-            raise CfngenError(
-                f"an earlier `cfngen upgrade` of {root} was killed half-way; its partly merged "
-                f"files are still there ({len(dirty)} path(s))",
-                "undo them with `git checkout -- . && git clean -fd` in the project (what you "
-                "committed is safe), then run `cfngen upgrade` again",
-            )
-        marker.unlink()
-    if dirty:
-        shown = ", ".join(dirty[:10]) + (f" and {len(dirty) - 10} more" if len(dirty) > 10 else "")
-        raise CfngenError(
-            f"the project has uncommitted changes in {len(dirty)} path(s): {shown}",
-            "commit or stash them first, so the upgrade's changes can be reviewed on their own",
-        )
+    tree = WorkTree.before_merge(root)
     kind = _template_of(answers)
     live = _template_cache.live_version(kind)
     current = _recorded_version(answers, required=not recopy)
@@ -194,30 +179,33 @@ def upgrade_project(
         result.ignored = ignore_cfngen_files(root)
         return result
 
-    old = {} if recopy else _old_render(synced.src_path, answers, str(current))
-    edited = {rel for rel, data in old.items() if _read(root / rel) not in (None, data)}
+    if tree.personal:
+        tree.refuse_in_the_way(set(_render(synced.src_path, answers, live.tag)))
+    old = {} if recopy else _render(synced.src_path, answers, str(current))
+    edited = _edited(root, old)
     # If this process is killed during the merge, the next upgrade says how to undo it.
-    marker.write_text(f"{os.getpid()}\n", encoding="ascii")
+    tree.merging()
     try:
         if recopy:  # a fresh rendering on purpose: stubs are stubs again
             (merge or _copier.recopy)(root, live.tag)
         else:
             (merge or _copier.update)(root, live.tag)
-            result.not_stubs = _keep_implemented(root, old)
+            result.not_stubs = _keep_implemented(root, old, tree.changed())
     except BaseException:
-        _restore(root)
+        tree.restore()
         raise
     finally:
-        marker.unlink(missing_ok=True)
+        tree.merged()
     result.kept_edited = _keep_edited_derived(root, edited)
     result.ignored = ignore_cfngen_files(root)
-    result.changed = _changed_files(root)
+    result.changed = tree.changed()
     result.conflicts = _conflicted_files(root, result.changed)
-    result.deleted_edited = sorted(f for f in edited if not (root / f).exists())
     try:
         result.generated = (generate or generate_project)(root)
     except CfngenError as exc:
         result.generate_error = exc.message
+    # After generate, which writes again what it derives now (a resource's inputs/).
+    result.deleted_edited = sorted(f for f in edited if not (root / f).exists())
     # The editor settings the template brings point at this cfngen's meta-schemas.
     from cfngen._editor import export_schemas, wants_schemas
 
@@ -265,16 +253,9 @@ def _expand(path: str) -> str:
     return os.path.normpath(os.path.expanduser(path))
 
 
-def _in_progress_marker(root: Path) -> Path:
-    """A file in the repository's git folder (never in the work tree, so `git status` stays
-    clean) that exists while an upgrade merges."""
-    git_dir = git(["rev-parse", "--absolute-git-dir"], root).stdout.strip()
-    return Path(git_dir) / "cfngen-upgrade-in-progress"
-
-
-def _old_render(src: str, answers: dict[str, Any], version: str) -> dict[str, bytes]:
-    """What the project's template version renders with its answers, file by file: what the
-    user started from (their edits are the differences)."""
+def _render(src: str, answers: dict[str, Any], version: str) -> dict[str, bytes]:
+    """What a template version renders with the project's answers, file by file. For the
+    project's own version: what the user started from (their edits are the differences)."""
     data = {k: v for k, v in answers.items() if not k.startswith("_")}
     scratch = Path(tempfile.mkdtemp(prefix="cfngen-upgrade-"))
     try:
@@ -289,17 +270,31 @@ def _old_render(src: str, answers: dict[str, Any], version: str) -> dict[str, by
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _read(path: Path) -> bytes | None:
-    return path.read_bytes() if path.is_file() else None
+def _edited(root: Path, old: dict[str, bytes]) -> set[str]:
+    """The template's files the user changed: neither what the project's template version
+    rendered there nor what `cfngen generate` recorded writing there since (it rewrites a
+    template 0.1.0 project's inputs/ from the schema)."""
+    from cfngen._generate._ownership import load_manifest, sha256
+
+    recorded = load_manifest(root, lambda path: True).files
+    edited = set()
+    for rel, data in old.items():
+        path = root / rel
+        now = path.read_bytes() if path.is_file() else None
+        if now is not None and now != data and sha256(now) != recorded.get(rel):
+            edited.add(rel)
+    return edited
 
 
-def _keep_implemented(root: Path, old: dict[str, bytes]) -> dict[str, list[str]]:
+def _keep_implemented(
+    root: Path, old: dict[str, bytes], changed_files: list[str]
+) -> dict[str, list[str]]:
     """Drop the stub markers the merge put into functions the user wrote (see _stubs)."""
     from cfngen._files import write_atomic
     from cfngen._init._stubs import MARKER, drop_added_markers
 
     changed: dict[str, list[str]] = {}
-    for rel in _changed_files(root):
+    for rel in changed_files:
         path = root / rel
         if not rel.endswith(".py") or not path.is_file():
             continue
@@ -336,28 +331,12 @@ def _keep_edited_derived(root: Path, edited: set[str]) -> list[str]:
         shown = subprocess.run(
             ["git", "show", f"HEAD:./{rel}"], cwd=root, capture_output=True, check=False
         )
-        if shown.returncode != 0 or not _users(root, rel, shown.stdout):
+        if shown.returncode != 0:
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, shown.stdout)
         kept.append(rel)
     return kept
-
-
-def _users(root: Path, rel: str, data: bytes) -> bool:
-    """Whether `data` at `rel` is the user's work, not what cfngen generated or an earlier
-    template rendered there (generate writes those anew)."""
-    from cfngen._generate._ownership import load_manifest, sha256
-    from cfngen._generate._plan import released_renderings
-
-    recorded = load_manifest(root, lambda path: True).files.get(rel)
-    return sha256(data) != recorded and data not in released_renderings(rel)
-
-
-def _changed_files(root: Path) -> list[str]:
-    tracked = git(["diff", "--name-only", "--relative", "HEAD", "--", "."], root).stdout
-    untracked = git(["ls-files", "--others", "--exclude-standard", "--", "."], root).stdout
-    return sorted(set(tracked.splitlines()) | set(untracked.splitlines()))
 
 
 def _conflicted_files(root: Path, changed: list[str]) -> list[str]:
@@ -370,11 +349,3 @@ def _conflicted_files(root: Path, changed: list[str]) -> list[str]:
                 if any(line.rstrip() in CONFLICT_MARKERS for line in handle):
                     found.add(rel)
     return sorted(found)
-
-
-def _restore(root: Path) -> None:
-    """Put the project back to HEAD after a failed or interrupted merge. Safe because the
-    tree was checked clean before the merge began: everything different is the merge's."""
-    git(["reset", "--quiet", "--", "."], root, check=False)
-    git(["checkout", "--quiet", "HEAD", "--", "."], root, check=False)
-    git(["clean", "-fdq", "--", "."], root, check=False)

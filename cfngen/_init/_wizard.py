@@ -1,7 +1,8 @@
 """The `cfngen init` wizard: questionary prompts for whatever the flags left open.
 
 It asks which kind to build, then the kind's questions in their order (cfngen/_kinds: each
-`Question` says how to ask it). Each prompt checks its answer as it is typed, with the same rules
+`Question` says how to ask it), offering what the project folder's name proposes (a type name
+from `acme-storage-bucket`). Each prompt checks its answer as it is typed, with the same rules
 the flags use. Ctrl-C, and Ctrl-D (the end of input), raise KeyboardInterrupt before anything
 is written: the command ends with exit 130, as for any interrupt.
 """
@@ -9,6 +10,7 @@ is written: the command ends with exit 130, as for any interrupt.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -81,11 +83,12 @@ def _ask(kind: Kind, given: Mapping[str, Any], dest: Path) -> Answers | None:
 
     spec = kind.init
     assert spec is not None
+    folder = Path(os.path.abspath(dest)).name
     values = spec.fold(given)
     for question in spec.questions:
         if question.key in values or not question.when(values):
             continue
-        values[question.key] = question.check(_prompt(question, values))
+        values[question.key] = question.check(_prompt(question, values, folder))
         values = spec.fold(values)
     answers = spec.resolve(values)
     questionary.print(summary(answers, dest))
@@ -94,11 +97,12 @@ def _ask(kind: Kind, given: Mapping[str, Any], dest: Path) -> Answers | None:
     return answers
 
 
-def _prompt(question: Question, values: Mapping[str, Any]) -> Any:
+def _prompt(question: Question, values: Mapping[str, Any], folder: str) -> Any:
     import questionary
     from questionary import Choice
 
-    default = question.default(values)
+    proposed = question.propose(values, folder) if question.propose is not None else None
+    default = question.default(values) if proposed is None else proposed
     choices = list(question.choices(values)) if question.choices else []
     if question.style == "confirm":
         return _answer(questionary.confirm(question.prompt, default=bool(default)))

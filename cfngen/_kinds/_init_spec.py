@@ -56,6 +56,10 @@ class Question:
     #: For "text": the answer is a list; the flag may be given several times, the wizard asks
     #: again until an empty answer (`choices`, when given, complete what is typed).
     repeatable: bool = False
+    #: What the wizard offers first, from the answers so far and the name of the folder the
+    #: project goes to (e.g. a type name from `acme-storage-bucket`); None: `default`'s. Only
+    #: the wizard proposes: without questions nothing is taken from a folder's name.
+    propose: Callable[[Mapping[str, Any], str], Any] | None = None
 
 
 class Answers(Protocol):
@@ -87,8 +91,10 @@ class Answers(Protocol):
         """Short facts for the "Created ..." line besides the file count and template."""
         ...
 
-    def next_steps(self) -> list[str]:
-        """Commands to run in the new project, after `cd` into it."""
+    def next_steps(self, stubbed: Sequence[str]) -> list[str]:
+        """Commands to run in the new project, after `cd` into it. `stubbed`: the files init
+        wrote whose handlers are stubs `cfngen test` reports as not implemented (they carry
+        `# STUB:` lines; an earlier template version's stubs do not)."""
         ...
 
 

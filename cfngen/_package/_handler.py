@@ -21,6 +21,7 @@ from cfngen._package import _cache
 from cfngen._package._limits import LAMBDA_UNZIPPED
 from cfngen._package._platform import Platform, handler_platform
 from cfngen._package._zip import zip_bytes
+from cfngen._pip_input import pip_input
 from cfngen._project import Project
 
 if TYPE_CHECKING:
@@ -114,14 +115,16 @@ def build_handler_zip(
             (folder / _SITE).mkdir()
             installed = Installed([], [])
             if text is None or _has_requirements(text):
-                installed = pip_install(
-                    requirements,
-                    platform,
-                    folder / _SITE,
-                    leave_out=(lambda name: False) if include_boto3 else provided_by_lambda,
-                    pip_options=pip_options,
-                    on_line=on_line,
-                )
+                # pip gets copies of the local projects it names: it builds them in place.
+                with pip_input(requirements) as given:
+                    installed = pip_install(
+                        given.path,
+                        platform,
+                        folder / _SITE,
+                        leave_out=(lambda name: False) if include_boto3 else provided_by_lambda,
+                        pip_options=pip_options,
+                        on_line=on_line,
+                    )
             (folder / _LEFT_OUT).write_text(json.dumps(installed.left_out), encoding="utf-8")
             (folder / _FROM_SOURCE).write_text(json.dumps(installed.from_source), "utf-8")
             deps = _cache.commit_folder("deps", deps_key, folder) if cacheable else folder

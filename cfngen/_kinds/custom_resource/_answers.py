@@ -9,12 +9,12 @@ uses it, the handler in src/app.py, and cfngen's protocol helper beside it (deri
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from cfngen._errors import CfngenError
-from cfngen._init._answers import check_runtime, parse_bool
+from cfngen._init._answers import check_runtime, ci_question, folder_words, parse_bool
 from cfngen._kinds._init_spec import Question
 from cfngen._kinds.custom_resource import CUSTOM_TYPE_NAME
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
@@ -33,6 +33,12 @@ def custom_type_error(value: str) -> str | None:
     return None
 
 
+def custom_type_from_folder(folder: str) -> str | None:
+    """`acme-greeting` -> Custom::AcmeGreeting (None when that is no valid type)."""
+    value = "Custom::" + "".join(folder_words(folder))
+    return value if value != "Custom::" and custom_type_error(value) is None else None
+
+
 def check_custom_type(value: Any) -> str:
     text = str(value).strip()
     problem = custom_type_error(text)
@@ -49,6 +55,8 @@ class Answers:
     runtime: str
     properties_schema: bool = True
     example: bool = False
+    #: The CI workflow to add: github, gitlab or none.
+    ci: str = "github"
 
     @property
     def title(self) -> str:
@@ -61,6 +69,7 @@ class Answers:
             "custom_type": self.custom_type,
             "runtime": self.runtime,
             "properties_schema": self.properties_schema,
+            "ci": self.ci,
         }
 
     def summary(self) -> list[tuple[str, str]]:
@@ -70,6 +79,7 @@ class Answers:
             ("runtime", self.runtime),
             ("start from", "the working SSM parameter example" if self.example else "a starter"),
             ("properties schema", "properties-schema.json" if self.properties_schema else "none"),
+            ("CI", self.ci),
         ]
 
     def notes(self) -> list[str]:
@@ -78,7 +88,7 @@ class Answers:
     def details(self) -> list[str]:
         return [self.runtime]
 
-    def next_steps(self) -> list[str]:
+    def next_steps(self, stubbed: Sequence[str]) -> list[str]:
         return ["cfngen validate", "cfngen test", "sam deploy --guided"]
 
 
@@ -104,6 +114,7 @@ def _questions() -> tuple[Question, ...]:
             flags=("--custom-type",),
             metavar="Custom::NAME",
             help=f"custom resources: the resource type (default: {DEFAULT_TYPE})",
+            propose=lambda a, folder: None if a.get("example") else custom_type_from_folder(folder),
         ),
         Question(
             "runtime",
@@ -126,6 +137,7 @@ def _questions() -> tuple[Question, ...]:
             "checks the template against and `cfngen test` derives failing requests from "
             "(default: yes)",
         ),
+        ci_question(),
     )
 
 
@@ -154,6 +166,7 @@ class CustomResourceInit:
             runtime=values["runtime"],
             properties_schema=bool(values["properties_schema"]),
             example=bool(values["example"]),
+            ci=values["ci"],
         )
 
 

@@ -19,9 +19,11 @@ from cfngen._init._answers import (
     check_package_name,
     check_runtime,
     check_type_name,
+    ci_question,
     package_name_error,
     parse_bool,
     type_name_error,
+    type_name_from_folder,
 )
 from cfngen._kinds._init_spec import Question
 from cfngen._kinds.hook import _targets
@@ -171,6 +173,8 @@ class Answers:
     invocation_points: tuple[str, ...] = INVOCATION_POINTS
     config_properties: tuple[tuple[str, str], ...] = ()
     artifact_type: str = ARTIFACT_TYPE
+    #: The CI workflow to add: github, gitlab or none.
+    ci: str = "github"
 
     @property
     def title(self) -> str:
@@ -184,6 +188,7 @@ class Answers:
             "package_name": self.package_name,
             "runtime": self.runtime,
             **copier_data(self.targets, self.invocation_points, self.config_properties),
+            "ci": self.ci,
         }
 
     def summary(self) -> list[tuple[str, str]]:
@@ -197,6 +202,7 @@ class Answers:
             ("targets", ", ".join(self.targets)),
             ("invocation points", ", ".join(self.invocation_points)),
             ("type configuration", settings),
+            ("CI", self.ci),
         ]
 
     def details(self) -> list[str]:
@@ -212,7 +218,7 @@ class Answers:
             )
         return notes
 
-    def next_steps(self) -> list[str]:
+    def next_steps(self, stubbed: Sequence[str]) -> list[str]:
         return ["python -m pip install -r requirements-dev.txt", "python -m pytest", "cfngen test"]
 
 
@@ -256,6 +262,7 @@ def _questions() -> tuple[Question, ...]:
             problem=type_name_error,
             flags=("-t", "--type-name"),
             help="Organization::Service::Resource, e.g. Acme::Storage::Bucket",
+            propose=lambda a, folder: None if a.get("example") else type_name_from_folder(folder),
         ),
         Question(
             "package_name",
@@ -319,6 +326,7 @@ def _questions() -> tuple[Question, ...]:
             help="hooks: a type configuration setting (repeatable); TYPE is string (default), "
             "integer, number or boolean",
         ),
+        ci_question(),
     )
 
 
@@ -373,6 +381,7 @@ class HookInit:
             targets=tuple(values["targets"]),
             invocation_points=tuple(values["invocation_points"]),
             config_properties=tuple((str(n), str(t)) for n, t in values["config_properties"]),
+            ci=values["ci"],
         )
 
 

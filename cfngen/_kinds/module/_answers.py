@@ -6,13 +6,13 @@ the fragment's format, and optionally a template to start from (`--from-template
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 from cfngen._errors import CfngenError
-from cfngen._init._answers import parse_bool
+from cfngen._init._answers import parse_bool, type_name_from_folder
 from cfngen._kinds._init_spec import Question
 from cfngen._kinds.module._fragment import check_module_type_name, module_type_name_problem
 from cfngen._typename import reserved_namespace
@@ -93,7 +93,7 @@ class Answers:
     def notes(self) -> list[str]:
         return [f"from {self.source}: {what}" for what in self.removed]
 
-    def next_steps(self) -> list[str]:
+    def next_steps(self, stubbed: Sequence[str]) -> list[str]:
         return ["cfngen validate", "cfngen generate", "cfngen test"]
 
 
@@ -108,6 +108,9 @@ def _questions() -> tuple[Question, ...]:
             flags=("-t", "--type-name"),
             help="Organization::Service::Resource, e.g. Acme::Storage::Bucket (a module's ends "
             "in ::MODULE)",
+            propose=lambda _a, folder: type_name_from_folder(
+                folder, suffix="::MODULE", problem=type_name_error
+            ),
         ),
         Question(
             "fragment_format",

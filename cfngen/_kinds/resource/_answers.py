@@ -16,9 +16,11 @@ from cfngen._init._answers import (
     check_package_name,
     check_runtime,
     check_type_name,
+    ci_question,
     package_name_error,
     parse_bool,
     type_name_error,
+    type_name_from_folder,
 )
 from cfngen._kinds._init_spec import Question
 from cfngen._kinds.resource import HANDLERS
@@ -54,6 +56,8 @@ class Answers:
     tagging: bool = True
     type_configuration: bool = False
     handlers: tuple[str, ...] = HANDLERS
+    #: The CI workflow to add: github, gitlab or none.
+    ci: str = "github"
 
     @property
     def title(self) -> str:
@@ -69,6 +73,7 @@ class Answers:
             "tagging": self.tagging,
             "type_configuration": self.type_configuration,
             "handlers": list(self.handlers),
+            "ci": self.ci,
         }
 
     def summary(self) -> list[tuple[str, str]]:
@@ -81,6 +86,7 @@ class Answers:
             ("tags", "yes" if self.tagging else "no"),
             ("type configuration", "yes" if self.type_configuration else "no"),
             ("handlers", ", ".join(self.handlers) or "none"),
+            ("CI", self.ci),
         ]
 
     def details(self) -> list[str]:
@@ -97,14 +103,14 @@ class Answers:
             f"src/{self.package_name}/, so it cannot package this project"
         ]
 
-    def next_steps(self) -> list[str]:
+    def next_steps(self, stubbed: Sequence[str]) -> list[str]:
         steps = ["python -m pip install -r requirements-dev.txt", "python -m pytest"]
-        if self.example or not self.handlers:
+        if not stubbed:
             return [*steps, "cfngen test"]
         return [
             *steps,
             "cfngen test  (says 'not implemented' until you implement the handlers in "
-            f"src/{self.package_name}/handlers.py and delete their `# STUB:` lines)",
+            f"{', '.join(stubbed)} and delete their `# STUB:` lines)",
         ]
 
 
@@ -157,6 +163,7 @@ QUESTIONS: tuple[Question, ...] = (
         problem=type_name_error,
         flags=("-t", "--type-name"),
         help="Organization::Service::Resource, e.g. Acme::Storage::Bucket",
+        propose=lambda a, folder: None if a.get("example") else type_name_from_folder(folder),
     ),
     Question(
         "package_name",
@@ -208,6 +215,7 @@ QUESTIONS: tuple[Question, ...] = (
         help=f"handlers to scaffold, comma-separated from {','.join(HANDLERS)}, or none "
         "(default: all)",
     ),
+    ci_question(),
 )
 
 
@@ -282,6 +290,7 @@ def resolve(given: Mapping[str, Any]) -> Answers:
         tagging=values["tagging"],
         type_configuration=values["type_configuration"],
         handlers=tuple(values["handlers"]),
+        ci=values["ci"],
     )
 
 
