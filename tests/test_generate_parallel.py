@@ -323,3 +323,55 @@ def test_a_process_cfngen_does_not_own_never_forks():
         "print(json.dumps([refused, _parallel.start(os.getpid).result() != parent]))\n"
     )
     assert got == [True, True]
+
+
+#: What generate does with its models child, with a child that never ends: prints the child's
+#: pid, then waits to be killed.
+KILLED_WHILE_RENDERING = """\
+import os, sys, time
+from cfngen import _process
+from cfngen._generate import _parallel
+
+def render_forever():
+    print(os.getpid(), flush=True)
+    while True:
+        pass
+
+_process.own()
+job = _parallel.start(render_forever)
+assert job is not None, "forking is allowed here"
+time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the process table")
+def test_the_models_child_dies_with_a_killed_generate(tmp_path):
+    """SIGKILL runs no `finally`: the child rendering models went on for as long as its
+    render took (seconds on a large schema) after generate was gone."""
+    import signal
+    import time
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    env.pop("CFNGEN_NO_FORK", None)
+    process = subprocess.Popen(
+        [sys.executable, "-c", KILLED_WHILE_RENDERING], stdout=subprocess.PIPE, text=True, env=env
+    )
+    child = int(process.stdout.readline())
+    try:
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + 2
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(child), "the models child still runs 2 s after generate was killed"
+    finally:
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

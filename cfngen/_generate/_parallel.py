@@ -103,8 +103,10 @@ def start(fn: Callable[..., T], *args: Any) -> Job[T] | None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
+    from cfngen._lifetime import fork  # the child dies with this process, even a SIGKILLed one
+
     read_fd, write_fd = os.pipe()
-    pid = os.fork()
+    pid = fork()
     if pid == 0:  # pragma: no cover - runs in the child, which never returns from here
         _child(fn, args, read_fd, write_fd)
     os.close(write_fd)
