@@ -46,6 +46,9 @@ class PipInput:
     #: A digest of the local projects copied for pip ("" for none): their content is part of
     #: what gets installed, which the requirements' text alone does not say.
     local: str = ""
+    #: The copies of those local projects: pip resolves them but, unlike a distribution from
+    #: an index, `pip download` saves no file of them, so a package build builds them itself.
+    folders: tuple[Path, ...] = ()
 
 
 @contextlib.contextmanager
@@ -57,7 +60,11 @@ def pip_input(requirements: Path, text: str | None = None) -> Iterator[PipInput]
         rewriter = _Rewriter(requirements.parent.absolute(), scratch)
         body = text if text is not None else requirements.read_text(encoding="utf-8")
         path = rewriter.rewrite(body, requirements.absolute(), scratch / "requirements.txt")
-        yield PipInput(path, rewriter.digest.hexdigest() if rewriter.copied else "")
+        yield PipInput(
+            path,
+            rewriter.digest.hexdigest() if rewriter.copied else "",
+            tuple(rewriter.copied.values()),
+        )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

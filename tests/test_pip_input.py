@@ -146,3 +146,19 @@ def test_build_leaves_the_local_project_as_it_was(case, tmp_path, offline_pip):
         build_package(root, pip_options=["--no-index"])
     added = sorted(set(project_files(root)) - set(before))
     assert not [name for name in added if name.startswith("lib/")], added
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_build_packs_the_local_project_the_requirements_name(case, tmp_path, offline_pip):
+    """pip downloads a local project as an archive of its source, not a wheel: the build
+    skipped it, and the deployed handler could not import what the tests had run with."""
+    import io
+    import zipfile
+
+    from cfngen._package import build_package
+
+    root = project(tmp_path, case)
+    result = build_package(root, pip_options=["--no-index"])
+    with zipfile.ZipFile(result.path) as package:
+        handler = zipfile.ZipFile(io.BytesIO(package.read("ResourceProvider.zip")))
+    assert handler.read("acme_local.py") == b"ANSWER = 42\n"

@@ -23,6 +23,7 @@ from packaging.utils import canonicalize_name, canonicalize_version, parse_wheel
 
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._package._from_source import (
+    build_local,
     build_wheel,
     is_pure,
     missing_requirement,
@@ -81,6 +82,7 @@ def pip_install(
     pip_options: Sequence[str] = (),
     on_line: ProgressLine | None = None,
     max_sdists: int = 20,
+    local: Sequence[Path] = (),
 ) -> Installed:
     """Install `requirements` into `dest` for `platform`, except the distributions `leave_out`
     names.
@@ -158,10 +160,21 @@ def pip_install(
             if not is_pure(wheel):
                 raise native_error(wheel, platform)
             code, output, downloads = resolve()
-        ours = {w.name for w in built.glob("*.whl")}
+        # The local projects the requirements name (`./lib`, `-e .`): pip resolved their
+        # dependencies above, but saves no file of a folder; without this they were missing.
+        mine = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cfngen-local-")))
+        for folder in local:
+            wheel, built_output = build_local(
+                folder, mine, pip_options=pip_options, on_line=on_line
+            )
+            if wheel is None:
+                raise unbuildable_error(str(folder.name), platform, built_output)
+            if not is_pure(wheel):
+                raise native_error(wheel, platform)
+        ours = {w.name for w in [*built.glob("*.whl"), *mine.glob("*.whl")]}
         left_out: list[tuple[str, str]] = []
         from_source: list[str] = []
-        wheels = sorted(downloads.glob("*.whl"))
+        wheels = sorted([*downloads.glob("*.whl"), *mine.glob("*.whl")], key=lambda w: w.name)
         with phase("installing dependencies", total=len(wheels)):
             for wheel in wheels:
                 dist, release, _, _ = parse_wheel_filename(wheel.name)

@@ -84,6 +84,22 @@ def build_wheel(
     return (new[0] if code == 0 and new else None), output
 
 
+def build_local(
+    folder: Path,
+    wheel_dir: Path,
+    *,
+    pip_options: Sequence[str],
+    on_line: ProgressLine | None,
+) -> tuple[Path | None, str]:
+    """A wheel of the local project in `folder` (its dependencies are the resolution's), or
+    None; and pip's output."""
+    before = set(wheel_dir.glob("*.whl"))
+    command = [*pip_command("wheel"), "--no-deps", "--wheel-dir", str(wheel_dir), *pip_options]
+    code, output = run_pip([*command, str(folder)], folder.parent, on_line)
+    new = sorted(set(wheel_dir.glob("*.whl")) - before)
+    return (new[0] if code == 0 and new else None), output
+
+
 def is_pure(wheel: Path) -> bool:
     _, _, _, tags = parse_wheel_filename(wheel.name)
     return all(tag.abi == "none" and tag.platform == "any" for tag in tags)

@@ -124,6 +124,7 @@ def build_handler_zip(
                         leave_out=(lambda name: False) if include_boto3 else provided_by_lambda,
                         pip_options=pip_options,
                         on_line=on_line,
+                        local=given.folders,
                     )
             (folder / _LEFT_OUT).write_text(json.dumps(installed.left_out), encoding="utf-8")
             (folder / _FROM_SOURCE).write_text(json.dumps(installed.from_source), "utf-8")
