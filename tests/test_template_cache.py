@@ -111,6 +111,12 @@ def test_cfngen_home_moves_the_cache_but_not_the_recorded_path(home, tmp_path, m
     assert result.src_path == "~/.cfngen/templates/resource"
     assert (result.path / ".git").is_dir()
     assert _template_cache.located()["resource"] == result.path
+    # `cfngen template sync` says where the cache is, not the path the answers record.
+    from cfngen._render import Rendered
+
+    text = Rendered()
+    result.render(text)
+    assert text.text("out").startswith(f"{result.path.as_posix()}: 0.1.0")
 
 
 def test_sync_tags_one_orphan_commit_per_version(home):

@@ -183,7 +183,15 @@ class SyncResult:
             if self.replaced
             else ""
         )
-        text.out(f"{self.src_path}: {', '.join(self.versions)}{added}{replaced}")
+        text.out(f"{_shown(self.path)}: {', '.join(self.versions)}{added}{replaced}")
+
+
+def _shown(path: Path) -> str:
+    """Where a repository is, with `~` for the home folder."""
+    try:
+        return "~/" + path.relative_to(Path.home()).as_posix()
+    except (ValueError, RuntimeError):
+        return path.as_posix()
 
 
 def sync(kind: str, *, anywhere: bool = False) -> SyncResult:

@@ -17,6 +17,7 @@ import os
 import shutil
 import stat
 import tempfile
+import uuid
 from collections.abc import Collection
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def verified(path: Path, shipped: Collection[str]) -> Path:
     if problem is None:
         ensure_repo(path)
         return path
-    aside = path.with_name(f".{path.name}.damaged-{os.getpid()}")
+    aside = path.with_name(f".{path.name}.damaged-{uuid.uuid4().hex[:12]}")
     os.rename(path, aside)
     try:
         lost = ensure_repo(path, carry_from=aside, shipped=shipped)
