@@ -41,12 +41,16 @@ Done = subprocess.CompletedProcess[str]
 MODULE = "Acme::Svc::Vpc::MODULE"
 
 
-def sampled(values, inner):
-    """`values` as parameters; those not in `inner` are `exhaustive` (CI runs every one, the
-    inner loop the sample)."""
+def sampled(cases, inner):
+    """`cases` (tuples) as parameters; those not in `inner` are `exhaustive` (CI runs every one,
+    the inner loop a sample of each class: ones the code before the layer failed worst)."""
     return [
-        pytest.param(v, marks=() if v in inner else pytest.mark.exhaustive, id=str(v))
-        for v in values
+        pytest.param(
+            *case,
+            id="-".join(map(str, case)),
+            marks=() if case in inner else pytest.mark.exhaustive,
+        )
+        for case in cases
     ]
 
 
@@ -338,28 +342,22 @@ CASES = [
     ("templates", "retagged"),
     *[(cache, damage) for cache in SLOW for damage in DAMAGES],
 ]
-#: The slow ones (pip runs) the inner loop samples: CI runs every case.
+#: What the inner loop runs (CI runs every case): the headline (a truncated models entry), a
+#: pipe (a hang before), and one of each other cache.
 INNER = {
+    ("models", "truncated"),
+    ("models", "fifo"),
+    ("module-reports", "flipped"),
+    ("templates", "truncated"),
+    ("templates", "other-type"),
+    ("templates", "retagged"),
     ("build-handlers", "truncated"),
     ("build-deps", "flipped"),
-    ("build-deps", "link"),
     ("requirements", "truncated"),
-    ("requirements", "no-digest"),
 }
 
 
-@pytest.mark.parametrize(
-    ("cache", "damage"),
-    [
-        pytest.param(
-            cache,
-            damage,
-            id=f"{cache}-{damage}",
-            marks=() if cache in FAST or (cache, damage) in INNER else pytest.mark.exhaustive,
-        )
-        for cache, damage in CASES
-    ],
-)
+@pytest.mark.parametrize(("cache", "damage"), sampled(CASES, INNER))
 def test_a_damaged_entry_is_discarded_named_and_made_again(
     cache, damage, tmp_path, tmp_path_factory, wheelhouse
 ):
@@ -471,9 +469,18 @@ def run_with_home(
     return result, int(done.stdout.split()[-1])
 
 
-@pytest.mark.parametrize("how", HOMES)
 @pytest.mark.parametrize(
-    "command", sampled(COMMANDS, {"generate", "validate", "init", "upgrade", "build"})
+    ("command", "how"),
+    sampled(
+        [(command, how) for command in COMMANDS for how in HOMES],
+        {
+            ("generate", "file"),
+            ("build", "file"),  # exit 70 before
+            ("build", "read-only"),  # exit 2 before, its hint without --no-cache
+            ("validate", "full"),
+            ("upgrade", "read-only"),
+        },
+    ),
 )
 def test_a_home_that_cannot_be_used_costs_time_and_one_warning(
     command, how, tmp_path, tmp_path_factory, wheelhouse
@@ -509,8 +516,13 @@ KIND_ARGS = {
 }
 
 
-@pytest.mark.parametrize("where", ["outside-home", "under-home"])
-@pytest.mark.parametrize("kind", list(KIND_ARGS))
+@pytest.mark.parametrize(
+    ("kind", "where"),
+    sampled(
+        [(kind, where) for kind in KIND_ARGS for where in ("outside-home", "under-home")],
+        {("resource", "outside-home")},
+    ),
+)
 def test_the_answers_file_records_no_machine_path_whatever_cfngen_home_says(kind, where, tmp_path):
     """copier records the template path verbatim and the file is committed: with CFNGEN_HOME
     set, it must still read `~/.cfngen/templates/<kind>`, the same on every machine."""
