@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 
 import cfngen
-from cfngen._init import _template_cache
+from cfngen._init import _template_cache, _template_repo
 from tests.test_init_support import REPO
 
 
@@ -31,7 +31,7 @@ def test_a_built_wheel_ships_every_template_version_and_finds_them(tmp_path):
         archive.extractall(tmp_path / "site")
     for template in _template_cache.packaged_versions("resource"):
         relative = template.path.relative_to(REPO / "templates").as_posix()
-        for path in _template_cache.template_files(template.path):
+        for path in _template_repo.template_files(template.path):
             name = f"cfngen/templates/{relative}/{path.relative_to(template.path).as_posix()}"
             assert name in names
     code = (

@@ -1,10 +1,10 @@
-"""The model cache (cfngen/_models/_cache.py): a module rendered once is read back for the same
-inputs and code, never for other inputs, never when turned off, and a cache that cannot be
-written costs only time."""
+"""The model cache (cfngen/_models/_cache.py, on the home's cache layer): a module rendered once
+is read back for the same inputs and code, never for other inputs, never when turned off, and
+a cache that cannot be written costs only time. Damaged entries, pruning and temporary files
+are the layer's, tested in tests/test_cache_layer.py for every cache."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -19,8 +19,12 @@ from tests.test_models import AWKWARD
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CFNGEN_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv(_cache.ENV_OFF, raising=False)
+    monkeypatch.delenv("CFNGEN_NO_CACHE", raising=False)
     return tmp_path / "home"
+
+
+def entries(home: Path) -> list[Path]:
+    return [p for p in (home / "cache" / "models").iterdir() if not p.name.startswith(".")]
 
 
 def renders(*texts: str) -> tuple[list[str], object]:
@@ -39,7 +43,7 @@ def test_the_same_inputs_are_rendered_once(home):
     assert _cache.remembered(["a", {"b": 1}], render) == "first"
     assert _cache.remembered(["a", {"b": 1}], render) == "first"
     assert done == ["first"]
-    assert len(list((home / "cache" / "models").glob("*.py"))) == 1
+    assert len(entries(home)) == 1
 
 
 def test_other_inputs_are_rendered_again(home):
@@ -50,7 +54,7 @@ def test_other_inputs_are_rendered_again(home):
 
 
 def test_turned_off_it_renders_every_time_and_keeps_nothing(home, monkeypatch):
-    monkeypatch.setenv(_cache.ENV_OFF, "1")
+    monkeypatch.setenv("CFNGEN_NO_CACHE", "1")
     _, render = renders("first", "second")
     _cache.remembered(["a"], render)
     assert _cache.remembered(["a"], render) == "second"
@@ -97,39 +101,11 @@ def test_an_edit_anywhere_in_the_code_is_another_key(tmp_path):
     assert _cache.code_digest(package) != before
 
 
-def test_pruning_keeps_what_was_used_last(tmp_path):
-    for age, name in enumerate(["d", "c", "b", "a"]):  # a is the oldest
-        path = tmp_path / f"{name}.py"
-        path.write_text(name)
-        os.utime(path, ns=(10**18 - age * 10**9,) * 2)
-    _cache.prune(tmp_path, 2)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.py", "d.py"]
-
-
-def test_pruning_removes_what_a_killed_write_left_once_it_is_old(tmp_path):
-    old, fresh = tmp_path / ".a.py.x1.tmp", tmp_path / ".b.py.x2.tmp"
-    for path in (old, fresh):
-        path.write_text("half")
-    os.utime(old, ns=(10**18,) * 2)
-    _cache.prune(tmp_path, 2)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [fresh.name]  # may still be written
-
-
-def test_a_read_entry_counts_as_used(home):
-    _cache.remembered(["old"], lambda: "old")
-    _cache.remembered(["new"], lambda: "new")
-    for path in (home / "cache" / "models").glob("*.py"):  # "old" written long before "new"
-        os.utime(path, ns=(10**18 + (path.read_text() == "new") * 10**9,) * 2)
-    assert _cache.remembered(["old"], lambda: pytest.fail("read, not rendered")) == "old"
-    _cache.prune(home / "cache" / "models", 1)
-    assert [p.read_text() for p in (home / "cache" / "models").glob("*.py")] == ["old"]
-
-
 def test_models_source_reads_back_what_it_rendered(home):
     first = models_source(AWKWARD)
-    (entry,) = (home / "cache" / "models").glob("*.py")
-    assert entry.read_text() == first
-    entry.write_text(first + "# read from the cache\n")
+    (entry,) = entries(home)
+    assert _cache.CACHE.get(entry.name) == first.encode()
+    _cache.CACHE.put(entry.name, (first + "# read from the cache\n").encode())
     assert models_source(AWKWARD) == first + "# read from the cache\n"
     # Another target Python is another module.
     assert models_source(AWKWARD, python=(3, 8)) != first

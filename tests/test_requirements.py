@@ -144,7 +144,7 @@ def test_requirements_are_installed_for_the_run_without_shadowing_cfngen(
     tested = cli("test", root)
     assert "cannot import" not in tested.stdout + tested.stderr
     assert tested.exit_code in (ExitCode.OK, ExitCode.FAILED), tested.stdout + tested.stderr
-    assert len(list((offline_pip / "requirements").iterdir())) == 1
+    assert len(list((offline_pip / "cache" / "requirements").iterdir())) == 1
 
 
 #: case -> (requirements.txt, what the message and its hint must name)

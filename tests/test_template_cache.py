@@ -12,7 +12,7 @@ import yaml
 from packaging.version import Version
 
 import cfngen
-from cfngen._init import _template_cache
+from cfngen._init import _template_cache, _template_repo
 from tests.test_init_support import cfngen_env, git, run_cfngen
 
 
@@ -59,7 +59,7 @@ ALL_TEMPLATES = [
 
 @pytest.mark.parametrize("template", ALL_TEMPLATES, ids=str)
 def test_every_template_file_ends_in_jinja(template):
-    files = _template_cache.template_files(template.path / "project")
+    files = _template_repo.template_files(template.path / "project")
     assert files
     assert [f for f in files if not f.name.endswith(".jinja")] == []
 
@@ -100,14 +100,23 @@ def test_cache_lives_under_home_and_is_recorded_with_a_tilde(home):
     assert _template_cache.src_path("resource") == "~/.cfngen/templates/resource"
 
 
-def test_cfngen_home_moves_the_cache(home, tmp_path, monkeypatch):
+def test_cfngen_home_moves_the_cache_but_not_the_recorded_path(home, tmp_path, monkeypatch):
+    """The recorded path is the answers file's: the same on every machine, whatever
+    CFNGEN_HOME says (tests/test_cache_layer.py runs init and upgrade so)."""
     monkeypatch.setenv("CFNGEN_HOME", str(home / "elsewhere"))
-    assert _template_cache.src_path("resource") == "~/elsewhere/templates/resource"
+    assert _template_cache.src_path("resource") == "~/.cfngen/templates/resource"
     monkeypatch.setenv("CFNGEN_HOME", str(tmp_path / "outside"))
     result = _template_cache.sync("resource")
     assert result.path == tmp_path / "outside" / "templates" / "resource"
-    assert result.src_path == (tmp_path / "outside" / "templates" / "resource").as_posix()
+    assert result.src_path == "~/.cfngen/templates/resource"
     assert (result.path / ".git").is_dir()
+    assert _template_cache.located()["resource"] == result.path
+    # `cfngen template sync` says where the cache is, not the path the answers record.
+    from cfngen._render import Rendered
+
+    text = Rendered()
+    result.render(text)
+    assert text.text("out").startswith(f"{result.path.as_posix()}: 0.1.0")
 
 
 def test_sync_tags_one_orphan_commit_per_version(home):
@@ -127,7 +136,7 @@ def test_sync_tags_one_orphan_commit_per_version(home):
         listed = git(result.path, "ls-tree", "-r", "--name-only", tag).split()
         expected = sorted(
             p.relative_to(template.path).as_posix()
-            for p in _template_cache.template_files(template.path)
+            for p in _template_repo.template_files(template.path)
         )
         assert sorted(listed) == expected
 
@@ -216,7 +225,7 @@ def test_repository_files_are_byte_identical_in_the_cache(home):
     """No line-ending or mode conversion on the way in: the cache is the package's bytes."""
     repo = _template_cache.sync("resource").path
     live = _template_cache.live_version("resource")
-    files = _template_cache.template_files(live.path)
+    files = _template_repo.template_files(live.path)
     handlers = next(p for p in files if p.name.startswith("hand"))
     rel = handlers.relative_to(live.path).as_posix()
     blob = subprocess.run(
@@ -232,7 +241,7 @@ def test_template_files_skip_interpreter_and_editor_droppings(tmp_path):
     (tmp_path / "project" / "__pycache__" / "x.pyc").write_bytes(b"")
     (tmp_path / "project" / "a.jinja").write_text("")
     (tmp_path / "project" / "a.jinja~").write_text("")
-    found = [p.relative_to(tmp_path).as_posix() for p in _template_cache.template_files(tmp_path)]
+    found = [p.relative_to(tmp_path).as_posix() for p in _template_repo.template_files(tmp_path)]
     assert found == ["project/a.jinja"]
 
 

@@ -376,6 +376,13 @@ def _run_raising(args: argparse.Namespace) -> int:
         if problem is None:
             raise
         raise problem from exc
+    finally:
+        # What cfngen's home and caches had to say (a cache bypassed, a damaged entry made
+        # again), once each, whatever the command.
+        from cfngen._files import take_notes
+
+        for note in take_notes():
+            print_warning(note)
 
 
 def _error_doc(message: str, hint: str | None, code: int) -> dict[str, object]:

@@ -28,6 +28,15 @@ Writing (every command that writes more than one file uses a Transaction):
                                         meanwhile only if the files are not all in place
     raised_while_interrupted(exc)       whether exc is a cleanup failing under an interrupt
 
+cfngen's home and its caches (see _home and _cache):
+    home()                              $CFNGEN_HOME, else ~/.cfngen
+    Cache(name, keep=, what=)           <home>/cache/<name>/: .get(key) / .put(key, bytes),
+                                        .get_folder(key) / .new_folder() / .put_folder(key,
+                                        folder); every entry verified on each read, a bad one
+                                        removed and noted; a home that cannot be used bypassed
+    note(text), take_notes()            what the command should say once when it ends
+    ENV_HOME, ENV_NO_CACHE              CFNGEN_HOME, CFNGEN_NO_CACHE
+
 Reading (regular files only; a named pipe, folder, loop or dangling link is a CfngenError
 that names the file, never a hang or a traceback):
     read_bytes(path), read_optional(path), inspect(path) -> Entry, reason(OSError) -> str
@@ -36,7 +45,9 @@ that names the file, never a hang or a traceback):
 from __future__ import annotations
 
 from cfngen._files._atomic import new_file_mode, umask, write_atomic
+from cfngen._files._cache import Cache
 from cfngen._files._contain import canonical, readable, repository_root, within, writable
+from cfngen._files._home import ENV_HOME, ENV_NO_CACHE, caches_off, home, note, take_notes
 from cfngen._files._journal import GITIGNORE_LINES, JOURNAL, recover
 from cfngen._files._read import Entry, inspect, read_bytes, read_optional, reason
 from cfngen._files._scratch import scratch_folder
@@ -45,16 +56,22 @@ from cfngen._files._transaction import Transaction, inside
 from cfngen._files._workspace import Workspace, sweep
 
 __all__ = [
+    "ENV_HOME",
+    "ENV_NO_CACHE",
     "GITIGNORE_LINES",
     "JOURNAL",
+    "Cache",
     "Entry",
     "Transaction",
     "Workspace",
+    "caches_off",
     "canonical",
     "commit_then_report",
+    "home",
     "inside",
     "inspect",
     "new_file_mode",
+    "note",
     "raised_while_interrupted",
     "read_bytes",
     "read_optional",
@@ -65,6 +82,7 @@ __all__ = [
     "scratch_folder",
     "signals_deferred",
     "sweep",
+    "take_notes",
     "umask",
     "within",
     "writable",

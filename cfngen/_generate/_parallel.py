@@ -33,6 +33,7 @@ from typing import Any, Generic, NoReturn, TypeVar
 
 from cfngen import _process
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._files import note, take_notes
 
 T = TypeVar("T")
 
@@ -66,9 +67,11 @@ class Job(Generic[T]):
             data = stream.read()
         self._reap()
         try:
-            kind, payload = pickle.loads(data)
+            kind, payload, notes = pickle.loads(data)
         except Exception:  # the child died before it finished writing: do the work here
             return self._fn(*self._args)
+        for text in notes:  # what the child's caches noted (cfngen/_files/_home.py)
+            note(text)
         if kind == "ok":
             value: T = payload
             return value
@@ -132,7 +135,7 @@ def _child(
                 outcome = ("redo", None)
         except BaseException:
             outcome = ("redo", None)
-        data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps((*outcome, take_notes()), protocol=pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write_fd, "wb") as stream:
             stream.write(data)
     except BaseException:

@@ -83,11 +83,50 @@ def _modes_kept(root: Path) -> Iterator[None]:
             os.chmod(path, wanted)
 
 
+@contextlib.contextmanager
+def _recorded_paths_lead_to_the_cache(needed: bool = True) -> Iterator[None]:
+    """Answers files record the template as `~/.cfngen/templates/<kind>` (the same on every
+    machine), and copier expands that `~` itself, from HOME. Where cfngen keeps a template
+    elsewhere (CFNGEN_HOME, or a temporary repository when the home cannot be used), HOME is,
+    for the copier run, a folder whose `.cfngen/templates/<kind>` leads there; git still reads
+    the user's own configuration files through links beside it."""
+    from cfngen._files import scratch_folder
+    from cfngen._files._home import DEFAULT
+    from cfngen._init._template_cache import located
+
+    moved = located() if needed else {}
+    if not moved:
+        yield
+        return
+    real = Path(os.path.expanduser("~"))
+    fake = scratch_folder("cfngen-home-")
+    templates = fake / Path(DEFAULT).name / "templates"
+    templates.mkdir(parents=True)
+    for kind, repo in moved.items():
+        (templates / kind).symlink_to(repo, target_is_directory=True)
+    for name in (".gitconfig", ".config"):
+        if os.path.lexists(real / name):
+            (fake / name).symlink_to(real / name)
+    before = os.environ.get("HOME")
+    os.environ["HOME"] = str(fake)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("HOME", None)
+        else:
+            os.environ["HOME"] = before
+
+
 def render(src: str, dest: Path, data: dict[str, Any], ref: str | None) -> None:
     """Render the template at `src` (a git repository, or a plain folder) into `dest`."""
     import copier
 
-    with _copier_errors("rendering the project template"), _modes_kept(dest):
+    with (
+        _copier_errors("rendering the project template"),
+        _modes_kept(dest),
+        _recorded_paths_lead_to_the_cache(src.startswith("~")),
+    ):
         copier.run_copy(src, dest, data=data, vcs_ref=ref, **_options())
 
 
@@ -100,6 +139,7 @@ def update(root: Path, ref: str) -> None:
         _copier_errors("updating the project from its template"),
         _modes_kept(root),
         _untracked_files_unseen(),
+        _recorded_paths_lead_to_the_cache(),
     ):
         copier.run_update(root, vcs_ref=ref, conflict="inline", skip_answered=True, **_options())
 
@@ -122,7 +162,11 @@ def _untracked_files_unseen() -> Iterator[None]:
 def recopy(root: Path, ref: str) -> None:
     import copier
 
-    with _copier_errors("re-rendering the project template"), _modes_kept(root):
+    with (
+        _copier_errors("re-rendering the project template"),
+        _modes_kept(root),
+        _recorded_paths_lead_to_the_cache(),
+    ):
         copier.run_recopy(root, vcs_ref=ref, skip_answered=True, **_options())
 
 

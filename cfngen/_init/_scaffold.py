@@ -176,7 +176,7 @@ def init_project(
     src = _template_cache.src_path(kind)
     if have_git:
         try:
-            _template_cache.sync(kind)
+            _template_cache.sync(kind, anywhere=True)
         except CfngenError as exc:
             # The project does not need the cache; only its later upgrades do.
             result.notes.append(

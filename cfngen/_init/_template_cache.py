@@ -8,6 +8,13 @@ the folder with CFNGEN_HOME): one orphan commit per version, with a fixed author
 has the same id on every machine, tagged with the bare version. Tags are never deleted, so a
 project made by any cfngen can still be upgraded on a machine where that cfngen once ran.
 
+The answers file records `~/.cfngen/templates/<kind>` whatever CFNGEN_HOME says, so it never
+holds a machine's path; cfngen's own copier runs find the repository where it is (`located`).
+
+Verified on read (cfngen/_init/_template_repo.py): git checks the repository (`git fsck`), and
+every tag this cfngen ships must hold the tree of its packaged files; a damaged repository is
+made again, a tag that holds other files is pointed back at them, and both are noted.
+
 Versioning: a template's version is the cfngen release in which it last changed, written in
 `templates/<kind>/VERSION`. Before changing a released template, copy it to
 `templates/released/<kind>/<VERSION>/` and set VERSION to the cfngen version being prepared.
@@ -16,15 +23,16 @@ Versioning: a template's version is the cfngen release in which it last changed,
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
 from cfngen._errors import CfngenError
+from cfngen._files import home, note, scratch_folder
+from cfngen._files._home import DEFAULT, bypassed, unusable
 from cfngen._init._git import git, require_git
+from cfngen._init._template_repo import ensure_repo, tree_id, verified, write_tree
 from cfngen._render import Rendered
 
 _COMMIT_ENV = {
@@ -35,8 +43,6 @@ _COMMIT_ENV = {
     "GIT_COMMITTER_EMAIL": "cfngen@users.noreply.invalid",
     "GIT_COMMITTER_DATE": "946684800 +0000",
 }
-_JUNK_DIRS = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
-_JUNK_SUFFIXES = (".pyc", ".pyo", "~", ".swp")
 _EMPTY_ID = "0" * 40
 
 
@@ -127,24 +133,34 @@ def has_question(folder: Path, key: str) -> bool:
     return isinstance(config, dict) and key in config
 
 
-def cfngen_home() -> Path:
-    configured = os.environ.get("CFNGEN_HOME")
-    return Path(configured).expanduser().absolute() if configured else Path.home() / ".cfngen"
-
-
 def cache_path(kind: str) -> Path:
-    return cfngen_home() / "templates" / kind
+    return home() / "templates" / kind
 
 
 def src_path(kind: str) -> str:
-    """The template path copier records in the answers file: with `~` when it is under the
-    home folder, so the file reads the same on every machine and plain `copier update` works
-    for anyone who ran cfngen there."""
-    path = cache_path(kind)
-    try:
-        return "~/" + path.relative_to(Path.home()).as_posix()
-    except ValueError:
-        return path.as_posix()
+    """The template path copier records in the answers file: `~/.cfngen/templates/<kind>`,
+    whatever CFNGEN_HOME says, so the file reads the same on every machine and plain `copier
+    update` works for anyone who ran cfngen there (copier expands the `~` itself)."""
+    return f"{DEFAULT}/templates/{kind}"
+
+
+#: kind -> the repository this process synced for it, where it is not at cache_path (the home
+#: could not be used: a temporary one).
+_elsewhere: dict[str, Path] = {}
+
+
+def located() -> dict[str, Path]:
+    """Every kind's repository that is not where its recorded path (`src_path`) leads on this
+    machine: CFNGEN_HOME moved it, or this process had to use a temporary one."""
+    moved = {}
+    for kind in template_kinds():
+        try:
+            actual = _elsewhere.get(kind) or cache_path(kind)
+        except CfngenError:
+            continue
+        if os.path.normpath(os.path.expanduser(src_path(kind))) != os.path.normpath(actual):
+            moved[kind] = actual
+    return moved
 
 
 @dataclass
@@ -167,27 +183,59 @@ class SyncResult:
             if self.replaced
             else ""
         )
-        text.out(f"{self.src_path}: {', '.join(self.versions)}{added}{replaced}")
+        text.out(f"{_shown(self.path)}: {', '.join(self.versions)}{added}{replaced}")
 
 
-def sync(kind: str) -> SyncResult:
-    """Make the cache hold every template version this cfngen ships. Idempotent, cheap when
-    nothing changed, and safe when several processes run it at once."""
-    require_git("cfngen keeps its project templates in a local git repository")
+def _shown(path: Path) -> str:
+    """Where a repository is, with `~` for the home folder."""
     try:
-        repo = _ensure_repo(cache_path(kind))
+        return "~/" + path.relative_to(Path.home()).as_posix()
+    except (ValueError, RuntimeError):
+        return path.as_posix()
+
+
+def sync(kind: str, *, anywhere: bool = False) -> SyncResult:
+    """Make the cache hold every template version this cfngen ships, verified (see above).
+    Idempotent, cheap when nothing changed, and safe when several processes run it at once.
+
+    With `anywhere`, a home that cannot be used (or a repository there that cannot be
+    written) gives this process a temporary repository, said once as every cache bypassed,
+    instead of an error: for commands that only need the templates for their own run."""
+    require_git("cfngen keeps its project templates in a local git repository")
+    where = "the home folder"
+    try:
+        path = cache_path(kind)
+        where = str(path)
+        return _synced(kind, verified(path, [t.tag for t in packaged_versions(kind)]))
     except OSError as exc:
-        raise CfngenError(
-            f"cannot create the template cache at {cache_path(kind)}: {exc.strerror or exc}",
-            "set CFNGEN_HOME to a folder you can write to",
-        ) from None
+        problem = unusable(exc)
+        if not anywhere:
+            raise CfngenError(
+                f"cannot create the template cache at {where}: {problem}",
+                "set CFNGEN_HOME to a folder you can write to",
+            ) from None
+    except CfngenError as exc:
+        if not anywhere:
+            raise
+        problem = exc.message
+    bypassed(problem)
+    repo = scratch_folder("cfngen-templates-") / kind
+    ensure_repo(repo)
+    _elsewhere[kind] = repo
+    return _synced(kind, repo)
+
+
+def _synced(kind: str, repo: Path) -> SyncResult:
+    """Every tag this cfngen ships made or pointed at its packaged files, in `repo`."""
     result = SyncResult(kind, repo, src_path(kind))
     existing = _tags(repo)
     for template in packaged_versions(kind):
         known = existing.get(template.tag)
-        if known is not None and not template.live:
-            continue  # a released version never changes
-        tree = _write_tree(repo, template.path)
+        if known is not None and known[1] == tree_id(template.path):
+            continue
+        # Written by git too: the authority where the two differ (a repository git made
+        # with SHA-256 object names, say).
+        tree = write_tree(repo, template.path)
         if known is not None and known[1] == tree:
             continue
         commit = git(
@@ -199,6 +247,12 @@ def sync(kind: str) -> SyncResult:
         old = known[0] if known is not None else _EMPTY_ID
         if git(["update-ref", ref, commit, old], repo, check=False).returncode == 0:
             (result.added if known is None else result.replaced).append(template.tag)
+            if known is not None and not template.live:
+                note(
+                    f"{repo}: template {template.tag} in the cache was damaged (it held other "
+                    "files than the ones this cfngen ships, and a released template never "
+                    "changes); cfngen put them back"
+                )
         elif _tags(repo).get(template.tag, ("", ""))[1] != tree:
             # Another process moved the tag between our read and our write, to other content.
             raise CfngenError(
@@ -216,26 +270,6 @@ def cached_versions(kind: str) -> list[str]:
     return sorted(_tags(repo), key=Version)
 
 
-def _ensure_repo(path: Path) -> Path:
-    if (path / ".git").is_dir():
-        return path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Build it beside its final place and rename it in, so a concurrent cfngen never sees a
-    # half-made repository; whoever renames second uses the winner's.
-    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
-    try:
-        git(["init", "--quiet"], staging)
-        try:
-            staging.rename(path)
-        except OSError:
-            if not (path / ".git").is_dir():
-                raise
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
-    return path
-
-
 def _tags(repo: Path) -> dict[str, tuple[str, str]]:
     """Version tags -> (commit, tree)."""
     out = git(
@@ -250,39 +284,3 @@ def _tags(repo: Path) -> dict[str, tuple[str, str]]:
             continue
         tags[name] = (commit, tree)
     return tags
-
-
-def template_files(folder: Path) -> list[Path]:
-    """The files of one template version, sorted, without editor and interpreter droppings."""
-    found = []
-    for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = sorted(d for d in dirnames if d not in _JUNK_DIRS)
-        for name in sorted(filenames):
-            if not name.endswith(_JUNK_SUFFIXES):
-                found.append(Path(dirpath, name))
-    return found
-
-
-def _write_tree(repo: Path, folder: Path) -> str:
-    """The git tree of `folder`'s files (all mode 100644, bytes as they are), written into
-    `repo` without a work tree or its index."""
-    files = template_files(folder)
-    hashes = git(
-        ["hash-object", "-w", "--no-filters", "--stdin-paths"],
-        repo,
-        stdin="".join(f"{f}\n" for f in files),
-    ).stdout.split()
-    entries = "".join(
-        f"100644 {sha}\t{f.relative_to(folder).as_posix()}\n"
-        for f, sha in zip(files, hashes, strict=True)
-    )
-    fd, index = tempfile.mkstemp(prefix="cfngen-index-")
-    os.close(fd)
-    os.unlink(index)  # git wants to create the index itself
-    try:
-        env = {"GIT_INDEX_FILE": index}
-        git(["update-index", "--add", "--index-info"], repo, env=env, stdin=entries)
-        return git(["write-tree"], repo, env=env).stdout.strip()
-    finally:
-        if os.path.exists(index):
-            os.unlink(index)

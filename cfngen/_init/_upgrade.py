@@ -157,7 +157,7 @@ def upgrade_project(
             f"the project uses template {current}, newer than this cfngen's {live.tag}",
             "upgrade cfngen (`python -m pip install --upgrade cfngen`) and retry",
         )
-    synced = _template_cache.sync(kind)
+    synced = _template_cache.sync(kind, anywhere=True)
     recorded_src = answers.get("_src_path")
     if not isinstance(recorded_src, str) or _expand(recorded_src) != _expand(synced.src_path):
         raise CfngenError(

@@ -7,11 +7,12 @@ to a second more per large schema, and many are rendered again and again: every 
 hook that targets the same bundled type, every `generate --force` or schema edit undone, every
 `cfngen init` of a type made before.
 
-The text is kept under `$CFNGEN_HOME/cache/models/` (default `~/.cfngen`), named by a sha256 of
-everything it depends on, written atomically. A missing, unreadable or read-only cache only
-costs time; the folder keeps the `LIMIT` entries read or written last (and a write killed
-half-way leaves a temporary file that a write an hour later removes). `CFNGEN_NO_CACHE=1`
-turns it off (the benchmarks measure both).
+The text is kept in the cache `models` of cfngen's home (cfngen/_files/_cache.py:
+`$CFNGEN_HOME/cache/models/`, default `~/.cfngen`), named by a sha256 of everything it depends
+on and verified by its own digest on every read, so a damaged entry is rendered again, never
+written into a project. A missing, unreadable or read-only cache only costs time; the cache
+keeps the `LIMIT` entries read or written last. `CFNGEN_NO_CACHE=1` turns it off (the
+benchmarks measure both).
 """
 
 from __future__ import annotations
@@ -20,15 +21,14 @@ import contextlib
 import functools
 import hashlib
 import json
-import os
 import sys
-import time
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-ENV_OFF = "CFNGEN_NO_CACHE"
+from cfngen._files import Cache, caches_off
+
 #: Entries kept: enough for every schema a user's projects model, bounded when a schema is
 #: edited over and over (a models module is 5-100 KB).
 LIMIT = 512
@@ -58,54 +58,24 @@ def code_digest(package: Path | None = None) -> str:
     return digest.hexdigest()
 
 
-def folder() -> Path:
-    from cfngen._init._template_cache import cfngen_home
-
-    return cfngen_home() / "cache" / "models"
+#: The one cache of rendered models (cfngen/_files/_cache.py: verified on every read).
+CACHE = Cache("models", keep=LIMIT, what="the model cache")
 
 
 def remembered(inputs: list[Any], render: Callable[[], str]) -> str:
     """render(), or what it returned before for the same `inputs` (JSON values) and code."""
-    if os.environ.get(ENV_OFF):
+    if caches_off():
         return render()
     try:
         key = json.dumps([code_digest(), inputs], sort_keys=True)
-        path = folder() / f"{hashlib.sha256(key.encode()).hexdigest()}.py"
-    except (TypeError, ValueError, RecursionError, OSError, RuntimeError):
-        # No key: inputs no JSON file could hold, unreadable code, or no home folder.
+    except (TypeError, ValueError, RecursionError, OSError):
+        # No key: inputs no JSON file could hold, or unreadable code.
         return render()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        pass
-    else:
-        with contextlib.suppress(OSError):
-            os.utime(path)  # read last: kept longest
-        return text
+    key = hashlib.sha256(key.encode()).hexdigest()
+    cached = CACHE.get(key)
+    if cached is not None:
+        with contextlib.suppress(UnicodeDecodeError):
+            return cached.decode("utf-8")
     text = render()
-    # A read-only home: generate still works, only slower next time.
-    with contextlib.suppress(OSError):
-        from cfngen._files import write_atomic
-
-        write_atomic(path, text)
-        prune(path.parent, LIMIT)
+    CACHE.put(key, text.encode("utf-8"))
     return text
-
-
-def prune(where: Path, limit: int) -> None:
-    """Delete the entries read or written longest ago beyond `limit`, and what a write killed
-    half-way left (write_atomic's `.tmp` sibling) once it is an hour old."""
-    entries = []
-    stale = time.time_ns() - 3600 * 10**9
-    with os.scandir(where) as scan:
-        for entry in scan:
-            with contextlib.suppress(OSError):
-                if entry.name.endswith(".py"):
-                    entries.append((entry.stat().st_mtime_ns, entry.path))
-                elif entry.name.endswith(".tmp") and entry.stat().st_mtime_ns < stale:
-                    os.unlink(entry.path)
-    if len(entries) <= limit:
-        return
-    for _, path in sorted(entries)[: len(entries) - limit]:
-        with contextlib.suppress(OSError):
-            os.unlink(path)

@@ -8,6 +8,7 @@ changed reads one cached file.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import hashlib
 import json
 import tempfile
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._files import reason
 from cfngen._package import _cache
 from cfngen._package._limits import LAMBDA_UNZIPPED
 from cfngen._package._platform import Platform, handler_platform
@@ -32,6 +34,7 @@ REQUIREMENTS_FILE = "requirements.txt"
 _SITE = "site"
 _LEFT_OUT = "left-out.json"
 _FROM_SOURCE = "from-source.json"
+_NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS})
 
 
 @dataclass(frozen=True)
@@ -104,31 +107,47 @@ def build_handler_zip(
 
     temporary: list[Path] = []
     try:
-        deps = _cache.lookup("deps", deps_key) if cacheable and not refresh else None
+        deps = _cache.DEPS.get_folder(deps_key) if cacheable and not refresh else None
         if deps is None:
             folder = (
-                _cache.new_folder("deps")
+                _cache.DEPS.new_folder()
                 if cacheable
                 else Path(tempfile.mkdtemp(prefix="cfngen-deps-"))
             )
             temporary.append(folder)
-            (folder / _SITE).mkdir()
-            installed = Installed([], [])
-            if text is None or _has_requirements(text):
-                # pip gets copies of the local projects it names: it builds them in place.
-                with pip_input(requirements) as given:
-                    installed = pip_install(
-                        given.path,
-                        platform,
-                        folder / _SITE,
-                        leave_out=(lambda name: False) if include_boto3 else provided_by_lambda,
-                        pip_options=pip_options,
-                        on_line=on_line,
-                        local=given.folders,
-                    )
-            (folder / _LEFT_OUT).write_text(json.dumps(installed.left_out), encoding="utf-8")
-            (folder / _FROM_SOURCE).write_text(json.dumps(installed.from_source), "utf-8")
-            deps = _cache.commit_folder("deps", deps_key, folder) if cacheable else folder
+
+            def fill(folder: Path) -> None:
+                (folder / _SITE).mkdir()
+                installed = Installed([], [])
+                if text is None or _has_requirements(text):
+                    # pip gets copies of the local projects it names: it builds them in place.
+                    with pip_input(requirements) as given:
+                        installed = pip_install(
+                            given.path,
+                            platform,
+                            folder / _SITE,
+                            leave_out=(lambda name: False) if include_boto3 else provided_by_lambda,
+                            pip_options=pip_options,
+                            on_line=on_line,
+                            local=given.folders,
+                        )
+                (folder / _LEFT_OUT).write_text(json.dumps(installed.left_out), "utf-8")
+                (folder / _FROM_SOURCE).write_text(json.dumps(installed.from_source), "utf-8")
+
+            try:
+                fill(folder)
+            except OSError as exc:
+                if not _cache.DEPS.holds(folder) or exc.errno not in _NO_ROOM:
+                    raise
+                # The cache's file system is full or read-only: this build installs elsewhere.
+                _cache.DEPS.drop(folder)
+                folder = _cache.DEPS.elsewhere(reason(exc))
+                temporary.append(folder)
+                fill(folder)
+            stored = (
+                _cache.DEPS.put_folder(deps_key, folder, replace=refresh) if cacheable else None
+            )
+            deps = stored or folder
         dists = read_distributions(deps / _SITE)
         from_source = {canonicalize_name(n) for n in json.loads(_read(deps / _FROM_SOURCE))}
         left_out = tuple(f"{name} {version}" for name, version in _read_left_out(deps))
@@ -145,7 +164,8 @@ def build_handler_zip(
             )
         data = zip_bytes(files, deflate=True, what="the handler and its dependencies")
     finally:
-        _cache.discard(p for p in temporary if p.exists())
+        for path in temporary:
+            _cache.DEPS.drop(path)
     shipped = tuple(_shipped(d, canonicalize_name(d.name) in from_source) for d in dists)
     if cacheable:
         summary = {
@@ -153,8 +173,8 @@ def build_handler_zip(
             "left_out": list(left_out),
             "unzipped_size": unzipped,
         }
-        _cache.store_file("handlers", handler_key, json.dumps(summary).encode(), ".json")
-        _cache.store_file("handlers", handler_key, data, ".zip")
+        # One entry: the summary (JSON, which never holds a NUL byte), a NUL, the zip.
+        _cache.HANDLERS.put(handler_key, json.dumps(summary).encode() + b"\0" + data)
     built = HandlerZip(data, platform, shipped, left_out, unzipped, False, tuple(warnings))
     return dataclasses.replace(built, warnings=(*built.warnings, *tested_versions(built)))
 
@@ -191,13 +211,12 @@ def _has_requirements(text: str) -> bool:
 
 
 def _cached_handler(key: str, platform: Platform, warnings: list[str]) -> HandlerZip | None:
-    summary_path = _cache.lookup("handlers", key, ".json")
-    zip_path = _cache.lookup("handlers", key, ".zip")
-    if summary_path is None or zip_path is None:
+    entry = _cache.HANDLERS.get(key)
+    if entry is None:
         return None
+    head, _, data = entry.partition(b"\0")
     try:
-        summary = json.loads(summary_path.read_text(encoding="utf-8"))
-        data = zip_path.read_bytes()
+        summary = json.loads(head)
         shipped = tuple(Shipped(*row) for row in summary["shipped"])
         return HandlerZip(
             data,
@@ -208,8 +227,8 @@ def _cached_handler(key: str, platform: Platform, warnings: list[str]) -> Handle
             True,
             tuple(warnings),
         )
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # a damaged entry: build afresh
+    except (ValueError, KeyError, TypeError):
+        return None  # verified, so written by a cfngen whose entry had another shape
 
 
 def _read_left_out(deps: Path) -> list[tuple[str, str]]:

@@ -4,33 +4,28 @@ Most of `cfngen validate`'s time on a module is cfn-lint starting up (importing 
 its ~340 rules costs 1-2 s; linting a fragment ~0.1 s), which the official `cfn validate` pays on
 every run too. A report is a pure function of the fragment's bytes, cfngen's and cfn-lint's
 versions (and the checks' source), and the projects available locally (their `.rpdk-config`
-and fragments), so it is stored under that key in `~/.cfngen/cache/module-reports/`
-(CFNGEN_HOME moves it) and read back instead of running anything. A cache that cannot be read
-or written is simply not used; `CFNGEN_NO_CACHE=1` turns it off.
+and fragments), so it is stored under that key in the cache `module-reports` of cfngen's home
+(cfngen/_files/_cache.py: verified on every read, a damaged entry checked again) and read back
+instead of running anything. A cache that cannot be read or written is simply not used;
+`CFNGEN_NO_CACHE=1` turns it off.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from cfngen import __version__
 from cfngen._diagnostics import Diagnostic
+from cfngen._files import Cache, caches_off
 
-ENV_OFF = "CFNGEN_NO_CACHE"
 #: Bump when the report's shape or the checks change without a version change.
 _FORMAT = "1"
-
-
-def _folder() -> Path:
-    from cfngen._init._template_cache import cfngen_home
-
-    return cfngen_home() / "cache" / "module-reports"
+#: Reports are a few KB; as many as the model cache keeps models.
+CACHE = Cache("module-reports", keep=512, what="the module report cache")
 
 
 def _cfnlint_version() -> str:
@@ -54,7 +49,7 @@ def _code_digest() -> str:
 
 def key(text: str, *, root: Path | None, own_type: str | None) -> str | None:
     """The cache key of a fragment's report, or None when the cache is off."""
-    if os.environ.get(ENV_OFF):
+    if caches_off():
         return None
     from cfngen._kinds.module._local import local_types
 
@@ -76,26 +71,22 @@ def key(text: str, *, root: Path | None, own_type: str | None) -> str | None:
 def load(cache_key: str | None) -> tuple[list[Diagnostic], Any] | None:
     if cache_key is None:
         return None
+    content = CACHE.get(cache_key)
+    if content is None:
+        return None
     try:
-        data = json.loads((_folder() / f"{cache_key}.json").read_text(encoding="utf-8"))
+        data = json.loads(content)
         diagnostics = [
             Diagnostic(d["severity"], d["pointer"], d["message"], d["hint"], d["line"], d["column"])
             for d in data["diagnostics"]
         ]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    except (ValueError, KeyError, TypeError):
+        return None  # verified, so written by a cfngen whose report had another shape
     return diagnostics, data.get("template")
 
 
 def store(cache_key: str | None, diagnostics: list[Diagnostic], template: Any) -> None:
     if cache_key is None:
         return
-    folder = _folder()
-    body = json.dumps(
-        {"diagnostics": [d.as_json() for d in diagnostics], "template": template}
-    ).encode()
-    from cfngen._files import write_atomic
-
-    # A cache that cannot be written (a full disk, a read-only home) only costs speed.
-    with contextlib.suppress(OSError):
-        write_atomic(folder / f"{cache_key}.json", body)
+    body = json.dumps({"diagnostics": [d.as_json() for d in diagnostics], "template": template})
+    CACHE.put(cache_key, body.encode())
