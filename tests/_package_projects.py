@@ -106,6 +106,13 @@ class ModuleStandIn:
 
         return MODULE
 
+    def may_derive(self, project, relpath: str) -> bool:
+        """What the module kind derives (build refuses a derived file holding conflict
+        markers); the kind's own answer."""
+        from cfngen._kinds import named
+
+        return named("module").may_derive(project, relpath)
+
 
 def module(root: Path):
     from cfngen._project import Project
