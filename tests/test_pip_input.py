@@ -17,7 +17,7 @@ import pytest
 
 from cfngen._errors import ExitCode
 from tests._official_projects import by_hand
-from tests.test_init_support import project_files
+from tests.test_init_support import project_files as all_files
 from tests.test_requirements import RESOURCE
 
 #: Like setuptools' build_meta: metadata and build files in the source folder, then a wheel.
@@ -78,6 +78,12 @@ def local_project(folder: Path, answer: int) -> None:
     )
     (folder / "backend.py").write_text(BACKEND)
     (folder / "acme_local.py").write_text(f"ANSWER = {answer}\n")
+
+
+def project_files(root: Path) -> dict[str, bytes]:
+    """The project's files but the bytecode Python writes beside modules it imports (where
+    PYTHONDONTWRITEBYTECODE is unset, as in CI): what pip could leave is the question."""
+    return {k: v for k, v in all_files(root).items() if "__pycache__" not in k.split("/")}
 
 
 #: case -> requirements.txt (and the files it includes) naming the local project in lib/.
