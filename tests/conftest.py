@@ -39,9 +39,10 @@ import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -131,6 +132,16 @@ SWEEPS = [
     pytest.param(3, id="sample"),
     pytest.param(1, id="every-step", marks=pytest.mark.exhaustive),
 ]
+
+
+def sampled(values: Iterable[Any], inner: Iterable[Any]) -> list[Any]:
+    """`values` as parameters; those not in `inner` are `exhaustive`: CI runs every variant,
+    the inner loop a sample (at least one of each class, the ones the code before failed)."""
+    keep = set(inner)
+    return [
+        pytest.param(v, marks=() if v in keep else pytest.mark.exhaustive, id=str(v) or None)
+        for v in values
+    ]
 
 
 def other_hash_seed() -> str:

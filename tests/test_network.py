@@ -24,20 +24,11 @@ import pytest
 from cfngen._generate import generate_project
 from tests import _faults
 from tests._hook_projects import guard_project
-from tests.conftest import run_command
+from tests.conftest import run_command, sampled
 from tests.test_cr_protocol import CRHELPER, INLINE, INLINE_TEMPLATE, TEMPLATE
 from tests.test_hook_contract import CORRECT as HOOK_HANDLERS
 
 ALLOW = "--allow-network"
-
-
-def sampled(values, inner):
-    """`values` as parameters; those not in `inner` are `exhaustive` (CI runs every one, the
-    inner loop the sample: one or two of each class, the ones main's code failed first)."""
-    return [
-        pytest.param(v, marks=() if v in inner else pytest.mark.exhaustive, id=str(v) or None)
-        for v in values
-    ]
 
 
 # --------------------------------------------------------------------------- the trace

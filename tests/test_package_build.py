@@ -421,8 +421,23 @@ def hook_root(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, requirem
 
 @pytest.mark.parametrize(
     ("kind", "case"),
-    [("resource", case) for case in FROM_SOURCE]
-    + [("hook", "every release of the dependent needs it: ResolutionImpossible")],
+    [
+        pytest.param(
+            "resource",
+            case,
+            marks=() if index < 2 else pytest.mark.exhaustive,
+            id=f"resource-{case}",
+        )
+        for index, case in enumerate(FROM_SOURCE)
+    ]
+    + [
+        pytest.param(
+            "hook",
+            "every release of the dependent needs it: ResolutionImpossible",
+            marks=pytest.mark.exhaustive,
+            id="hook-every release of the dependent needs it: ResolutionImpossible",
+        )
+    ],
 )
 def test_a_dependency_published_only_as_source_is_built_and_packed_as_tested(  # noqa: PLR0917
     kind, case, offline, monkeypatch, tmp_path_factory, tmp_path

@@ -17,6 +17,7 @@ import pytest
 
 from cfngen._errors import ExitCode
 from tests._official_projects import by_hand
+from tests.conftest import sampled
 from tests.test_init_support import project_files as all_files
 from tests.test_requirements import RESOURCE
 
@@ -118,7 +119,7 @@ def invoke(cli, root: Path):
     return cli("invoke", "READ", request, "--project", root)
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", sampled(CASES, {"editable", "file-url"}))
 def test_a_local_requirement_is_installed_for_the_run_and_the_project_is_left_as_it_was(
     case, tmp_path, offline_pip, cli
 ):
@@ -142,7 +143,7 @@ def test_a_change_to_the_local_project_is_installed_anew(tmp_path, offline_pip, 
     assert "43 boto3" in result.stdout, result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("case", ["editable", "path"])
+@pytest.mark.parametrize("case", sampled(["editable", "path"], {"path"}))
 def test_build_leaves_the_local_project_as_it_was(case, tmp_path, offline_pip):
     from cfngen._package import build_package
 
@@ -154,7 +155,7 @@ def test_build_leaves_the_local_project_as_it_was(case, tmp_path, offline_pip):
     assert not [name for name in added if name.startswith("lib/")], added
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", sampled(CASES, {"path", "included"}))
 def test_build_packs_the_local_project_the_requirements_name(case, tmp_path, offline_pip):
     """pip downloads a local project as an archive of its source, not a wheel: the build
     skipped it, and the deployed handler could not import what the tests had run with."""

@@ -21,6 +21,7 @@ from cfngen._files import GITIGNORE_LINES, JOURNAL
 from cfngen._init import _template_cache
 from cfngen._init._upgrade import upgrade_project
 from cfngen._render import Rendered
+from tests.conftest import sampled
 from tests.test_init_support import commit_all, git, project_files, run_cfngen
 
 LIVE = _template_cache.live_version("resource").tag
@@ -202,7 +203,9 @@ def test_no_template_names_an_answer_in_its_skip_patterns(kind):
         assert "{{" not in pattern and "{%" not in pattern, (kind, pattern)
 
 
-@pytest.mark.parametrize("deleted", DELETED_0_1_0)
+@pytest.mark.parametrize(
+    "deleted", sampled(DELETED_0_1_0, {".rpdk-config", "inputs/inputs_1_create.json", HANDLERS})
+)
 def test_upgrade_after_the_user_deleted_a_template_file(home, make, tmp_path, capsys, deleted):
     """copier matched the live template's skip patterns ('{{ schema_file }}') before it had
     read any answer, whenever a file was deleted: exit 70, 'schema_file' is undefined."""
