@@ -139,7 +139,11 @@ def sampled(values: Iterable[Any], inner: Iterable[Any]) -> list[Any]:
     the inner loop a sample (at least one of each class, the ones the code before failed)."""
     keep = set(inner)
     return [
-        pytest.param(v, marks=() if v in keep else pytest.mark.exhaustive, id=str(v) or None)
+        pytest.param(
+            *(v if isinstance(v, tuple) else (v,)),  # a tuple: one value per argument name
+            marks=() if v in keep else pytest.mark.exhaustive,
+            id="-".join(map(str, v)) if isinstance(v, tuple) else str(v) or None,
+        )
         for v in values
     ]
 

@@ -279,9 +279,7 @@ def param_project(root: Path, *, client: str = "session-proxy", outside: str = "
     return root
 
 
-@pytest.mark.parametrize(
-    "client", sampled(CLIENT_STYLES, {"session-proxy", "import-time", "made-before"})
-)
+@pytest.mark.parametrize("client", sampled(CLIENT_STYLES, {"session-proxy", "made-before"}))
 def test_every_aws_client_a_resource_handler_can_reach_goes_to_moto(tmp_path, client):
     root = param_project(tmp_path / "project", client=client)
     if client == "made-before":

@@ -191,12 +191,7 @@ SHAPES: dict[str, Callable[[pytest.TempPathFactory], Path]] = {
 #: Shapes whose tests cannot run at all (`cfngen test` exits 2).
 CANNOT_RUN = {"resource-that-cannot-run"}
 #: The inner loop's sample: the shapes the plugin failed first; CI runs every one.
-INNER = {
-    "hook-two-points",
-    "hook-that-names-no-target",
-    "module-yaml",
-    "resource-example-two-input-sets",
-}
+INNER = {"hook-two-points", "module-yaml"}
 
 
 @pytest.mark.parametrize(

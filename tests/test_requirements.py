@@ -16,6 +16,7 @@ import pytest
 from cfngen._errors import ExitCode
 from tests._official_projects import by_hand
 from tests._wheelhouse import write_wheel
+from tests.conftest import sampled
 
 RESOURCE = """\
 import boto3
@@ -127,8 +128,13 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", list(CASES))
-@pytest.mark.parametrize("kind", ["resource", "hook"])
+@pytest.mark.parametrize(
+    ("case", "kind"),
+    sampled(
+        [(case, kind) for case in CASES for kind in ("resource", "hook")],
+        {("listed", "resource"), ("included-with-r", "hook")},
+    ),
+)
 def test_requirements_are_installed_for_the_run_without_shadowing_cfngen(
     kind, case, tmp_path, offline_pip, cli
 ):
@@ -164,8 +170,13 @@ REFUSALS = {
 }
 
 
-@pytest.mark.parametrize("case", list(REFUSALS))
-@pytest.mark.parametrize("kind", ["resource", "hook"])
+@pytest.mark.parametrize(
+    ("case", "kind"),
+    sampled(
+        [(case, kind) for case in REFUSALS for kind in ("resource", "hook")],
+        {("not-listed", "hook"), ("listed-but-not-that", "resource")},
+    ),
+)
 def test_what_cannot_be_installed_is_named(kind, case, tmp_path, offline_pip, cli):
     requirements, words = REFUSALS[case]
     root = project(tmp_path, kind, "acme_unlisted", requirements)
