@@ -68,20 +68,8 @@ def build_wheel(
 ) -> tuple[Path | None, str]:
     """Build `requirement` from its sdist (never a wheel) into `wheel_dir`: the new wheel, or
     None; and pip's output."""
-    before = set(wheel_dir.glob("*.whl"))
-    command = [
-        *pip_command("wheel"),
-        "--no-deps",
-        "--no-binary",
-        requirement_name(requirement),
-        "--wheel-dir",
-        str(wheel_dir),
-        *pip_options,
-        requirement,
-    ]
-    code, output = run_pip(command, cwd, on_line)
-    new = sorted(set(wheel_dir.glob("*.whl")) - before)
-    return (new[0] if code == 0 and new else None), output
+    never_binary = ["--no-binary", requirement_name(requirement)]
+    return _pip_wheel([*never_binary, requirement], wheel_dir, cwd, pip_options, on_line)
 
 
 def build_local(
@@ -93,9 +81,21 @@ def build_local(
 ) -> tuple[Path | None, str]:
     """A wheel of the local project in `folder` (its dependencies are the resolution's), or
     None; and pip's output."""
+    return _pip_wheel([str(folder)], wheel_dir, folder.parent, pip_options, on_line)
+
+
+def _pip_wheel(
+    what: Sequence[str],
+    wheel_dir: Path,
+    cwd: Path,
+    pip_options: Sequence[str],
+    on_line: ProgressLine | None,
+) -> tuple[Path | None, str]:
+    """`pip wheel --no-deps` of `what` into `wheel_dir`: the wheel it made, or None; and
+    pip's output."""
     before = set(wheel_dir.glob("*.whl"))
     command = [*pip_command("wheel"), "--no-deps", "--wheel-dir", str(wheel_dir), *pip_options]
-    code, output = run_pip([*command, str(folder)], folder.parent, on_line)
+    code, output = run_pip([*command, *what], cwd, on_line)
     new = sorted(set(wheel_dir.glob("*.whl")) - before)
     return (new[0] if code == 0 and new else None), output
 
