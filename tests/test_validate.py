@@ -178,7 +178,8 @@ def test_json_output_is_exactly_one_document_of_the_promised_shape(cli):
     for file in doc["files"]:
         assert list(file) == ["path", "valid", "diagnostics"]
         for d in file["diagnostics"]:
-            assert list(d) == ["severity", "pointer", "line", "column", "message", "hint"]
+            assert list(d) == ["severity", "pointer", "line", "column", "message", "hint", "code"]
+            assert d["code"].startswith("cfngen/")
             assert d["severity"] in ("error", "warning")
             assert isinstance(d["pointer"], str)
             assert isinstance(d["line"], int | None) and isinstance(d["column"], int | None)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cfngen._diagnostics import code_of
 from cfngen._formats._shapes import Case, Finding, Level, display_path, rule_id
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ def report_findings(reports: Sequence[FileReport]) -> list[Finding]:
             found.append(
                 Finding(
                     level=level,
-                    rule=rule_id(d.message),
+                    rule=code_of(d),
                     message=message,
                     path=display_path(report.path),
                     line=d.line,

@@ -8,6 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from cfngen._diagnostics import rule_id
+
+__all__ = ["Case", "Finding", "display_path", "rule_id", "visible"]
+
 Level = Literal["error", "warning", "note"]
 Outcome = Literal["passed", "failed", "skipped"]
 
@@ -67,23 +71,6 @@ def visible(text: str) -> str:
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-# --- rule ids --------------------------------------------------------------------------------
-
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|\([^)]*\)")
-_WORD = re.compile(r"[a-z]+")
-_NOISE = {"a", "an", "the", "is", "are", "of", "to", "in", "it", "its", "be"}
-
-
-def rule_id(message: str, *, prefix: str = "cfngen") -> str:
-    """A stable id for the kind of problem a message describes: quoted names, numbers,
-    pointers and parenthesised details (the parts that vary between findings) left out.
-    `duplicate key 'Foo' (first at line 3)` -> `cfngen/duplicate-key`."""
-    text = _QUOTED.sub(" ", message.lower())
-    text = re.sub(r"\S*/\S*", " ", text)  # pointers, paths
-    words = [w for w in _WORD.findall(text) if w not in _NOISE][:6]
-    return f"{prefix}/{'-'.join(words) or 'problem'}"
 
 
 def display_path(path: str | Path) -> str:

@@ -206,7 +206,13 @@ def check_json_schema(
         line, column = where if where else (None, None)
         report.diagnostics.append(
             Diagnostic(
-                problem.severity, problem.pointer, problem.message, problem.hint, line, column
+                problem.severity,
+                problem.pointer,
+                problem.message,
+                problem.hint,
+                line,
+                column,
+                code=problem.code,
             )
         )
     report.diagnostics.sort(key=Diagnostic.sort_key)

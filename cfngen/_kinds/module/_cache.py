@@ -68,6 +68,9 @@ def key(text: str, *, root: Path | None, own_type: str | None) -> str | None:
     return digest.hexdigest()
 
 
+_FIELDS = ("severity", "pointer", "message", "hint", "line", "column")
+
+
 def load(cache_key: str | None) -> tuple[list[Diagnostic], Any] | None:
     if cache_key is None:
         return None
@@ -77,7 +80,7 @@ def load(cache_key: str | None) -> tuple[list[Diagnostic], Any] | None:
     try:
         data = json.loads(content)
         diagnostics = [
-            Diagnostic(d["severity"], d["pointer"], d["message"], d["hint"], d["line"], d["column"])
+            Diagnostic(**{k: d[k] for k in _FIELDS}, code=d.get("code"))
             for d in data["diagnostics"]
         ]
     except (ValueError, KeyError, TypeError):
