@@ -39,6 +39,7 @@ def depth_checks(schema: dict[str, Any], resolver: Resolver) -> Iterator[Problem
             "schema never says what the value is (the models accept any value here)",
             "give the definition a type, properties or items, or point the $ref at what it "
             "was meant to name",
+            code="cfngen/ref-cycle",
         )
     if too_deep is not None:
         pointer, depth = too_deep
@@ -49,6 +50,7 @@ def depth_checks(schema: dict[str, Any], resolver: Resolver) -> Iterator[Problem
             f"{MAX_DEPTH}",
             "real schemas nest at most about 15 levels: flatten the nesting, or break a long "
             "chain of definitions",
+            code="cfngen/schema-too-deep",
         )
 
 

@@ -122,6 +122,7 @@ def read_source(path: Path) -> str | Diagnostic:
                 "save the file as UTF-8",
                 line,
                 column,
+                code="cfngen/json-not-utf8",
             )
         raise
 
@@ -160,6 +161,7 @@ def check_json_schema(
                 "fix the syntax; nothing else was checked",
                 exc.line,
                 exc.column,
+                code="cfngen/json-invalid",
             )
         )
         return report
@@ -173,11 +175,20 @@ def check_json_schema(
                 "JSON parsers keep only the last value; remove one of them",
                 dup.line,
                 dup.column,
+                code="cfngen/json-duplicate-key",
             )
         )
     if not isinstance(doc.data, dict):
         report.diagnostics.append(
-            Diagnostic("error", "", f"{rules.what} must be a JSON object", None, 1, 1)
+            Diagnostic(
+                "error",
+                "",
+                f"{rules.what} must be a JSON object",
+                None,
+                1,
+                1,
+                code="cfngen/json-not-object",
+            )
         )
         return report
     deep = _schema.nesting_too_deep(doc.data)
@@ -192,6 +203,7 @@ def check_json_schema(
                 "and refer to them with $ref; nothing else was checked",
                 line,
                 column,
+                code="cfngen/json-too-deep",
             )
         )
         return report

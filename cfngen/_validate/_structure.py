@@ -187,6 +187,7 @@ def _translate(error: Any, hints: Mapping[str, str]) -> Iterator[Problem]:
                 continue
             what = props.get(name, {}).get("description") if isinstance(props, dict) else None
             yield _problem(
+                keyword,
                 pointer,
                 message or f"missing required key {name!r}",
                 hint or (f'add "{name}": {what}' if what else None),
@@ -194,12 +195,12 @@ def _translate(error: Any, hints: Mapping[str, str]) -> Iterator[Problem]:
         return
 
     if message is not None:
-        yield _problem(pointer, message.format(instance=instance), hint)
+        yield _problem(keyword, pointer, message.format(instance=instance), hint)
         return
     if keyword == "const" and pointer.endswith("/additionalProperties") and instance is not True:
         hint = 'to describe a map, use "patternProperties", e.g. {".*": {"type": "string"}}'
     message, default_hint = _message(keyword, pointer, instance, value)
-    yield _problem(pointer, message, hint or default_hint)
+    yield _problem(keyword, pointer, message, hint or default_hint)
 
 
 def _unknown_keys(
@@ -212,9 +213,16 @@ def _unknown_keys(
         if key in declared or any(re.search(p, key) for p in patterns):
             continue
         if message is not None:
-            yield _problem(join_pointer(pointer, key), message.format(key=key), hint, key=True)
+            yield _problem(
+                "additionalProperties",
+                join_pointer(pointer, key),
+                message.format(key=key),
+                hint,
+                key=True,
+            )
             continue
         yield _problem(
+            "additionalProperties",
             join_pointer(pointer, key),
             f"unknown key {key!r}",
             hints.get(key) or _did_you_mean(key, declared) or hint,
@@ -309,5 +317,10 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
 
 
-def _problem(pointer: str, message: str, hint: str | None, *, key: bool = False) -> Problem:
-    return Problem("error", pointer, message, hint, key=key)
+def _problem(
+    keyword: str, pointer: str, message: str, hint: str | None, *, key: bool = False
+) -> Problem:
+    # The metaschema rule the value breaks is the kind of problem: additionalProperties ->
+    # cfngen/schema-additional-properties.
+    kebab = re.sub(r"(?<!^)(?=[A-Z])", "-", keyword).lower()
+    return Problem("error", pointer, message, hint, key=key, code=f"cfngen/schema-{kebab}")

@@ -51,13 +51,25 @@ def _check_schema(text: str, shown: str, strict: bool) -> FileReport:
     except _schema.JsonSyntaxError as exc:
         report.diagnostics.append(
             Diagnostic(
-                "error", "", f"invalid JSON: {exc.message}", "fix the syntax", exc.line, exc.column
+                "error",
+                "",
+                f"invalid JSON: {exc.message}",
+                "fix the syntax",
+                exc.line,
+                exc.column,
+                code="cfngen/json-invalid",
             )
         )
         return report
     if not isinstance(schema, dict):
         report.diagnostics.append(
-            Diagnostic("error", "", "the properties schema must be a JSON object", None)
+            Diagnostic(
+                "error",
+                "",
+                "the properties schema must be a JSON object",
+                None,
+                code="cfngen/cr-properties-schema-not-object",
+            )
         )
         return report
     report.schema = schema
@@ -67,7 +79,11 @@ def _check_schema(text: str, shown: str, strict: bool) -> FileReport:
         pointer = "/" + "/".join(str(p) for p in exc.absolute_path)
         report.diagnostics.append(
             Diagnostic(
-                "error", pointer if exc.absolute_path else "", exc.message, "a draft-07 JSON schema"
+                "error",
+                pointer if exc.absolute_path else "",
+                exc.message,
+                "a draft-07 JSON schema",
+                code="cfngen/cr-properties-schema-invalid",
             )
         )
     if schema.get("type", "object") != "object":
@@ -77,9 +93,14 @@ def _check_schema(text: str, shown: str, strict: bool) -> FileReport:
                 "/type",
                 f"type is {schema.get('type')!r}: ResourceProperties is an object",
                 'use "type": "object"',
+                code="cfngen/cr-properties-schema-not-object",
             )
         )
     return report
+
+
+def _at(node: Any, fallback: tuple[int | None, int | None]) -> tuple[int | None, int | None]:
+    return _pos(node) or fallback
 
 
 def _pos(node: Any) -> tuple[int, int] | None:
@@ -99,11 +120,27 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
     template, matches = decode_str(text)
     if not isinstance(template, dict):
         first = matches[0].message if matches else "not a template"
-        add(Diagnostic("error", "", f"cannot read the template: {first}", "fix its syntax"))
+        add(
+            Diagnostic(
+                "error",
+                "",
+                f"cannot read the template: {first}",
+                "fix its syntax",
+                code="cfngen/cr-template-unreadable",
+            )
+        )
         return report
     resources = template.get("Resources")
     if not isinstance(resources, dict):
-        add(Diagnostic("error", "/Resources", "the template has no Resources", None))
+        add(
+            Diagnostic(
+                "error",
+                "/Resources",
+                "the template has no Resources",
+                None,
+                code="cfngen/cr-template-no-resources",
+            )
+        )
         return report
     plain: dict[str, Any] = json.loads(json.dumps(template, default=str))
     customs = {
@@ -118,15 +155,24 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                 "/Resources",
                 "the template declares no custom resource",
                 "add a Custom::Name resource with a ServiceToken",
+                code="cfngen/cr-template-no-custom-resource",
             )
         )
     types = {str(body["Type"]) for body in customs.values()}
     schemas = _Schemas(path.parent if path is not None else None, types)
     if schemas.unclaimed:
-        add(Diagnostic("warning", "/Resources", schemas.unclaimed, "move it, or it checks nothing"))
+        add(
+            Diagnostic(
+                "warning",
+                "/Resources",
+                schemas.unclaimed,
+                "move it, or it checks nothing",
+                code="cfngen/cr-properties-schema-unclaimed",
+            )
+        )
     for name, body in customs.items():
         base = f"/Resources/{name}"
-        pos = _pos(body) or (None, None)
+        pos: tuple[int | None, int | None] = _pos(body) or (None, None)
         kind = str(body["Type"])
         if kind.startswith("Custom::") and not CUSTOM_TYPE_NAME.match(kind):
             add(
@@ -135,7 +181,8 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                     f"{base}/Type",
                     _refused_name(kind),
                     "Custom:: then 1 to 60 letters, digits, _, @ or -",
-                    *(_pos(body.get("Type")) or pos),
+                    *_at(body.get("Type"), pos),
+                    code="cfngen/cr-type-name-refused",
                 )
             )
         properties = body.get("Properties")
@@ -147,6 +194,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                     f"{name} has no ServiceToken",
                     "set ServiceToken to the function's ARN (!GetAtt Function.Arn)",
                     *pos,
+                    code="cfngen/cr-no-service-token",
                 )
             )
             continue
@@ -160,6 +208,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                     "stack for an hour",
                     "set ServiceTimeout to a few times the function's Timeout (1-3600 s)",
                     *pos,
+                    code="cfngen/cr-no-service-timeout",
                 )
             )
         elif not (str(timeout).isdigit() and 1 <= int(str(timeout)) <= 3600):
@@ -169,7 +218,8 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                     f"{base}/Properties/ServiceTimeout",
                     f"ServiceTimeout {timeout!r} is not a whole number of seconds from 1 to 3600",
                     "e.g. ServiceTimeout: 300",
-                    *(_pos(timeout) or pos),
+                    *_at(timeout, pos),
+                    code="cfngen/cr-service-timeout-invalid",
                 )
             )
         target = _token_target(
@@ -186,7 +236,8 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                     f"{name}'s ServiceToken names no Lambda function of this template: "
                     "`cfngen test` cannot find the handler",
                     "use !GetAtt Function.Arn, or pass --handler FILE.py:FUNCTION to cfngen test",
-                    *(_pos(properties.get("ServiceToken")) or pos),
+                    *_at(properties.get("ServiceToken"), pos),
+                    code="cfngen/cr-service-token-unknown-function",
                 )
             )
         elif str(timeout).isdigit():
@@ -200,7 +251,8 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
                         f"ServiceTimeout {timeout} s is shorter than {target}'s Timeout "
                         f"{function_timeout} s: CloudFormation gives up while it still runs",
                         "make ServiceTimeout at least the function's Timeout",
-                        *(_pos(timeout) or pos),
+                        *_at(timeout, pos),
+                        code="cfngen/cr-service-timeout-below-function-timeout",
                     )
                 )
         found = schemas.of(kind)
@@ -290,5 +342,6 @@ def _check_properties(
                 if placeholder
                 else f"fix the property or {shown}",
                 *pos,
+                code="cfngen/cr-properties-rejected",
             )
         )

@@ -107,6 +107,7 @@ def _type_name(schema: dict[str, Any], expected: str | None) -> Iterator[Problem
         "/typeName",
         f"{name!r} is not the type name .rpdk-config registers ({expected!r})",
         "the registry registers the schema under .rpdk-config's typeName: make them the same",
+        code="cfngen/type-name-mismatch",
     )
 
 
@@ -118,6 +119,7 @@ def _handlers(schema: dict[str, Any]) -> Iterator[Problem]:
             "/handlers" if handlers == {} else "",
             "the hook declares no handlers: CloudFormation never invokes it",
             'add "handlers": {"preCreate": {"targetNames": [...], "permissions": []}}',
+            code="cfngen/hook-no-handlers",
         )
         return
     if not isinstance(handlers, dict):
@@ -138,6 +140,7 @@ def _target_names(value: Any, here: str, handler: str, known: list[str]) -> Iter
             here,
             f"the {handler} handler names no target: CloudFormation never calls it",
             'name the resource types it inspects, e.g. ["AWS::S3::Bucket"], or STACK',
+            code="cfngen/hook-handler-no-target",
         )
         return
     if not isinstance(value, list):
@@ -153,6 +156,7 @@ def _target_names(value: Any, here: str, handler: str, known: list[str]) -> Iter
                 at,
                 f"{name!r} is listed twice (first at {here}/{seen[name]})",
                 "remove the repeat",
+                code="cfngen/hook-target-duplicate",
             )
             continue
         seen[name] = i
@@ -168,6 +172,7 @@ def target_name_problems(name: str, at: str, known: list[str]) -> Iterator[Probl
             at,
             f"{name!r} contains the wildcard pattern '*?', which CloudFormation does not allow",
             "use '*' alone, e.g. AWS::S3::*",
+            code="cfngen/hook-target-wildcard-invalid",
         )
         return
     if name in _targets.SPECIAL_TARGETS:
@@ -179,6 +184,7 @@ def target_name_problems(name: str, at: str, known: list[str]) -> Iterator[Probl
             "CLOUD_CONTROL is a target operation, not a target name",
             "name resource types here; choose CLOUD_CONTROL among TargetOperations when you "
             "activate the hook",
+            code="cfngen/hook-target-is-operation",
         )
         return
     namespace = name.split("::", 1)[0]
@@ -194,6 +200,7 @@ def target_name_problems(name: str, at: str, known: list[str]) -> Iterator[Probl
                 "cfngen knows",
                 "check the spelling (names are case-sensitive); cfngen's list may also lag a "
                 "brand-new type",
+                code="cfngen/hook-target-wildcard-matches-nothing",
             )
         return
     if not _targets.is_type_name(name):
@@ -204,6 +211,7 @@ def target_name_problems(name: str, at: str, known: list[str]) -> Iterator[Probl
             "STACK or CHANGE_SET",
             "name a resource type such as AWS::S3::Bucket, a wildcard such as AWS::S3::*, "
             "STACK or CHANGE_SET",
+            code="cfngen/hook-target-not-type-name",
         )
         return
     if name.split("::", 1)[0] == "AWS" and name not in set(known):
@@ -215,6 +223,7 @@ def target_name_problems(name: str, at: str, known: list[str]) -> Iterator[Probl
             f"did you mean {close!r}?"
             if close
             else "check the spelling; cfngen's list may lag a brand-new type",
+            code="cfngen/hook-target-unknown-type",
         )
 
 
@@ -235,6 +244,7 @@ def _miscased(name: str, at: str, known: list[str]) -> Iterator[Problem]:
         at,
         f"{name!r} spells the AWS namespace in another case: type names are case-sensitive",
         f"did you mean {proper!r}?" if proper else "spell the namespace AWS",
+        code="cfngen/type-name-aws-namespace-case",
     )
 
 
@@ -253,6 +263,7 @@ def _permissions(value: Any, here: str) -> Iterator[Problem]:
                 "cloudformation permission",
                 "list the cloudformation actions the handler calls, e.g. "
                 "cloudformation:DescribeStacks",
+                code="cfngen/hook-permission-cloudformation-wildcard",
             )
         elif permission == _BLOCKED_PERMISSION:
             yield Problem(
@@ -260,6 +271,7 @@ def _permissions(value: Any, here: str) -> Iterator[Problem]:
                 at,
                 f"CloudFormation does not allow a hook the permission {permission!r}",
                 "remove it",
+                code="cfngen/hook-permission-refused",
             )
         elif "*" in permission:
             yield Problem(
@@ -267,9 +279,12 @@ def _permissions(value: Any, here: str) -> Iterator[Problem]:
                 at,
                 f"wildcard permission {permission!r}",
                 "list the specific actions the handler calls",
+                code="cfngen/permission-wildcard",
             )
         elif not permission.strip():
-            yield Problem("warning", at, "an empty permission", "remove it")
+            yield Problem(
+                "warning", at, "an empty permission", "remove it", code="cfngen/permission-empty"
+            )
 
 
 def _required(schema: dict[str, Any]) -> Iterator[Problem]:
@@ -281,6 +296,7 @@ def _required(schema: dict[str, Any]) -> Iterator[Problem]:
             f"/required/{i}",
             f"{name!r} is required, but a hook has no properties",
             "list required settings in typeConfiguration.required instead",
+            code="cfngen/hook-required-without-properties",
         )
     config = schema.get("typeConfiguration")
     if not isinstance(config, dict):
@@ -296,6 +312,7 @@ def _required(schema: dict[str, Any]) -> Iterator[Problem]:
                 f"{name!r} is required but not declared in typeConfiguration.properties: "
                 "no configuration can be valid",
                 f"did you mean {close!r}?" if close else "declare it, or remove it",
+                code="cfngen/type-configuration-required-undeclared",
             )
 
 
@@ -316,6 +333,7 @@ def _configuration_names(schema: dict[str, Any]) -> Iterator[Problem]:
                 f"{name!r} differs from {seen[folded]!r} only in case",
                 "rename one of them",
                 key=True,
+                code="cfngen/property-name-case-duplicate",
             )
         else:
             seen[folded] = name

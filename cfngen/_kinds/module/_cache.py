@@ -23,7 +23,7 @@ from cfngen._diagnostics import Diagnostic
 from cfngen._files import Cache, caches_off
 
 #: Bump when the report's shape or the checks change without a version change.
-_FORMAT = "1"
+_FORMAT = "2"  # 2: each diagnostic carries its code
 #: Reports are a few KB; as many as the model cache keeps models.
 CACHE = Cache("module-reports", keep=512, what="the module report cache")
 
@@ -80,8 +80,7 @@ def load(cache_key: str | None) -> tuple[list[Diagnostic], Any] | None:
     try:
         data = json.loads(content)
         diagnostics = [
-            Diagnostic(**{k: d[k] for k in _FIELDS}, code=d.get("code"))
-            for d in data["diagnostics"]
+            Diagnostic(**{k: d[k] for k in _FIELDS}, code=d["code"]) for d in data["diagnostics"]
         ]
     except (ValueError, KeyError, TypeError):
         return None  # verified, so written by a cfngen whose report had another shape

@@ -70,9 +70,16 @@ def check(
             f"{MAX_BYTES:,} bytes",
             "move resources into a second module and use it from this one",
             at=(1, 1),
+            code="cfngen/module-fragment-too-large",
         )
     if not isinstance(template, dict):
-        out.add("error", "", template, "a fragment must be a template: a mapping of sections")
+        out.add(
+            "error",
+            "",
+            template,
+            "a fragment must be a template: a mapping of sections",
+            code="cfngen/module-fragment-not-template",
+        )
         return _with_positions(out.items)
     _sections(template, out)
     _parameters(template, out)
@@ -103,6 +110,7 @@ def _sections(template: dict[str, Any], out: Findings) -> None:
                 "a module cannot use transforms (AWS::Serverless, AWS::Include, macros): "
                 "CloudFormation does not expand them in a module",
                 "remove the Transform section and write the resources it would make",
+                code="cfngen/module-transform",
             )
 
 
@@ -111,12 +119,26 @@ def _parameters(template: dict[str, Any], out: Findings) -> None:
     if section is None:
         return
     if not isinstance(section, dict):
-        out.add("error", "/Parameters", section, "Parameters must be a mapping", fallback=key)
+        out.add(
+            "error",
+            "/Parameters",
+            section,
+            "Parameters must be a mapping",
+            fallback=key,
+            code="cfngen/module-parameters-not-mapping",
+        )
         return
     for name, param in section.items():
         pointer = join_pointer("/Parameters", str(name))
         if not isinstance(param, dict):
-            out.add("error", pointer, param, f"parameter {name} must be a mapping", fallback=name)
+            out.add(
+                "error",
+                pointer,
+                param,
+                f"parameter {name} must be a mapping",
+                fallback=name,
+                code="cfngen/module-parameter-not-mapping",
+            )
         elif "Type" not in param:
             out.add(
                 "error",
@@ -124,6 +146,7 @@ def _parameters(template: dict[str, Any], out: Findings) -> None:
                 name,
                 f"parameter {name} has no Type",
                 "add `Type: String` (or Number, CommaDelimitedList, an AWS-specific type)",
+                code="cfngen/module-parameter-no-type",
             )
 
 
@@ -139,6 +162,7 @@ def _resources(
             "a module's fragment must have a Resources section",
             "add Resources with at least one resource",
             fallback=template,
+            code="cfngen/module-no-resources",
         )
         return
     if not isinstance(section, dict) or not section:
@@ -150,6 +174,7 @@ def _resources(
             f"Resources is {what}: a module must declare at least one resource",
             "add a resource under Resources",
             fallback=key,
+            code="cfngen/module-no-resources",
         )
         return
     if len(section) > MAX_RESOURCES:
@@ -160,21 +185,42 @@ def _resources(
             f"the fragment declares {len(section)} resources; a module may declare at most "
             f"{MAX_RESOURCES}",
             "split it into modules",
+            code="cfngen/module-too-many-resources",
         )
     known: set[str] | None = None
     local: dict[str, LocalType] | None = None
     for name, resource in section.items():
         pointer = join_pointer("/Resources", str(name))
         if not isinstance(resource, dict):
-            out.add("error", pointer, resource, f"resource {name} must be a mapping", fallback=name)
+            out.add(
+                "error",
+                pointer,
+                resource,
+                f"resource {name} must be a mapping",
+                fallback=name,
+                code="cfngen/module-resource-not-mapping",
+            )
             continue
         if "Type" not in resource:
-            out.add("error", pointer, name, f"resource {name} has no Type", "add its Type")
+            out.add(
+                "error",
+                pointer,
+                name,
+                f"resource {name} has no Type",
+                "add its Type",
+                code="cfngen/module-resource-no-type",
+            )
             continue
         rtype = resource["Type"]
         tpointer = pointer + "/Type"
         if not isinstance(rtype, str):
-            out.add("error", tpointer, rtype, f"resource {name}: Type must be a string")
+            out.add(
+                "error",
+                tpointer,
+                rtype,
+                f"resource {name}: Type must be a string",
+                code="cfngen/module-resource-type-not-string",
+            )
             continue
         if rtype in FORBIDDEN_TYPES:
             out.add(
@@ -183,6 +229,7 @@ def _resources(
                 rtype,
                 f"resource {name}: {FORBIDDEN_TYPES[rtype]} ({rtype})",
                 "the user guide forbids it in modules; declare its resources here instead",
+                code="cfngen/module-resource-type-forbidden",
             )
             continue
         if rtype.startswith("AWS::Serverless::"):
@@ -193,6 +240,7 @@ def _resources(
                 f"resource {name}: {rtype} needs the AWS::Serverless transform, which a module "
                 "cannot use",
                 "write the plain CloudFormation resources (AWS::Lambda::Function, ...) instead",
+                code="cfngen/module-resource-needs-transform",
             )
             continue
         if local is None:
@@ -218,6 +266,7 @@ def _resources(
                 rtype,
                 f"resource {name}: {rtype} is not a resource type",
                 f"did you mean {close}?" if close else "check the spelling",
+                code="cfngen/module-resource-type-invalid",
             )
         else:
             out.add(
@@ -227,6 +276,7 @@ def _resources(
                 f"resource {name}: {rtype} is not a public type and no project beside this one "
                 "declares it; it must be registered in the account that uses the module",
                 "put its project beside this one (or in CFNGEN_MODULE_PATH) to have it checked",
+                code="cfngen/module-resource-type-unknown",
             )
 
 
@@ -235,7 +285,14 @@ def _outputs(template: dict[str, Any], out: Findings) -> None:
     if section is None:
         return
     if not isinstance(section, dict):
-        out.add("error", "/Outputs", section, "Outputs must be a mapping", fallback=key)
+        out.add(
+            "error",
+            "/Outputs",
+            section,
+            "Outputs must be a mapping",
+            fallback=key,
+            code="cfngen/module-outputs-not-mapping",
+        )
         return
     if len(section) > MAX_OUTPUTS:
         out.add(
@@ -244,6 +301,7 @@ def _outputs(template: dict[str, Any], out: Findings) -> None:
             key,
             f"the fragment declares {len(section)} outputs; a module may declare at most "
             f"{MAX_OUTPUTS}",
+            code="cfngen/module-too-many-outputs",
         )
     for name, output in section.items():
         if isinstance(output, dict) and "Export" in output:
@@ -254,6 +312,7 @@ def _outputs(template: dict[str, Any], out: Findings) -> None:
                 export,
                 f"output {name} has an Export: a module's outputs cannot be exported",
                 "remove Export; the template that uses the module can export the value",
+                code="cfngen/module-output-export",
             )
 
 
@@ -268,6 +327,7 @@ def _mappings(template: dict[str, Any], out: Findings) -> None:
             key,
             f"the fragment declares {len(section)} mappings; a module may declare at most "
             f"{MAX_MAPPINGS}",
+            code="cfngen/module-too-many-mappings",
         )
     for name, mapping in section.items():
         if isinstance(mapping, dict) and len(mapping) > MAX_MAPPING_KEYS:
@@ -277,4 +337,5 @@ def _mappings(template: dict[str, Any], out: Findings) -> None:
                 name,
                 f"mapping {name} has {len(mapping)} keys; a module's mapping may have at most "
                 f"{MAX_MAPPING_KEYS}",
+                code="cfngen/module-mapping-too-many-keys",
             )

@@ -54,6 +54,7 @@ def circular_conditions(template: Mapping[str, Any], out: Findings) -> None:
             key_of(conditions, cycle[0]),
             f"{circle_text(cycle)}: CloudFormation rejects the template",
             "make one of them stop naming the other with `Condition:`",
+            code="cfngen/module-condition-cycle",
         )
 
 

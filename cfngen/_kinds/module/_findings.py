@@ -24,6 +24,9 @@ class Findings:
         *,
         fallback: Any = None,
         at: tuple[int, int] | None = None,
+        code: str | None = None,
     ) -> None:
         where = position(node) or position(fallback) or at or (None, None)
-        self.items.append(Diagnostic(severity, pointer, message, hint, where[0], where[1]))
+        self.items.append(
+            Diagnostic(severity, pointer, message, hint, where[0], where[1], code=code)
+        )

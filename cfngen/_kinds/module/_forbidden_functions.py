@@ -26,6 +26,7 @@ def forbidden_functions(template: dict[str, Any], pointer: str, out: Findings) -
                 "Fn::ImportValue: a module cannot import another stack's exports",
                 "make the value a parameter of the module; the template that uses it can "
                 "pass Fn::ImportValue",
+                code="cfngen/module-import-value",
             )
         elif key == "Fn::Transform":
             name = node.get(key, {}).get("Name") if isinstance(node.get(key), dict) else None
@@ -36,6 +37,7 @@ def forbidden_functions(template: dict[str, Any], pointer: str, out: Findings) -
                 node,
                 f"Fn::Transform{what}: a module cannot use transforms such as AWS::Include",
                 "write the included content into the fragment",
+                code="cfngen/module-transform",
             )
 
 
@@ -83,6 +85,7 @@ def import_value_text(template: dict[str, Any], text: str, out: Findings) -> Non
             node,
             "the text mentions Fn::ImportValue (not a function call)",
             _IMPORT_TEXT_HINT,
+            code="cfngen/module-mentions-import-value",
         )
     calls = any(key == "Fn::ImportValue" for _w, key, _n in _functions(template, ""))
     if found or calls:
@@ -100,6 +103,7 @@ def import_value_text(template: dict[str, Any], text: str, out: Findings) -> Non
                     _IMPORT_TEXT_HINT,
                     line,
                     column,
+                    code="cfngen/module-mentions-forbidden-word",
                 )
             )
             return

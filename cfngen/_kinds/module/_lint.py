@@ -158,6 +158,7 @@ def lint(template: Any, *, ignore: tuple[str, ...] = REPLACED_RULES) -> list[Dia
                 None,
                 max(int(match.linenumber), 1),
                 max(int(match.columnnumber), 1),
+                code=f"cfn-lint/{rule_id}",
             )
         )
     return found

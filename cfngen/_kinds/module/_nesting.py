@@ -25,7 +25,13 @@ def nested_module(
     own_type: str | None,
 ) -> None:
     if rtype == own_type:
-        out.add("error", pointer, rtype, f"resource {name}: the module uses itself (a cycle)")
+        out.add(
+            "error",
+            pointer,
+            rtype,
+            f"resource {name}: the module uses itself (a cycle)",
+            code="cfngen/module-cycle",
+        )
         return
     if rtype not in local:
         out.add(
@@ -35,12 +41,20 @@ def nested_module(
             f"resource {name}: module {rtype} is not available locally, so its nesting depth "
             "and cycles are not checked",
             "put its project beside this one (or in CFNGEN_MODULE_PATH)",
+            code="cfngen/module-nested-unavailable",
         )
         return
     chain = [own_type or "this module", rtype]
     problem = _depth(rtype, local, chain)
     if problem is not None:
-        out.add("error", pointer, rtype, f"resource {name}: {problem}", _DEPTH_HINT)
+        out.add(
+            "error",
+            pointer,
+            rtype,
+            f"resource {name}: {problem}",
+            _DEPTH_HINT,
+            code="cfngen/module-nesting",
+        )
 
 
 _DEPTH_HINT = (

@@ -52,7 +52,15 @@ def check_file(path: Path, *, strict: bool, display: str | None = None) -> FileR
         text = _fragment.fragment_text(path, display=display)
     except _fragment.NotUTF8 as bad:
         # What validate is for: a finding about the file (other commands stop with exit 2).
-        finding = Diagnostic("error", "", bad.reason, bad.hint, bad.line, bad.column)
+        finding = Diagnostic(
+            "error",
+            "",
+            bad.reason,
+            bad.hint,
+            bad.line,
+            bad.column,
+            code="cfngen/module-fragment-unreadable",
+        )
         return FileReport(path=display or str(path), diagnostics=[finding], strict=strict)
     report = check_text(text, path=path, strict=strict, display=display)
     root = project_root(path)
@@ -70,6 +78,7 @@ def check_file(path: Path, *, strict: bool, display: str | None = None) -> FileR
                     "merge them into one template, or move the others out of fragments/",
                     1,
                     1,
+                    code="cfngen/module-fragment-not-one-file",
                 ),
             )
     return report
@@ -108,6 +117,7 @@ def _check(text: str, *, root: Path | None, own_type: str | None) -> tuple[list[
                 f"fix its {syntax} syntax; nothing else was checked",
                 line,
                 column,
+                code="cfngen/module-fragment-invalid-syntax",
             )
             for line, column, message in decoded.errors
         ]

@@ -109,6 +109,7 @@ def _namespace(schema: dict[str, Any]) -> Iterator[Problem]:
             f"the namespace {name.split('::')[0]!r} is reserved by AWS: a private type cannot "
             "be registered under it",
             "use your organization's name as the first part, e.g. Acme::Service::Resource",
+            code="cfngen/type-name-reserved-namespace",
         )
 
 
@@ -122,7 +123,13 @@ def _pointers(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]
     for i, ptr in _strings(schema.get("nonPublicDefinitions")):
         problem = _definition_problem(index.resolver, ptr)
         if problem:
-            yield Problem(ACCEPTED, f"/nonPublicDefinitions/{i}", problem[0], problem[1])
+            yield Problem(
+                ACCEPTED,
+                f"/nonPublicDefinitions/{i}",
+                problem[0],
+                problem[1],
+                code="cfngen/definition-unknown",
+            )
     transforms = schema.get("propertyTransform")
     if isinstance(transforms, dict):
         for ptr in transforms:
@@ -134,11 +141,19 @@ def _pointers(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]
                     f"propertyTransform key {ptr!r} is a property name, not a JSON pointer",
                     f"write '/properties/{ptr}'",
                     key=True,
+                    code="cfngen/property-transform-key-not-pointer",
                 )
                 continue
             found = index.property_problem(ptr)
             if found:
-                yield Problem(ACCEPTED, here, found[0], found[1], key=True)
+                yield Problem(
+                    ACCEPTED,
+                    here,
+                    found[0],
+                    found[1],
+                    key=True,
+                    code="cfngen/property-transform-unknown-property",
+                )
     config = schema.get("typeConfiguration")
     if isinstance(config, dict):
         yield from _pointer_list(
@@ -160,6 +175,7 @@ def _pointers(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]
                     here,
                     f"{ptr!r} is not a JSON pointer: it must start with '/'",
                     f"write '/{ptr}'",
+                    code="cfngen/resource-link-mapping-not-pointer",
                 )
                 continue
             found = index.property_problem("/properties" + ptr)
@@ -170,6 +186,7 @@ def _pointers(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]
                     f"{ptr!r} does not name a property of the resource",
                     "mappings point into the resource model, e.g. /BucketName for "
                     "/properties/BucketName",
+                    code="cfngen/resource-link-mapping-unknown-property",
                 )
 
 
@@ -185,12 +202,15 @@ def _pointer_list(
                 here,
                 f"{ptr!r} is listed twice (first at {where}/{seen[ptr]})",
                 "remove the repeat",
+                code="cfngen/pointer-duplicate",
             )
             continue
         seen[ptr] = i
         found = index.property_problem(ptr, root)
         if found:
-            yield Problem(ACCEPTED, here, found[0], found[1])
+            yield Problem(
+                ACCEPTED, here, found[0], found[1], code="cfngen/pointer-unknown-property"
+            )
 
 
 def _definition_problem(resolver: Resolver, ptr: str) -> tuple[str, str | None] | None:
@@ -219,6 +239,7 @@ def _required(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]
                     f"{where}/required/{i}",
                     f"{name!r} is required but not declared in properties",
                     f"did you mean {close!r}?" if close else "declare it, or remove it",
+                    code="cfngen/required-undeclared",
                 )
 
 
@@ -264,7 +285,13 @@ def _overlaps(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]
     for key, against, both, hint, severity in rules:
         for i, ptr in entries(key):
             if ptr in against:
-                yield Problem(severity, f"/{key}/{i}", f"{ptr} is both {both}", hint)
+                yield Problem(
+                    severity,
+                    f"/{key}/{i}",
+                    f"{ptr} is both {both}",
+                    hint,
+                    code="cfngen/property-conflicting-lists",
+                )
     required = schema.get("required")
     if isinstance(required, list):
         for i, name in _strings(required):
@@ -274,6 +301,7 @@ def _overlaps(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]
                     f"/required/{i}",
                     f"{name!r} is required but readOnly: users cannot set it",
                     "remove it from required or from readOnlyProperties",
+                    code="cfngen/required-read-only",
                 )
     settable = read_only | create_only
     for i, ptr in entries("primaryIdentifier"):
@@ -285,6 +313,7 @@ def _overlaps(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]
                 f"the identifier {ptr} is neither readOnly nor createOnly",
                 "an identifier cannot change after creation: list it in readOnlyProperties "
                 "(set by the service) or createOnlyProperties (set by the user)",
+                code="cfngen/identifier-neither-read-only-nor-create-only",
             )
 
 
@@ -296,13 +325,16 @@ def _refs(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
         outcome = index.resolver.resolve_ref(ref)
         here = join_pointer(ptr, "$ref")
         if outcome.problem:
-            yield Problem("error", here, outcome.problem, outcome.hint)
+            yield Problem(
+                "error", here, outcome.problem, outcome.hint, code="cfngen/ref-unresolved"
+            )
         elif outcome.unchecked:
             yield Problem(
                 "warning",
                 here,
                 f"$ref {ref!r} points outside this file and was not checked",
                 "cfngen checks references within the schema file and to files beside it",
+                code="cfngen/ref-outside-file",
             )
 
 
@@ -316,6 +348,7 @@ def _tagging(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
             'use "tagging": {"taggable": ...} instead'
             + ("" if tagging is None else ' and remove "taggable"'),
             key=True,
+            code="cfngen/taggable-deprecated",
         )
     if tagging is None and "taggable" not in schema:
         yield Problem(
@@ -324,6 +357,7 @@ def _tagging(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
             "the schema does not say whether the resource supports tags",
             'add "tagging": {"taggable": false}, or describe its tags: '
             '{"taggable": true, "tagProperty": "/properties/Tags", ...}',
+            code="cfngen/tagging-undeclared",
         )
         return
     if not isinstance(tagging, dict):
@@ -332,13 +366,20 @@ def _tagging(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     if isinstance(tag_property, str):
         found = index.property_problem(tag_property)
         if found:
-            yield Problem(ACCEPTED, "/tagging/tagProperty", found[0], found[1])
+            yield Problem(
+                ACCEPTED,
+                "/tagging/tagProperty",
+                found[0],
+                found[1],
+                code="cfngen/tag-property-unknown",
+            )
     elif tagging.get("taggable") is True and index.property_problem("/properties/Tags"):
         yield Problem(
             "warning",
             "/tagging",
             "the resource is taggable but has no Tags property and no tagProperty",
             'add "tagProperty": the pointer to the property that holds the tags',
+            code="cfngen/taggable-without-tags",
         )
 
 
@@ -354,6 +395,7 @@ def _list_inputs(schema: dict[str, Any]) -> Iterator[Problem]:
                 f"{name!r} looks like an input of a LIST call, not a property of the resource",
                 "pagination belongs to the list handler, not to the resource model",
                 key=True,
+                code="cfngen/property-looks-like-list-input",
             )
 
 
@@ -374,5 +416,6 @@ def check_callback_context(schema: dict[str, Any], resolver: Resolver) -> list[P
             "their progress under it in the callback context",
             "rename the property",
             key=True,
+            code="cfngen/property-name-reserved",
         )
     ]

@@ -60,6 +60,7 @@ def permission_problems(schema: dict[str, Any]) -> Iterator[Problem]:
                 here,
                 f"the {name} handler lists no permissions",
                 'list the IAM actions the handler calls, e.g. "s3:GetObject"',
+                code="cfngen/handler-no-permissions",
             )
         yield from _actions(handler.get("permissions"), here)
     tagging = schema.get("tagging")
@@ -70,6 +71,7 @@ def permission_problems(schema: dict[str, Any]) -> Iterator[Problem]:
                 "/tagging/permissions",
                 "lists no permissions",
                 "list the IAM actions tagging needs, or remove the key",
+                code="cfngen/handler-no-permissions",
             )
         yield from _actions(tagging.get("permissions"), "/tagging/permissions")
 
@@ -81,7 +83,13 @@ def _actions(permissions: Any, here: str) -> Iterator[Problem]:
         if action == "":
             # Registered AWS schemas have one (CloudFormation::ResourceDefaultVersion); the role
             # leaves it out.
-            yield Problem(ACCEPTED, f"{here}/{i}", "an empty permission", "remove it")
+            yield Problem(
+                ACCEPTED,
+                f"{here}/{i}",
+                "an empty permission",
+                "remove it",
+                code="cfngen/permission-empty",
+            )
             continue
         problem = action_problem(action)
         if problem is not None:
@@ -90,6 +98,7 @@ def _actions(permissions: Any, here: str) -> Iterator[Problem]:
                 f"{here}/{i}",
                 f"{action!r} is not an IAM action: {problem}",
                 "IAM rejects resource-role.yaml with it; write the action as IAM names it",
+                code="cfngen/permission-not-iam-action",
             )
         elif "*" in action:
             yield Problem(
@@ -97,4 +106,5 @@ def _actions(permissions: Any, here: str) -> Iterator[Problem]:
                 f"{here}/{i}",
                 f"wildcard permission {action!r}",
                 "list the specific actions the handler calls",
+                code="cfngen/permission-wildcard",
             )

@@ -30,6 +30,7 @@ def node_problems(schema: dict[str, Any]) -> Iterator[Problem]:
                 join_pointer(ptr, "arrayType"),
                 "arrayType only applies to arrays",
                 'remove it, or make the type exactly "array"',
+                code="cfngen/array-type-not-array",
             )
         if (kind == "array" or (isinstance(kind, list) and "array" in kind)) and (
             "insertionOrder" not in node
@@ -40,6 +41,7 @@ def node_problems(schema: dict[str, Any]) -> Iterator[Problem]:
                 "array without an explicit insertionOrder",
                 'add "insertionOrder": false if the order of items does not matter, '
                 "true if it does (the default, which makes reordering a change)",
+                code="cfngen/array-insertion-order-missing",
             )
         if (
             ("properties" in node or "patternProperties" in node)
@@ -52,6 +54,7 @@ def node_problems(schema: dict[str, Any]) -> Iterator[Problem]:
                 ptr,
                 'object without "additionalProperties": false',
                 "add it: CloudFormation will require it, and without it any key is accepted",
+                code="cfngen/object-additional-properties-open",
             )
         pattern = node.get("pattern")
         if isinstance(pattern, str):
@@ -77,6 +80,7 @@ def _pattern(pattern: str, ptr: str, *, key: bool) -> Iterator[Problem]:
             "CloudFormation understands it, but Python and most JSON Schema tools do not; "
             "prefer a plain character class",
             key=key,
+            code="cfngen/pattern-java-only",
         )
     elif broken:
         yield Problem(
@@ -85,6 +89,7 @@ def _pattern(pattern: str, ptr: str, *, key: bool) -> Iterator[Problem]:
             f"the pattern cannot be compiled: {broken}",
             "cfngen cannot check values against it; fix the regular expression",
             key=key,
+            code="cfngen/pattern-invalid",
         )
     if _HARDCODED_PARTITION.search(pattern):
         yield Problem(
@@ -93,4 +98,5 @@ def _pattern(pattern: str, ptr: str, *, key: bool) -> Iterator[Problem]:
             "the pattern hard-codes the aws partition in an ARN",
             "match every partition (aws-cn, aws-us-gov) with arn:aws[A-Za-z-]*:",
             key=key,
+            code="cfngen/pattern-hard-coded-partition",
         )
