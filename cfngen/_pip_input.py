@@ -30,13 +30,23 @@ from urllib.parse import unquote, urlparse
 
 from cfngen._files import readable, repository_root
 
-_INCLUDE = re.compile(r"^(-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+)(\S+)(.*)$")
+#: A line including another requirements file: its option, path and the rest of the line.
+INCLUDE = re.compile(r"^(-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+)(\S+)(.*)$")
 _EDITABLE = re.compile(r"^(?:-e|--editable)(?:\s*=\s*|\s+)(\S+)(.*)$")
 _FIND_LINKS = re.compile(r"^(-f|--find-links)(?:\s*=\s*|\s+)(\S+)(.*)$")
 _DIRECT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?)\s*@\s*(file:\S+)(.*)$")
 _EXTRAS = re.compile(r"^(.*?)(\[[^\]]*\])?$")
 #: Left out of a copy: what a build leaves behind, and what no build reads.
 _NOT_COPIED = {".git", ".hg", ".svn", "build", "dist", ".venv", "venv", ".tox", ".nox"}
+
+
+def requirement_lines(text: str) -> list[str]:
+    """The lines of a requirements file as pip reads them: continuations joined, comments and
+    blank lines left out."""
+    lines = (
+        re.sub(r"(^|\s)#.*$", "", raw).strip() for raw in text.replace("\\\n", "").splitlines()
+    )
+    return [line for line in lines if line]
 
 
 @dataclass
@@ -81,16 +91,12 @@ class _Rewriter:
 
     def rewrite(self, text: str, source: Path, target: Path) -> Path:
         """`text`, read from `source`, written to `target` for pip."""
-        lines = [
-            self._line(line, source)
-            for raw in text.replace("\\\n", "").splitlines()
-            if (line := re.sub(r"(^|\s)#.*$", "", raw).strip())
-        ]
+        lines = [self._line(line, source) for line in requirement_lines(text)]
         target.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return target
 
     def _line(self, line: str, source: Path) -> str:
-        if include := _INCLUDE.match(line):
+        if include := INCLUDE.match(line):
             option, path, rest = include.groups()
             included = readable(
                 source.parent / path, self.repository, what=f"{source} includes {path}"

@@ -28,14 +28,13 @@ from packaging.utils import canonicalize_name
 
 from cfngen._errors import CfngenError
 from cfngen._files import Cache, readable, repository_root
-from cfngen._pip_input import pip_input
+from cfngen._pip_input import INCLUDE, pip_input, requirement_lines
 
 REQUIREMENTS_FILE = "requirements.txt"
 #: Distributions cfngen runs handlers with (canonical names): never installed for a run.
 PROVIDED = frozenset({"boto3", "botocore", "cloudformation-cli-python-lib", "moto"})
 #: A requirement line's distribution name, when the line names one (PEP 508; not a path or URL).
 _NAME = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?=$|[\[<>=!~;@\s(])")
-_INCLUDE = re.compile(r"^(-r|--requirement|-c|--constraint)(\s*=?\s*)(\S+)(.*)$")
 _EDITABLE = re.compile(r"^(-e|--editable)\b")
 #: One install per requirements text and Python; the ones used last are kept.
 CACHE = Cache("requirements", keep=16, what="the cache of requirements installed for runs")
@@ -50,26 +49,24 @@ def to_install(requirements: Path) -> str | None:
     except (OSError, UnicodeDecodeError):
         return None
     kept: list[str] = []
-    for line in text.replace("\\\n", "").splitlines():
-        stripped = re.sub(r"(^|\s)#.*$", "", line).strip()
-        if not stripped:
-            continue
-        name = _NAME.match(stripped)
+    for line in requirement_lines(text):
+        name = _NAME.match(line)
         if name and canonicalize_name(name.group(1)) in PROVIDED:
             continue
-        include = _INCLUDE.match(stripped)
+        include = INCLUDE.match(line)
         if include:
-            option, sep, path, rest = include.groups()
+            option, path, rest = include.groups()
             # pip reads it: held to the rule for what cfngen reads to run code.
             included = readable(
                 requirements.parent / path,
                 repository_root(requirements.parent),
                 what=f"{requirements} includes {path}",
             )
-            stripped = f"{option}{sep}{included}{rest}"
-        kept.append(stripped)
+            kept.append(f"{option} {included}{rest}")
+        else:
+            kept.append(line)
     if not any(
-        not line.startswith("-") or _INCLUDE.match(line) or _EDITABLE.match(line) for line in kept
+        not line.startswith("-") or INCLUDE.match(line) or _EDITABLE.match(line) for line in kept
     ):
         return None
     return "\n".join(kept) + "\n"
