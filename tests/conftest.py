@@ -423,6 +423,8 @@ INSTALL = {
     "java": "install a JDK 11 or newer (apt-get install default-jdk-headless)",
     "sam": "python -m venv .venv-sam && .venv-sam/bin/pip install aws-sam-cli "
     "(scripts/test-machine does it; or set CFNGEN_SAM to a sam executable)",
+    "guard-rail": "python3.10 -m venv .venv-guard-rail && .venv-guard-rail/bin/pip install "
+    "resource-schema-guard-rail (scripts/test-machine does it; or set CFNGEN_GUARD_RAIL)",
     "cfn": 'pip install -e ".[dev]" (cloudformation-cli is a dev dependency)',
     "cfn-lint": 'pip install -e ".[dev]"',
     "zsh": "apt-get install zsh (scripts/test-machine does it)",
@@ -437,8 +439,9 @@ def find_tool(name: str) -> str | None:
     beside = Path(sys.executable).parent / name  # the dev extra's console scripts
     if beside.is_file():
         return str(beside)
-    if name == "sam" and (REPO / ".venv-sam" / "bin" / "sam").is_file():
-        return str(REPO / ".venv-sam" / "bin" / "sam")
+    for venv in (".venv-sam", ".venv-guard-rail"):  # oracles with virtualenvs of their own
+        if (REPO / venv / "bin" / name).is_file():
+            return str(REPO / venv / "bin" / name)
     return shutil.which(name)
 
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfngen._cli._options import add_format
+from cfngen._cli._options import add_format, region
 from cfngen._cli._output import painter, quiet
 from cfngen._errors import ExitCode
 
@@ -43,6 +43,29 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "template and properties schemas) and leave the others alone: what the pre-commit "
         "hook passes, every changed JSON and YAML file",
     )
+    compat = p.add_argument_group("compatibility with an earlier version")
+    compat.add_argument(
+        "--against",
+        metavar="REF",
+        help="also report every change since REF that breaks existing stacks or templates, and "
+        "the version step the change needs (major, minor or patch): REF is a git revision "
+        "(HEAD~1, main, v1.2.0), an earlier schema file, or `registry` (the registered "
+        "schema; needs --profile). Exit 1 when a change breaks",
+    )
+    compat.add_argument(
+        "--accept",
+        action="append",
+        default=[],
+        metavar="POINTER",
+        help="with --against: a possibly breaking change at POINTER (a changed pattern, "
+        "oneOf) is intended and compatible; counted as minor (repeatable)",
+    )
+    compat.add_argument(
+        "--profile", metavar="PROFILE", help="with --against registry: the AWS profile to use"
+    )
+    compat.add_argument(
+        "--region", type=region, metavar="REGION", help="with --against registry: the region"
+    )
     p.add_argument(
         "--example",
         action="store_true",
@@ -52,6 +75,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.against is not None:
+        from cfngen._cli._validate_against import run_against
+
+        return run_against(args)
+    if args.accept or args.profile or args.region:
+        from cfngen._errors import CfngenError
+
+        raise CfngenError("--accept, --profile and --region go with --against", "add --against REF")
     from cfngen._validate import render_json, render_summary, render_text, validate_paths
 
     given = args.paths

@@ -209,7 +209,8 @@ def _rule_name(rule: str) -> str:
 
 def github(findings: Iterable[Finding]) -> str:
     """GitHub workflow commands: `::error file=F,line=L,col=C,title=T::message`, warnings
-    as `::warning`. Escaped as the actions toolkit does, so a message may span lines."""
+    as `::warning`, notes as `::notice`. Escaped as the actions toolkit does, so a message
+    may span lines."""
     lines = []
     for finding in findings:
         props = []
@@ -221,7 +222,7 @@ def github(findings: Iterable[Finding]) -> str:
                     props.append(f"col={finding.column}")
         if finding.title:
             props.append(f"title={_gh_property(finding.title)}")
-        command = "error" if finding.level == "error" else "warning"
+        command = {"error": "error", "warning": "warning"}.get(finding.level, "notice")
         joined = " " + ",".join(props) if props else ""
         lines.append(f"::{command}{joined}::{_gh_data(finding.message)}")
     return "".join(line + "\n" for line in lines)

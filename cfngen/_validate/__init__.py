@@ -319,11 +319,14 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def render_json(reports: Sequence[FileReport]) -> str:
-    doc = {
+def json_document(reports: Sequence[FileReport]) -> dict[str, Any]:
+    return {
         "files": [
             {"path": r.path, "valid": r.valid, "diagnostics": [d.as_json() for d in r.diagnostics]}
             for r in reports
         ]
     }
-    return json.dumps(doc, indent=2) + "\n"
+
+
+def render_json(reports: Sequence[FileReport]) -> str:
+    return json.dumps(json_document(reports), indent=2) + "\n"
