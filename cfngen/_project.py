@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, recover
 from cfngen._kinds._kind import CONFIG_FILE, Project, require_entrypoint
+from cfngen._languages import language_of
 from cfngen._typename import TypeName
 
 if TYPE_CHECKING:
@@ -113,7 +114,9 @@ def _from_config(root: Path, config_path: Path) -> Project:
         check_type_name(raw_name)
     except CfngenError as exc:
         raise CfngenError(f"{config_path}: {exc.message}", exc.hint) from None
-    for key in ("entrypoint", "testEntrypoint"):
+    # Another language's entrypoint has its own form (dist/handlers.entrypoint, bootstrap,
+    # com.acme.Handler::handleRequest): cfngen never imports it, so it is not held to Python's.
+    for key in ("entrypoint", "testEntrypoint") if language_of(config).handlers else ():
         value = config.get(key)
         if value is not None and not (isinstance(value, str) and _DOTTED.match(value)):
             raise CfngenError(

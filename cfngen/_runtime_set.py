@@ -58,6 +58,9 @@ class RuntimeReport:
     phase: str | None
     #: Every runtime cfngen knows, newest first, with its phase on `today`.
     choices: list[tuple[Runtime, str]]
+    #: Handlers in a language cfngen does not run (`.rpdk-config`'s language): its runtime is
+    #: not one of cfngen's table, and moving to a Python one is no fix.
+    foreign: str | None = None
 
 
 @dataclass
@@ -92,6 +95,7 @@ def show_runtime(root: Path, today: str) -> RuntimeReport:
         row=row if row is not None and row.name == declared else None,
         phase=row.phase(today) if row is not None else None,
         choices=[(r, r.phase(today)) for r in RUNTIMES],
+        foreign=None if project.language.handlers else project.language.label,
     )
 
 
@@ -124,13 +128,16 @@ def set_runtime(
             f"{runtime.create_blocked_on}), so a resource type on it cannot be registered",
             f"choose a supported runtime, e.g. `cfngen runtime set {newest}`",
         )
+    project = load_project(root)
+    refusal = project.language.refusal()  # a Python runtime for TypeScript handlers breaks them
+    if refusal is not None:
+        raise refusal
     change = RuntimeChange(runtime=runtime)
     if phase == "deprecated":
         change.warnings.append(
             f"Lambda deprecated {runtime.name} on {runtime.deprecated_on} and blocks new "
             f"functions from {runtime.create_blocked_on}; consider {DEFAULT_RUNTIME.name}"
         )
-    project = load_project(root)
     config_path, template_path = _where(project)
     edits: dict[Path, tuple[bytes, bytes]] = {}
     config_text = _read_text(config_path) if config_path is not None else None

@@ -108,6 +108,9 @@ def _run_show(args: argparse.Namespace) -> int:
         count = len(report.template_runtimes)
         print(f"{report.template_file}: Runtime {values} ({count} function(s))")
     row = report.row
+    if report.foreign is not None:
+        print(f"{declared}: a {report.foreign} runtime; cfngen's table is Python's")
+        return ExitCode.OK
     if row is None:
         print_warning(f"{declared} is not a runtime cfngen knows")
     else:

@@ -60,6 +60,9 @@ def entrypoint_problem(project: Project) -> CfngenError | None:
 
     A typo there (or `os.system`) would otherwise make generate write models for a package that
     does not exist, and test import something that is not the project."""
+    refusal = project.language.refusal()  # another language's entrypoint is not Python's
+    if refusal is not None:
+        return refusal
     for key, dotted in (
         ("entrypoint", project.entrypoint),
         ("testEntrypoint", project.test_entrypoint),

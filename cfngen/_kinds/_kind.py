@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cfngen._errors import CfngenError
+from cfngen._languages import Language, language_of
 from cfngen._typename import TypeName
 
 if TYPE_CHECKING:
@@ -187,6 +188,11 @@ class Project:
     @property
     def schema_path(self) -> Path:
         return self.root / self.type_name.schema_filename
+
+    @property
+    def language(self) -> Language:
+        """What the handlers are written in (`.rpdk-config`'s language; cfngen/_languages.py)."""
+        return language_of(self.config)
 
     @property
     def runtime(self) -> str | None:

@@ -1,0 +1,181 @@
+"""Projects the official TypeScript, Go and Java plugins make: the language-free commands work
+there and leave every file of the plugin's alone; the commands that need Python handlers stop
+before writing anything, naming the language (cfngen/_languages.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+LANGUAGES = {
+    # language -> (type name, what its .rpdk-config entrypoint looks like, its runtime's prefix)
+    "typescript": ("Acme::Lang::Ts", "dist/handlers.entrypoint", "nodejs"),
+    "go": ("Acme::Lang::Go", "bootstrap", "provided"),
+    "java": ("Acme::Lang::Jv", "com.acme.lang.jv.HandlerWrapper::handleRequest", "java"),
+}
+LABELS = {"typescript": "TypeScript", "go": "Go", "java": "Java"}
+ENV = {
+    **os.environ,
+    "NO_COLOR": "",
+    "AWS_EC2_METADATA_DISABLED": "true",
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@e",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@e",
+}
+
+
+def _official_init(cfn: str, language: str, root: Path) -> None:
+    type_name = LANGUAGES[language][0]
+    root.mkdir(parents=True)
+    base = [cfn, "init", "-t", type_name, "-a", "RESOURCE"]
+    if language == "typescript":
+        args, stdin = [*base, "typescript", "--no-docker"], ""
+    elif language == "go":
+        args, stdin = [*base, "go", "-p", "github.com/acme/lang"], ""
+    else:
+        # The Java plugin registers no subcommand: `cfn init` asks for the language by number,
+        # then the package (default) and the codegen model (1, the default).
+        listing = subprocess.run(
+            base, cwd=root, input="", capture_output=True, text=True, check=False
+        )
+        number = re.search(r"\[(\d+)\] java\b", listing.stdout + listing.stderr)
+        assert number, listing.stdout + listing.stderr
+        for leftover in root.iterdir():
+            shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
+        args, stdin = base, f"{number.group(1)}\n\n1\n"
+    done = subprocess.run(
+        args, cwd=root, input=stdin, capture_output=True, text=True, env=ENV, check=False
+    )
+    assert done.returncode == 0 and (root / ".rpdk-config").is_file(), done.stdout + done.stderr
+    config = json.loads((root / ".rpdk-config").read_text())
+    assert config["language"] == language and config["entrypoint"] == LANGUAGES[language][1]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "cfn init"]):
+        subprocess.run(["git", *args], cwd=root, check=True, env=ENV, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def official(oracle_tool, tmp_path_factory):
+    """One project per official plugin, made once; each test gets a copy."""
+    cfn = oracle_tool("cfn")
+    made = {}
+    for language in LANGUAGES:
+        root = tmp_path_factory.mktemp("official") / language
+        _official_init(cfn, language, root)
+        made[language] = root
+    return made
+
+
+@pytest.fixture(params=list(LANGUAGES))
+def project(request, official, tmp_path) -> tuple[str, Path]:
+    copy = tmp_path / request.param
+    shutil.copytree(official[request.param], copy, symlinks=True)
+    return request.param, copy
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every file's bytes (digested), .git and what cfngen writes under .cfngen/ left out."""
+    return {
+        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and path.relative_to(root).parts[0] not in (".git", ".cfngen")
+    }
+
+
+def cfngen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cfngen", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=ENV,
+        check=False,
+        timeout=120,
+    )
+
+
+@pytest.mark.oracle
+def test_validate_works_and_changes_nothing(project):
+    _, root = project
+    before = tree(root)
+    done = cfngen("validate", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 valid" in done.stderr
+    strict = cfngen("validate", ".", "--format", "json", cwd=root)
+    assert json.loads(strict.stdout)["files"][0]["valid"] is True
+    assert tree(root) == before
+
+
+@pytest.mark.oracle
+def test_compatibility_and_schema_export_work_and_leave_the_plugins_files_alone(project):
+    _, root = project
+    schema = next(root.glob("acme-lang-*.json"))
+    data = json.loads(schema.read_text())
+    data["properties"].pop("Title")
+    schema.write_text(json.dumps(data, indent=4))
+    before = tree(root)
+    done = cfngen("validate", "--against", "HEAD", "--format", "json", cwd=root)
+    assert done.returncode == 1, done.stderr  # a property removed: breaking
+    assert json.loads(done.stdout)["compatibility"]["bump"] == "major"
+    exported = cfngen("schema", "export", cwd=root)
+    assert exported.returncode == 0, exported.stderr
+    assert tree(root) == before  # only .cfngen/ is new
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize(
+    "command",
+    [["generate"], ["generate", "--check"], ["test"], ["build"], ["runtime", "set", "python3.12"]],
+    ids=" ".join,
+)
+def test_commands_that_need_python_handlers_stop_naming_the_language(project, command):
+    language, root = project
+    before = tree(root)
+    done = cfngen(*command, cwd=root)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"this is a {LABELS[language]} project" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert tree(root) == before
+
+
+@pytest.mark.oracle
+def test_runtime_names_the_languages_runtime(project):
+    language, root = project
+    done = cfngen("runtime", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert f"a {LABELS[language]} runtime" in done.stdout
+    assert "Move with" not in done.stdout
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_another_languages_entrypoint_is_not_held_to_pythons_form(tmp_path, language):
+    """The inner loop's version: a `.rpdk-config` as the plugin writes it, beside a schema."""
+    from cfngen._project import load_project
+
+    type_name, entrypoint, _ = LANGUAGES[language]
+    (tmp_path / ".rpdk-config").write_text(
+        json.dumps(
+            {
+                "artifact_type": "RESOURCE",
+                "typeName": type_name,
+                "language": language,
+                "entrypoint": entrypoint,
+                "testEntrypoint": entrypoint,
+            }
+        )
+    )
+    project = load_project(tmp_path)
+    assert project.language.label == LABELS[language] and not project.language.handlers
+    assert "this is a" in project.entrypoint_problem().message
+    python = json.loads((tmp_path / ".rpdk-config").read_text())
+    (tmp_path / ".rpdk-config").write_text(json.dumps({**python, "language": "python312"}))
+    with pytest.raises(Exception, match="is not a Python module and attribute"):
+        load_project(tmp_path)
