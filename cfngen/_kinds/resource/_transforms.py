@@ -121,7 +121,7 @@ def parse(text: str) -> Any:
     import jsonata
 
     try:
-        return jsonata.Jsonata(text, timeout=_TIME_LIMIT_MS, stack=_STACK_LIMIT)
+        return jsonata.Jsonata(text)
     except Exception as exc:  # the parser raises JException, and others on odd input
         offset = getattr(exc, "location", None)
         return _raise(exc, offset if isinstance(offset, int) else None)
@@ -138,6 +138,9 @@ def evaluate(text: str, data: Any) -> Any:
     TransformError when it cannot be parsed or fails."""
     expression = parse(text)
     try:
+        # Bounds counted from now: jsonata-python's clock starts when they are set, and the
+        # parsed expression is kept for the whole run.
+        expression.environment.set_runtime_bounds(_TIME_LIMIT_MS, _STACK_LIMIT)
         return _plain(expression.evaluate(data))
     except RecursionError:
         raise TransformError("it recursed too deeply") from None
