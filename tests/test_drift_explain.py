@@ -136,3 +136,23 @@ def test_a_hook_project_is_refused(cli, tmp_path):
     result = cli("drift", "explain", "/properties/A", "a", "b", "--schema", tmp_path)
     assert result.exit_code == 2
     assert "a hook project; drift detection is for resource types" in result.stderr
+
+
+def test_a_model_of_another_shape_is_a_usage_error(cli, tmp_path):
+    schema = json.loads((FIXTURE / "acme-drift-record.json").read_text())
+    schema["properties"]["Settings"] = {"type": "object"}  # free-form: any pointer below
+    (tmp_path / "s.json").write_text(json.dumps(schema))
+    (tmp_path / "model.json").write_text('{"Settings": [1, 2]}')
+    result = cli(
+        "drift",
+        "explain",
+        "/properties/Settings/Mode",
+        "a",
+        "a",
+        "--schema",
+        tmp_path / "s.json",
+        "--model",
+        tmp_path / "model.json",
+    )
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert "--model holds a list where the pointer names 'Mode'" in result.stderr

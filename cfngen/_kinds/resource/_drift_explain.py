@@ -154,27 +154,29 @@ def _value(text: str, node: dict[str, Any], what: str) -> Any:
 def _placed(root: dict[str, Any], path: tuple[str, ...], value: Any) -> dict[str, Any]:
     """`root` with `value` at `path`, the objects and lists on the way made as needed."""
     node: Any = root
-    for token, following in zip(path, (*path[1:], None), strict=True):
-        last = following is None
+    for position, token in enumerate(path):
+        last = position == len(path) - 1
+        # What a missing step becomes: a list when the next token is an index.
+        fresh: Any = [] if not last and path[position + 1].isdigit() else {}
         if isinstance(node, list):
+            if not token.isdigit():
+                raise CfngenError(
+                    f"--model holds a list where the pointer names {token!r}",
+                    "give the template's model as the schema describes it",
+                )
             index = int(token)
             while len(node) <= index:
                 node.append({})
             if last:
                 node[index] = value
             elif not isinstance(node[index], (dict, list)):
-                node[index] = [] if following.isdigit() else {}
+                node[index] = fresh
             node = node[index]
             continue
-        if not isinstance(node, dict):
-            raise CfngenError(
-                f"--model holds {json.dumps(node)[:60]} where {token!r} should be",
-                "give the template's model as the schema describes it",
-            )
         if last:
             node[token] = value
         elif not isinstance(node.get(token), (dict, list)):
-            node[token] = [] if following.isdigit() else {}
+            node[token] = fresh
         node = node[token]
     return root
 
