@@ -429,6 +429,8 @@ INSTALL = {
     "cfn-lint": 'pip install -e ".[dev]"',
     "zsh": "apt-get install zsh (scripts/test-machine does it)",
     "fish": "apt-get install fish (scripts/test-machine does it)",
+    "node": "install Node.js 18 or newer (apt-get install nodejs npm)",
+    "npm": "install Node.js 18 or newer with npm (apt-get install nodejs npm)",
 }
 
 

@@ -48,6 +48,7 @@ POSITIONALS = {
     ("invoke",): ["CREATE", "missing-request.json"],
     ("runtime", "set"): ["python3.12"],
     ("completion",): ["bash"],
+    ("drift", "explain"): ["/properties/Name", "a", "b"],
 }
 
 

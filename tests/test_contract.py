@@ -131,8 +131,8 @@ def test_cli_json_report_has_exactly_the_documented_shape(tmp_path):
     assert report["warnings"] == 0
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
     for test in report["tests"]:
-        assert set(test) == {"name", "outcome", "message", "seconds", "warnings"}
-        assert test["warnings"] == []
+        assert set(test) == {"name", "outcome", "message", "seconds", "warnings", "transforms"}
+        assert test["warnings"] == [] and test["transforms"] == []
         assert test["outcome"] in ("passed", "failed", "skipped")
         assert test["message"] is None or isinstance(test["message"], str)
         assert isinstance(test["seconds"], float)
@@ -484,7 +484,7 @@ def test_a_project_from_init_fails_every_test_as_not_implemented_without_calling
     assert (report["passed"], report["failed"], report["skipped"]) == (0, 17, 0)
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
     for test in report["tests"]:
-        assert set(test) == {"name", "outcome", "message", "seconds", "warnings"}
+        assert set(test) == {"name", "outcome", "message", "seconds", "warnings", "transforms"}
         assert test["outcome"] == "failed"
         # One line each: where the stubs are and what to do is said once, in the summary.
         assert "not implemented" in test["message"]

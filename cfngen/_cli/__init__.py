@@ -23,6 +23,7 @@ from cfngen import _config
 from cfngen._cli import (
     build,
     completion,
+    drift,
     generate,
     init,
     invoke,
@@ -59,6 +60,7 @@ COMMANDS = (
     build,
     submit,
     module,
+    drift,
     schema,
     completion,
 )

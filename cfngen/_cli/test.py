@@ -73,15 +73,25 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cfngen._contract import run_contract_tests
-    from cfngen._contract._results import TestResult, render_json, render_progress, render_summary
+    from cfngen._contract._results import (
+        TestResult,
+        render_json,
+        render_progress,
+        render_summary,
+        render_transforms,
+    )
 
     # Each test's line and the summary on one stream, so they stay in order when both are
     # redirected; with --format json, stdout holds only the document.
     lines = sys.stdout if args.format == "text" else sys.stderr
     paint_lines = painter(lines)
 
+    verbose = getattr(args, "verbose", False)
+
     def progress(result: TestResult) -> None:
         lines.write(render_progress(result, paint_lines))
+        if verbose:
+            lines.write(render_transforms(result, paint_lines))
         lines.flush()
 
     result = run_contract_tests(

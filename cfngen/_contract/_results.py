@@ -138,6 +138,10 @@ class TestResult:
     #: What the test saw that CloudFormation accepts but the user should know; a warning never
     #: fails a test.
     warnings: list[str] = field(default_factory=list)
+    #: Properties that differed from the input until a propertyTransform alternative put
+    #: them in sync, one object each (action, pointer, key, alternative, expression, scope,
+    #: result, by: "equal" or "pattern").
+    transforms: list[dict[str, Any]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -146,6 +150,7 @@ class TestResult:
             "message": self.message,
             "seconds": round(self.seconds, 3),
             "warnings": self.warnings,
+            "transforms": self.transforms,
         }
 
 
@@ -198,6 +203,23 @@ def render_progress(result: TestResult, paint: Paint = plain) -> str:
         count = len(result.warnings)
         reason = paint(f"  ({count} warning{'s' if count > 1 else ''}, below)", "warning")
     return f"{word} {result.name} {paint(f'{result.seconds:.2f} s', 'dim')}{reason}\n"
+
+
+def render_transforms(result: TestResult, paint: Paint = plain) -> str:
+    """`cfngen test -v`: under a test's line, each property a transform put in sync."""
+    lines = []
+    for note in result.transforms:
+        how = "equal" if note["by"] == "equal" else "matches it as a pattern"
+        lines.append(
+            paint(
+                f"        IN_SYNC {note['action']} {note['pointer']}: alternative "
+                f"{note['alternative']} of propertyTransform {note['key']} "
+                f"({note['expression']}) on the {note['scope']} gives "
+                f"{json.dumps(note['result'])}, {how}",
+                "dim",
+            )
+        )
+    return "".join(line + "\n" for line in lines)
 
 
 def render_summary(result: SuiteResult, paint: Paint = plain) -> str:

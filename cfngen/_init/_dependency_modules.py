@@ -37,6 +37,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "jinja2-ansible-filters": ("jinja2_ansible_filters",),
     "jmespath": ("jmespath",),
     "joserfc": ("joserfc",),
+    "jsonata-python": ("jsonata",),
     "jsonpatch": ("jsonpatch", "jsonpatch_cli"),
     "jsonpointer": ("jsonpointer",),
     "jsonschema": ("jsonschema",),

@@ -19,6 +19,7 @@ from cfngen._diagnostics import ACCEPTED, Problem, Severity
 from cfngen._kinds.resource._iam import permission_problems
 from cfngen._kinds.resource._node_checks import node_problems
 from cfngen._kinds.resource._pointers import PropertyIndex, schema_nodes
+from cfngen._kinds.resource._transform_checks import transform_problems
 from cfngen._schema import Resolver, close_match, depth_checks, join_pointer
 from cfngen._support import STATE_KEY
 from cfngen._typename import reserved_namespace
@@ -91,6 +92,7 @@ def check(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
     out.extend(_tagging(schema, index))
     out.extend(node_problems(schema))
     out.extend(_list_inputs(schema))
+    out.extend(transform_problems(schema, index))
     return out
 
 

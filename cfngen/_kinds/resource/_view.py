@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from cfngen._kinds.resource._transforms import Transform, transforms_of
 from cfngen._schema import SchemaView, pointer_tokens
 
 PropertyPath = tuple[str, ...]
@@ -52,6 +53,11 @@ class ResourceSchema(SchemaView):
     @functools.cached_property
     def create_only(self) -> tuple[PropertyPath, ...]:
         return _paths(self.schema.get("createOnlyProperties"))
+
+    @functools.cached_property
+    def transforms(self) -> tuple[Transform, ...]:
+        """The `propertyTransform`s whose keys are property pointers."""
+        return tuple(t for t in transforms_of(self.schema) if t.path is not None)
 
     @property
     def writable_identifiers(self) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 
 from cfngen._contract._loop import Outcome
 from cfngen._contract._results import Failed, Skipped
+from cfngen._kinds.resource._transforms import Judgement
 from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._inputs import InputProblem, InputSet, update_request
 from cfngen._kinds.resource.contract._messages import (
@@ -24,6 +25,23 @@ from cfngen._kinds.resource.contract._response_checks import ResponseChecks
 from cfngen._kinds.resource.contract._suite_run import SuiteRun
 
 
+def in_sync_note(action: str, where: str, judgement: Judgement) -> dict[str, Any]:
+    """What `cfngen test -v` and `--format json` say about a property a transform put in
+    sync: which alternative, on what, with what result."""
+    found = judgement.in_sync
+    assert found is not None
+    return {
+        "action": action,
+        "pointer": where,
+        "key": judgement.transform.key,
+        "alternative": found.alternative.number,
+        "expression": found.alternative.text,
+        "scope": found.scope,
+        "result": found.result,
+        "by": found.by,
+    }
+
+
 class Case(ResponseChecks):
     """The handler calls of one test, with every per-response rule checked on the way."""
 
@@ -32,6 +50,8 @@ class Case(ResponseChecks):
         self.info = run.info
         self.inputs = inputs
         self._to_delete: list[dict[str, Any]] = []
+        #: The properties a propertyTransform put in sync, for verbose and JSON output.
+        self.in_sync: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ inputs
 
@@ -184,7 +204,12 @@ class Case(ResponseChecks):
         self, action: str, expected: dict[str, Any], outcome: Outcome, *, what: str = "input"
     ) -> None:
         returned = outcome.response.get("resourceModel")
-        rows = _rules.differences(self.info, expected, returned)
+        log = _rules.TransformLog()
+        rows = _rules.differences(self.info, expected, returned, log)
+        for where, judgement in log.in_sync:
+            note = in_sync_note(action, where, judgement)
+            if note not in self.in_sync:  # a test that creates twice reads it twice
+                self.in_sync.append(note)
         if rows:
             raise Failed(
                 explain(
@@ -193,6 +218,7 @@ class Case(ResponseChecks):
                     sent=expected,
                     outcome=outcome,
                     table=rows,
+                    notes=log.failures(),
                 )
             )
 

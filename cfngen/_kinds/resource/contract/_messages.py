@@ -100,6 +100,7 @@ def explain(
     sent: Any = None,
     outcome: Outcome | None = None,
     table: list[tuple[str, Any, Any]] | None = None,
+    notes: list[str] | None = None,
 ) -> str:
     lines = [headline, f"  rule: {rule}"]
     if outcome is not None and outcome.crash is not None:
@@ -109,6 +110,7 @@ def explain(
         lines.extend(f"  {frame}" for frame in crash.frames)
     if table:
         lines.append(_table(table))
+    lines.extend(f"  {note}" for note in notes or [])
     if sent is not None:
         lines.append(f"  input:  {as_json(sent)}")
     if outcome is not None and outcome.last.response is not None:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from cfngen._errors import CfngenError
+from cfngen._kinds.resource._transforms import Judgement, Transform, covers, judge
 from cfngen._kinds.resource._view import PropertyPath, ResourceSchema
 from cfngen._project import Project
 from cfngen._schema import join_pointer
@@ -174,40 +176,122 @@ def tags_of(info: ResourceSchema, model: Any) -> dict[str, Any] | None:
 
 
 def differences(
-    info: ResourceSchema, expected: dict[str, Any], actual: Any
+    info: ResourceSchema,
+    expected: dict[str, Any],
+    actual: Any,
+    transformed: TransformLog | None = None,
 ) -> list[tuple[str, Any, Any]]:
     """Where a returned model does not carry what the request asked for.
 
     As `cfn test`: readOnly and writeOnly properties of the input are not compared; the output
     may hold more (readOnly values, defaults); arrays declared `insertionOrder: false` are
-    compared as multisets, at every level.
+    compared as multisets, at every level. Unlike it, a property the schema's
+    `propertyTransform` covers is in sync when an alternative makes it so, as drift detection
+    reads it (_transforms.py); `transformed` (when given) gets each such judgement.
     """
     wanted = pruned(expected, info.read_only + info.write_only)
     got = actual if isinstance(actual, dict) else {}
     out: list[tuple[str, Any, Any]] = []
-    _compare(info, wanted, got, (), out)
+    log = TransformLog() if transformed is None else transformed
+    _compare(
+        info, wanted, got, (), out, drift=_Drift(info, expected, log) if info.transforms else None
+    )
     return out
 
 
+class TransformLog:
+    """The properties a transform was judged for: in sync by one of its alternatives, or still
+    different (with the alternatives that failed, which the failure names)."""
+
+    def __init__(self) -> None:
+        self.in_sync: list[tuple[str, Judgement]] = []
+        self.different: list[tuple[str, Judgement]] = []
+
+    def extend(self, other: TransformLog) -> None:
+        self.in_sync.extend(other.in_sync)
+        self.different.extend(other.different)
+
+    def failures(self) -> list[str]:
+        """A line per alternative that failed where the property stayed different."""
+        return [
+            f"propertyTransform {judgement.transform.key} at {where}: alternative "
+            f"{e.alternative.number} ({e.alternative.text}) failed on the {e.scope}: {e.error}"
+            for where, judgement in self.different
+            for e in judgement.errors
+        ]
+
+
+@dataclass
+class _Drift:
+    """What a comparison needs to judge a property by its transform: the template's model."""
+
+    info: ResourceSchema
+    root: dict[str, Any]
+    log: TransformLog
+
+    def at(self, path: Path) -> Transform | None:
+        return next((t for t in self.info.transforms if covers(t.path or (), path)), None)
+
+    def judge(self, transform: Transform, path: Path, got: Any) -> bool:
+        parent = get(self.root, path[:-1])
+        read = None if got is MISSING else got
+        judgement = judge(transform, self.root, parent, read)
+        where = pointer(path)
+        if judgement.in_sync is not None:
+            self.log.in_sync.append((where, judgement))
+            return True
+        self.log.different.append((where, judgement))
+        return False
+
+    def scratch(self) -> _Drift:
+        return _Drift(self.info, self.root, TransformLog())
+
+
 def _compare(
-    info: ResourceSchema, wanted: Any, got: Any, path: Path, out: list[tuple[str, Any, Any]]
+    info: ResourceSchema,
+    wanted: Any,
+    got: Any,
+    path: Path,
+    out: list[tuple[str, Any, Any]],
+    *,
+    drift: _Drift | None = None,
+) -> None:
+    transform = drift.at(path) if drift is not None and path else None
+    if transform is None:
+        _compare_values(info, wanted, got, path, out, drift=drift)
+        return
+    assert drift is not None
+    found: list[tuple[str, Any, Any]] = []
+    _compare_values(info, wanted, got, path, found, drift=drift)
+    if found and not drift.judge(transform, path, got):
+        out.extend(found)
+
+
+def _compare_values(
+    info: ResourceSchema,
+    wanted: Any,
+    got: Any,
+    path: Path,
+    out: list[tuple[str, Any, Any]],
+    *,
+    drift: _Drift | None,
 ) -> None:
     if isinstance(wanted, dict):
         if not isinstance(got, dict):
             out.append((pointer(path), wanted, got))
             return
         for key, value in wanted.items():
-            _compare(info, value, got.get(key, MISSING), (*path, key), out)
+            _compare(info, value, got.get(key, MISSING), (*path, key), out, drift=drift)
         return
     if isinstance(wanted, list):
         if not isinstance(got, list):
             out.append((pointer(path), wanted, got))
             return
         if _insertion_order(info, path) is False:
-            _compare_unordered(info, wanted, got, path, out)
+            _compare_unordered(info, wanted, got, path, out, drift=drift)
             return
         for index, (a, b) in enumerate(zip(wanted, got, strict=False)):
-            _compare(info, a, b, (*path, str(index)), out)
+            _compare(info, a, b, (*path, str(index)), out, drift=drift)
         # Items one side has beyond the other's end, each named by its index.
         for index in range(len(got), len(wanted)):
             out.append((pointer((*path, str(index))), wanted[index], MISSING))
@@ -219,17 +303,33 @@ def _compare(
 
 
 def _compare_unordered(
-    info: ResourceSchema, wanted: list[Any], got: list[Any], path: Path, out: list[Any]
+    info: ResourceSchema,
+    wanted: list[Any],
+    got: list[Any],
+    path: Path,
+    out: list[Any],
+    *,
+    drift: _Drift | None,
 ) -> None:
     """An `insertionOrder: false` array: each wanted item must match its own returned item by
     the same rules as the whole model (so arrays nested in the items are unordered too where
     the schema says so, and items may hold more, e.g. readOnly values). A difference names the
     item: its closest unmatched counterpart's differences, or the item as missing."""
+    tried: dict[tuple[int, int], tuple[list[tuple[str, Any, Any]], _Drift | None]] = {}
 
     def rows(i: int, j: int) -> list[tuple[str, Any, Any]]:
-        found: list[tuple[str, Any, Any]] = []
-        _compare(info, wanted[i], got[j], (*path, str(i)), found)
-        return found
+        # Each pairing judged apart: only the pairs kept report their transforms.
+        if (i, j) not in tried:
+            found: list[tuple[str, Any, Any]] = []
+            mine = drift.scratch() if drift is not None else None
+            _compare(info, wanted[i], got[j], (*path, str(i)), found, drift=mine)
+            tried[i, j] = (found, mine)
+        return tried[i, j][0]
+
+    def keep(i: int, j: int) -> None:
+        mine = tried[i, j][1]
+        if drift is not None and mine is not None:
+            drift.log.extend(mine.log)
 
     matches = [[not rows(i, j) for j in range(len(got))] for i in range(len(wanted))]
     owner: dict[int, int] = {}  # got index -> wanted index
@@ -246,6 +346,8 @@ def _compare_unordered(
         return False
 
     unmatched = [i for i in range(len(wanted)) if not assign(i, set())]
+    for j, i in sorted(owner.items()):
+        keep(i, j)
     free = [j for j in range(len(got)) if j not in owner]
     for i in unmatched:
         if not free:
@@ -254,6 +356,7 @@ def _compare_unordered(
         j = min(free, key=lambda j: len(rows(i, j)))
         free.remove(j)
         out.extend(rows(i, j))
+        keep(i, j)
     for j in free:
         out.append((pointer((*path, str(j))), MISSING, got[j]))
 

@@ -155,7 +155,9 @@ def _run_one(run: SuiteRun, test: ResourceTest, inputs: InputSet, name: str) -> 
     """One test, in the worker process."""
     case = Case(run, inputs)
     try:
-        return run_test(name, lambda: test.body(case))
+        result = run_test(name, lambda: test.body(case))
+        result.transforms = case.in_sync
+        return result
     finally:
         case.clean_up()
 
