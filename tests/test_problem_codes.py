@@ -27,10 +27,22 @@ def documented() -> set[str]:
 
 
 def _constructions() -> list[tuple[str, int, ast.Call]]:
-    """Every place cfngen makes a problem: Problem(...), Diagnostic(...), a module's out.add."""
+    """Every place cfngen makes a problem: Problem(...), Diagnostic(...), a module's out.add;
+    a code given as a module constant (`code=CODE_SYNTAX`) is replaced by its value."""
     found = []
     for path in sorted((ROOT / "cfngen").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+        tree = ast.parse(path.read_text())
+        constants = {
+            target.id: node.value
+            for node in tree.body
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(tree):
+            for k in getattr(node, "keywords", []):
+                if k.arg == "code" and isinstance(k.value, ast.Name) and k.value.id in constants:
+                    k.value = constants[k.value.id]
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
