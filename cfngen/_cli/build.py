@@ -112,7 +112,13 @@ def build_package(args: argparse.Namespace, root: Path, *, write: bool = True) -
         return result
     text = rendered()
     render_build(result, text)
-    show(text)
+    if write:
+        show(text)
+    else:  # submit and publish build on the way: what was built is progress, not their result
+        import contextlib
+
+        with contextlib.redirect_stdout(sys.stderr):
+            show(text)
     return result
 
 

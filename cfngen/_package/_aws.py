@@ -31,6 +31,8 @@ class Clients:
     cloudformation: Any
     s3: Any
     region: str
+    #: The boto3 session they came from (publish makes clients of other regions with it).
+    session: Any = None
 
 
 def make_clients(*, region: str | None, profile: str | None, endpoint_url: str | None) -> Clients:
@@ -64,6 +66,7 @@ def make_clients(*, region: str | None, profile: str | None, endpoint_url: str |
         cloudformation=session.client("cloudformation", endpoint_url=endpoint_url, config=config),
         s3=session.client("s3", config=config),
         region=session.region_name,
+        session=session,
     )
 
 
