@@ -108,6 +108,8 @@ class Sandbox:
 
     def _enter(self) -> None:
         stack = self._stack
+        # Masked in every output from now on (cfngen/_redact.py), whichever kind runs.
+        self.seeds.register_secrets()
         # First: nothing below, the profile's own calls included, runs unguarded.
         stack.enter_context(guarded(self.network))
         if self.profile is not None:

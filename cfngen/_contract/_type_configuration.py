@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfngen import _schema
+from cfngen import _redact, _schema
 from cfngen._contract import _references
 from cfngen._errors import CfngenError
 
@@ -114,6 +114,13 @@ def type_configuration(
         )
         result.notes.extend(notes)
     seeds.register_secrets()
+    short = _redact.short_secrets()
+    if short:
+        result.notes.append(
+            f"{len(short)} secret value(s) shorter than {_redact.SHORT} characters: masked in "
+            "the output only where they stand as a word of their own (inside a longer word "
+            "they are not the secret); use longer secrets"
+        )
     return result
 
 
