@@ -137,7 +137,7 @@ def _given(
     if path is not None:
         shape = _shape(envelope)
         data = _schema.load_object(path, f"a type configuration file holds {shape}")
-        return _unwrap(data, envelope, str(path), shape), f"--typeconfig {path}"
+        return properties_of(data, envelope, str(path)), f"--typeconfig {path}"
     if from_request is not None:
         return from_request
     return _contract_settings(root, config)
@@ -153,10 +153,12 @@ def _shape(envelope: Sequence[str]) -> str:
     return f"{wrapped} (what SetTypeConfiguration takes) or {bare}"
 
 
-def _unwrap(
-    data: dict[str, Any], envelope: Sequence[str], where: str, shape: str
-) -> dict[str, Any]:
-    """The properties of a file that may hold the kind's SetTypeConfiguration envelope."""
+def properties_of(data: dict[str, Any], envelope: Sequence[str], where: str) -> dict[str, Any]:
+    """The properties of a file that may hold the kind's SetTypeConfiguration envelope
+    (`envelope`: its keys; none for a resource type, whose file is the properties alone, so
+    a hook's envelope given to one is refused naming it). `submit --configure` reads its file
+    through this too: one format per kind."""
+    shape = _shape(envelope)
     if not envelope:
         wrapper = "CloudFormationConfiguration"
         if wrapper in data:
