@@ -48,6 +48,7 @@ RESOURCE_HANDLERS = (
 import json
 import logging
 import os
+import re
 import uuid
 
 from cloudformation_cli_python_lib import (
@@ -74,8 +75,9 @@ def create_handler(session, request: ResourceHandlerRequest, callback_context):
     _seen("CREATE", request.typeConfiguration)
     _api(request)
     model = request.desiredResourceState
-    if model.Title is not None and not isinstance(model.Title, str):
-        return ProgressEvent.failed(HandlerErrorCode.InvalidRequest, "Title is a string")
+    # CloudFormation sends every value as a string: the pattern is what tells.
+    if model.Title is not None and not re.fullmatch(r"[a-z ]+", str(model.Title)):
+        return ProgressEvent.failed(HandlerErrorCode.InvalidRequest, "Title is lowercase words")
     model.Id = str(uuid.uuid4())
     WIDGETS[model.Id] = model._serialize()
     return ProgressEvent(status=OperationStatus.SUCCESS, resourceModel=model)
@@ -165,7 +167,10 @@ def schema_of(kind: str, configuration: dict | None = TYPE_CONFIGURATION) -> dic
         schema = {
             "typeName": type_name,
             "description": "A widget a third-party API keeps",
-            "properties": {"Id": {"type": "string"}, "Title": {"type": "string"}},
+            "properties": {
+                "Id": {"type": "string"},
+                "Title": {"type": "string", "pattern": "^[a-z ]+$"},
+            },
             "primaryIdentifier": ["/properties/Id"],
             "readOnlyProperties": ["/properties/Id"],
             "additionalProperties": False,
