@@ -522,3 +522,14 @@ def test_an_entrypoint_made_without_the_configuration_model_is_named(tmp_path, s
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "made without a TypeConfigurationModel" in result.stderr
     assert {c["config"] for c in calls(seen)} == {None}
+
+
+@pytest.mark.parametrize(
+    "seed", [("--ssm", "ssm-reserved=x"), ("--ssm", "no-equals-sign"), ("--secret", "=value")]
+)
+def test_a_seed_aws_or_the_flag_refuses_is_one_message(tmp_path, seen, seed):
+    root = write_project(tmp_path / "p", "resource")
+    result = run_cli("test", root, "-k", "create_read", *seed)
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr and result.stderr.count("error:") == 1
+    assert calls(seen) == []

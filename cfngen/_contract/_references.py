@@ -110,20 +110,32 @@ class Seeds:
                 _redact.register(self.ssm[name])
 
     def plant(self, region: str) -> None:
-        """Put the seeds into the moto account that is open (the sandbox's)."""
+        """Put the seeds into the moto account that is open (the sandbox's). A secret named by
+        its ARN is not planted (Secrets Manager makes ARNs itself); its references still
+        resolve to the seeded value."""
         if not self:
             return
         import boto3
+        import botocore.exceptions
 
-        if self.ssm:
-            ssm = boto3.client("ssm", region_name=region)
-            for name, value in self.ssm.items():
-                kind = "SecureString" if name in self.secure else "String"
-                ssm.put_parameter(Name=name, Value=value, Type=kind, Overwrite=True)
-        if self.secrets:
-            secrets = boto3.client("secretsmanager", region_name=region)
-            for name, value in self.secrets.items():
-                secrets.create_secret(Name=name, SecretString=value)
+        try:
+            if self.ssm:
+                ssm = boto3.client("ssm", region_name=region)
+                for name, value in self.ssm.items():
+                    kind = "SecureString" if name in self.secure else "String"
+                    ssm.put_parameter(Name=name, Value=value, Type=kind, Overwrite=True)
+            secrets = {k: v for k, v in self.secrets.items() if not k.startswith("arn:")}
+            if secrets:
+                client = boto3.client("secretsmanager", region_name=region)
+                for name, value in secrets.items():
+                    client.create_secret(Name=name, SecretString=value)
+        except (botocore.exceptions.ClientError, botocore.exceptions.ParamValidationError) as exc:
+            raise CfngenError(
+                f"a seeded --ssm or --secret value could not be put into the offline AWS "
+                f"account: {_redact.scrub(str(exc))}",
+                "use the parameter names and secret ids AWS accepts (an SSM name may not "
+                "start with aws or ssm; a secret id is letters, digits and /_+=.@-)",
+            ) from None
 
 
 def _json_strings(value: str) -> list[str]:
