@@ -532,4 +532,5 @@ def test_a_seed_aws_or_the_flag_refuses_is_one_message(tmp_path, seen, seed):
     result = run_cli("test", root, "-k", "create_read", *seed)
     assert result.exit_code == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr and result.stderr.count("error:") == 1
+    assert "hint:" in result.stderr  # cfngen's message, not argparse's
     assert calls(seen) == []
