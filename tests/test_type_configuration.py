@@ -75,8 +75,10 @@ def create_handler(session, request: ResourceHandlerRequest, callback_context):
     _seen("CREATE", request.typeConfiguration)
     _api(request)
     model = request.desiredResourceState
-    # CloudFormation sends every value as a string: the pattern is what tells.
-    if model.Title is not None and not re.fullmatch(r"[a-z ]+", str(model.Title)):
+    # CloudFormation sends every value as a string: the pattern is what tells (an ssm-secure
+    # reference arrives as it is written).
+    title = str(model.Title)
+    if model.Title is not None and not re.fullmatch("[a-z ]+|[{][{]resolve:.*", title):
         return ProgressEvent.failed(HandlerErrorCode.InvalidRequest, "Title is lowercase words")
     model.Id = str(uuid.uuid4())
     WIDGETS[model.Id] = model._serialize()
@@ -534,3 +536,50 @@ def test_a_seed_aws_or_the_flag_refuses_is_one_message(tmp_path, seen, seed):
     assert "Traceback" not in result.stderr and result.stderr.count("error:") == 1
     assert "hint:" in result.stderr  # cfngen's message, not argparse's
     assert calls(seen) == []
+
+
+# --------------------------------------------------------------------------- references in inputs
+
+
+@pytest.mark.parametrize(
+    ("reference", "seed", "expected"),
+    [
+        # A name without a slash: an export placeholder to the code before.
+        ("{{resolve:ssm:title}}", ("--ssm", "title=hello"), "hello"),
+        ("{{resolve:ssm:/acme/title:3}}", ("--ssm", "/acme/title=hello"), "hello"),
+        ("{{resolve:secretsmanager:acme/t:SecretString:t}}",
+         ("--secret", 'acme/t={"t": "x y z w v"}'), "****"),
+        # CloudFormation resolves ssm-secure only in properties of AWS types that support it.
+        ("{{resolve:ssm-secure:/acme/title}}", ("--ssm", "/acme/title=hello"),
+         "{{resolve:ssm-secure:/acme/title}}"),
+    ],
+)  # fmt: skip
+def test_references_in_a_request_reach_the_handler_resolved(
+    tmp_path, seen, reference, seed, expected
+):
+    root = write_project(
+        tmp_path / "p", "resource", settings={"typeConfiguration": {"configuration": CONFIG}}
+    )
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps({"desiredResourceState": {"Title": reference}}))
+    result = run_cli(
+        "invoke", "CREATE", request, "--project", root, "--format", "json", *SEED, *seed
+    )
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout)["response"]["resourceModel"]["Title"] == expected
+    assert "CloudFormation export" not in result.stderr
+    assert ("unresolved" in result.stderr) == expected.startswith("{{")
+
+
+def test_references_in_inputs_files_are_resolved_before_they_are_checked(tmp_path, seen):
+    root = write_project(
+        tmp_path / "p", "resource", settings={"typeConfiguration": {"configuration": CONFIG}}
+    )
+    (root / "inputs" / "inputs_1_create.json").write_text(
+        '{"Title": "{{resolve:ssm:/acme/title}}"}'
+    )
+    (root / "inputs" / "inputs_1_update.json").write_text('{"Title": "other words"}')
+    result = run_cli("test", root, "-k", "create_read", *SEED, "--ssm", "/acme/title=hello there")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    bad = run_cli("test", root, "-k", "create_read", *SEED, "--ssm", "/acme/title=NOT-LOWER")
+    assert bad.exit_code == 2 and "inputs_1_create.json" in bad.stderr

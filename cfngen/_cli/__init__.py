@@ -187,8 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     tolerant_streams()
     # Every output passes here, whatever wrote it (a report, a handler's captured log line, a
     # traceback): secrets a run registered are masked in all of it (cfngen/_redact.py).
-    from cfngen._redact import Scrubbed
+    from cfngen._redact import Scrubbed, forget_all
 
+    forget_all()  # a command's secrets are its own (several run in one process under tests)
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = Scrubbed(streams[0]), Scrubbed(streams[1])
     try:

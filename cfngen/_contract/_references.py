@@ -24,6 +24,9 @@ from cfngen import _redact
 from cfngen._errors import CfngenError
 from cfngen._schema import join_pointer
 
+#: A `{{Name}}` placeholder of a CloudFormation export in inputs and request files (what `cfn
+#: test` looks up with ListExports), never a dynamic reference, which also has two braces.
+EXPORT = re.compile(r"{{(?!\s*resolve:)([-A-Za-z0-9:\s]+?)}}")
 #: Any reference, well-formed or not: what a malformed one is found by.
 _ANY = re.compile(r"\{\{resolve:([^{}]*)\}\}")
 _OPEN = "{{resolve:"
@@ -164,14 +167,24 @@ def check(value: Any, where: str) -> list[Reference]:
 
 
 def resolve(
-    value: Any, seeds: Seeds, where: str, *, stand_ins_quietly: bool = False
+    value: Any,
+    seeds: Seeds,
+    where: str,
+    *,
+    stand_ins_quietly: bool = False,
+    keep: tuple[str, ...] = (),
 ) -> tuple[Any, list[str]]:
-    """`value` with each reference replaced by its seeded value (or a stand-in), and warnings.
-    Resolved ssm-secure and Secrets Manager values are registered as secrets."""
+    """`value` with each reference replaced by its seeded value (or a stand-in), and warnings;
+    references to the services in `keep` are left as they are. Resolved ssm-secure and Secrets
+    Manager values are registered as secrets."""
     notes: list[str] = []
     missing: list[str] = []
+    kept: list[str] = []
 
     def one(reference: Reference) -> str:
+        if reference.service in keep:
+            kept.append(reference.text)
+            return reference.text
         if reference.service == "secretsmanager":
             if reference.name not in seeds.secrets:
                 missing.append(reference.text)
@@ -198,6 +211,12 @@ def resolve(
         return item
 
     resolved = walk(value)
+    if kept:
+        notes.append(
+            f"{where}: {', '.join(sorted(set(kept)))} is sent to the handler unresolved: "
+            "CloudFormation resolves ssm-secure only in the properties of the AWS resource "
+            "types that support it"
+        )
     if missing and not stand_ins_quietly:
         flags = "--ssm NAME=VALUE or --secret ID=VALUE"
         notes.append(
@@ -235,3 +254,11 @@ def seeds_from(
     ssm: Mapping[str, str] | None = None, secrets: Mapping[str, str] | None = None
 ) -> Seeds:
     return Seeds(dict(ssm or {}), dict(secrets or {}))
+
+
+def resolve_model(value: Any, seeds: Seeds, where: str) -> tuple[Any, list[str]]:
+    """A resource's properties (an input, a request's state) as the handler gets them:
+    `ssm` and `secretsmanager` references resolved, `ssm-secure` ones passed through (see
+    `resolve`); a malformed reference stops the run at its pointer."""
+    check(value, where)
+    return resolve(value, seeds, where, keep=("ssm-secure",))

@@ -9,6 +9,7 @@ from typing import Any
 from cfngen._contract._isolate import ChildExit
 from cfngen._contract._loop import Outcome
 from cfngen._contract._protocol import Listener
+from cfngen._contract._references import resolve_model
 from cfngen._contract._results import InvokeResult
 from cfngen._contract._runner import Runner
 from cfngen._contract._type_configuration import for_run, model_class_note
@@ -35,6 +36,12 @@ def invoke(
         raise CfngenError(f"unknown action {action!r}", f"use one of {', '.join(ACTIONS)}")
     info = read_schema(runner.project)
     request, warnings = load_request(request_file, info, exports)
+    for field in ("desired", "previous"):
+        state = getattr(request, field)
+        if state is not None:
+            resolved, found = resolve_model(state, runner.settings.seeds, str(request_file))
+            setattr(request, field, resolved)
+            warnings.extend(found)
     # --typeconfig, else the request file's own typeConfiguration, else .rpdk-config's.
     in_request = request.type_configuration
     configuration = for_run(

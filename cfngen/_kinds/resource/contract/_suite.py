@@ -19,6 +19,7 @@ from typing import Any
 from cfngen._contract._entrypoint import Stub
 from cfngen._contract._isolate import ChildExit
 from cfngen._contract._protocol import Listener
+from cfngen._contract._references import Seeds, resolve_model
 from cfngen._contract._results import SuiteResult, TestResult, run_test
 from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
@@ -60,6 +61,7 @@ def run_tests(
     select = compile_expression(keyword or "")
     input_sets, notes = load_input_sets(runner.project.root, info, exports)
     for inputs in input_sets:
+        notes.extend(_resolved_references(inputs, runner.settings.seeds))
         check_user_inputs(info, inputs)
     stale = models_older_than_schema(runner.project)
     if stale is not None:
@@ -207,6 +209,19 @@ def _stub_note(stubs: dict[str, Stub]) -> str:
         "its STUB line; `cfngen test` calls a handler once its STUB line is gone"
     )
     return "\n".join(lines)
+
+
+def _resolved_references(inputs: InputSet, seeds: Seeds) -> list[str]:
+    """The set's inputs as the handlers get them: dynamic references resolved, as
+    CloudFormation resolves them before it calls a handler (ssm-secure aside)."""
+    notes: list[str] = []
+    for kind in ("create", "update", "invalid"):
+        model = getattr(inputs, kind)
+        if model is not None:
+            resolved, found = resolve_model(model, seeds, inputs.source(kind))
+            setattr(inputs, kind, resolved)
+            notes.extend(found)
+    return notes
 
 
 def _note_bad_inputs(run: SuiteRun, inputs: InputSet, notes: list[str]) -> None:
