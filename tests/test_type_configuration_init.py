@@ -69,6 +69,7 @@ def test_the_stubs_show_how_to_read_the_configuration_and_its_absence(made_proje
     assert "None when the account never called SetTypeConfiguration" in handlers
     models = (root / "src" / "acme_svc_widget" / "models.py").read_text()
     assert "class TypeConfigurationModel" in models
+    assert "None when it never called it" in models
 
 
 # --------------------------------------------------------------------------- build, submit
