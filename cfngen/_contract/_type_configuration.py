@@ -102,7 +102,8 @@ def type_configuration(
         result.notes.append(
             f"{result.source}: the schema declares no typeConfiguration; sent as given"
         )
-    seeds = seeds or _references.Seeds()
+    if seeds is None:
+        seeds = _references.Seeds()
     if result.given is not None:
         refs = _references.check(result.given, result.source)
         seeds.secure.update(r.name for r in refs if r.service == "ssm-secure")
