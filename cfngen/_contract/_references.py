@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,12 +38,20 @@ GRAMMAR = (
 )
 
 
+#: Looks a reference up in a real account (`--profile`): its value, or CfngenError.
+Fetch = Callable[["Reference"], str]
+
+
 @dataclass(frozen=True)
 class Reference:
     text: str
     service: str  # ssm, ssm-secure, secretsmanager
     name: str
     json_key: str = ""
+    #: An SSM parameter's version; a secret's version stage and version id.
+    version: str = ""
+    stage: str = ""
+    version_id: str = ""
 
     @property
     def secret(self) -> bool:
@@ -58,7 +66,7 @@ def parse(text: str) -> Reference | str:
         found = _SSM.fullmatch(rest)
         if found is None:
             return f"{text}: a parameter name is letters, digits and _.-/, then :VERSION"
-        return Reference(text, service, found["name"])
+        return Reference(text, service, found["name"], version=found["version"] or "")
     if service == "secretsmanager":
         arn = _SECRET_ARN.match(rest)
         secret_id = arn.group() if arn else rest.partition(":")[0]
@@ -70,7 +78,8 @@ def parse(text: str) -> Reference | str:
             return f"{text}: after the secret id comes SecretString, not {parts[0]!r}"
         if len(parts) > 4:
             return f"{text}: too many parts"
-        return Reference(text, service, secret_id, parts[1] if len(parts) > 1 else "")
+        parts += [""] * (4 - len(parts))
+        return Reference(text, service, secret_id, parts[1], stage=parts[2], version_id=parts[3])
     return f"{text}: unknown service {service!r}"
 
 
@@ -183,10 +192,12 @@ def resolve(
     *,
     stand_ins_quietly: bool = False,
     keep: tuple[str, ...] = (),
+    fetch: Fetch | None = None,
 ) -> tuple[Any, list[str]]:
     """`value` with each reference replaced by its seeded value (or a stand-in), and warnings;
-    references to the services in `keep` are left as they are. Resolved ssm-secure and Secrets
-    Manager values are registered as secrets."""
+    references to the services in `keep` are left as they are; with `fetch` (real AWS), each
+    is looked up there instead. Resolved ssm-secure and Secrets Manager values are registered
+    as secrets."""
     notes: list[str] = []
     missing: list[str] = []
     kept: list[str] = []
@@ -195,7 +206,11 @@ def resolve(
         if reference.service in keep:
             kept.append(reference.text)
             return reference.text
-        if reference.service == "secretsmanager":
+        if fetch is not None:
+            resolved = fetch(reference)
+            if reference.json_key:
+                resolved = _json_key(reference, resolved, where)
+        elif reference.service == "secretsmanager":
             if reference.name not in seeds.secrets:
                 missing.append(reference.text)
                 return f"cfngen-stand-in-secret-{_slug(reference.name)}"
@@ -249,8 +264,8 @@ def _json_key(reference: Reference, secret: str, where: str) -> str:
         data = None
     if not isinstance(data, dict) or reference.json_key not in data:
         raise CfngenError(
-            f"{where}: {reference.text} names the key {reference.json_key!r}, which the seeded "
-            f"secret {reference.name!r} does not have (it must be a JSON object holding it)",
+            f"{where}: {reference.text} names the key {reference.json_key!r}, which the secret "
+            f"{reference.name!r} does not have (it must be a JSON object holding it)",
             'seed it as --secret ID=\'{"KEY": "value"}\'',
         )
     return str(data[reference.json_key])
@@ -266,9 +281,51 @@ def seeds_from(
     return Seeds(dict(ssm or {}), dict(secrets or {}))
 
 
-def resolve_model(value: Any, seeds: Seeds, where: str) -> tuple[Any, list[str]]:
+def account_fetch(profile: str, region: str | None) -> Fetch:
+    """References looked up in the account of an AWS profile (`cfngen invoke --profile`), as
+    CloudFormation resolves them there: SSM GetParameter (WithDecryption for ssm-secure),
+    Secrets Manager GetSecretValue with the stage or version the reference names."""
+    import boto3
+    import botocore.exceptions
+
+    session = boto3.session.Session(profile_name=profile, region_name=region)
+    clients: dict[str, Any] = {}
+
+    def client(service: str) -> Any:
+        if service not in clients:
+            clients[service] = session.client(service)
+        return clients[service]
+
+    def fetch(reference: Reference) -> str:
+        try:
+            if reference.service == "secretsmanager":
+                arguments = {"SecretId": reference.name}
+                if reference.stage:
+                    arguments["VersionStage"] = reference.stage
+                if reference.version_id:
+                    arguments["VersionId"] = reference.version_id
+                return str(client("secretsmanager").get_secret_value(**arguments)["SecretString"])
+            name = reference.name + (f":{reference.version}" if reference.version else "")
+            found = client("ssm").get_parameter(
+                Name=name, WithDecryption=reference.service == "ssm-secure"
+            )
+            return str(found["Parameter"]["Value"])
+        except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError) as exc:
+            raise CfngenError(
+                f"{reference.text} could not be resolved in the account of AWS profile "
+                f"{profile!r}: {exc}",
+                "create it there, or leave out --profile to resolve it offline from --ssm "
+                "and --secret",
+            ) from None
+
+    return fetch
+
+
+def resolve_model(
+    value: Any, seeds: Seeds, where: str, fetch: Fetch | None = None
+) -> tuple[Any, list[str]]:
     """A resource's properties (an input, a request's state) as the handler gets them:
     `ssm` and `secretsmanager` references resolved, `ssm-secure` ones passed through (see
     `resolve`); a malformed reference stops the run at its pointer."""
     check(value, where)
-    return resolve(value, seeds, where, keep=("ssm-secure",))
+    return resolve(value, seeds, where, keep=("ssm-secure",), fetch=fetch)

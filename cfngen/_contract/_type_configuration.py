@@ -82,6 +82,7 @@ def type_configuration(
     envelope: Sequence[str] = (),
     seeds: _references.Seeds | None = None,
     from_request: tuple[dict[str, Any], str] | None = None,
+    fetch: _references.Fetch | None = None,
 ) -> TypeConfiguration:
     """The configuration for a run of the project in `root` (`config`: its `.rpdk-config`);
     `from_request`: (a configuration a request file carries, where) used when no --typeconfig
@@ -112,6 +113,8 @@ def type_configuration(
             seeds,
             result.source,
             stand_ins_quietly=result.source == STAND_INS,
+            # Stand-ins name no real parameter: never looked up.
+            fetch=None if result.source == STAND_INS else fetch,
         )
         result.notes.extend(notes)
     seeds.register_secrets()
@@ -314,7 +317,17 @@ def for_run(
         envelope=getattr(runner.protocol, "typeconfig_envelope", ()),
         seeds=runner.settings.seeds,
         from_request=from_request,
+        fetch=account_of(runner),
     )
+
+
+def account_of(runner: Any) -> _references.Fetch | None:
+    """With `--profile`, references resolve in that account, as CloudFormation resolves them;
+    offline (None), from the seeds."""
+    settings = runner.settings
+    if settings.profile is None:
+        return None
+    return _references.account_fetch(settings.profile, settings.region)
 
 
 def model_class_note(entrypoint: Any, configuration: TypeConfiguration) -> str | None:

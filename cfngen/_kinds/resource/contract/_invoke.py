@@ -12,7 +12,7 @@ from cfngen._contract._protocol import Listener
 from cfngen._contract._references import resolve_model
 from cfngen._contract._results import InvokeResult
 from cfngen._contract._runner import Runner
-from cfngen._contract._type_configuration import for_run, model_class_note
+from cfngen._contract._type_configuration import account_of, for_run, model_class_note
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.resource import ACTIONS
 from cfngen._kinds.resource.contract._request import Limits, ResourceExchange, load_request
@@ -39,7 +39,9 @@ def invoke(
     for field in ("desired", "previous"):
         state = getattr(request, field)
         if state is not None:
-            resolved, found = resolve_model(state, runner.settings.seeds, str(request_file))
+            resolved, found = resolve_model(
+                state, runner.settings.seeds, str(request_file), account_of(runner)
+            )
             setattr(request, field, resolved)
             warnings.extend(found)
     # --typeconfig, else the request file's own typeConfiguration, else .rpdk-config's.
