@@ -33,14 +33,18 @@ class FakeAws(http.server.BaseHTTPRequestHandler):
         target = self.headers.get("X-Amz-Target") or "sts"
         request = json.loads(body) if target != "sts" else {}
         FakeAws.asked.append((target, request))
-        if target == "AmazonSSM.GetParameter":
+        status = 200
+        answer: dict | None
+        if target == "AmazonSSM.GetParameter" and "missing" in request["Name"]:
+            status, answer = 400, {"__type": "ParameterNotFound", "message": "not there"}
+        elif target == "AmazonSSM.GetParameter":
             answer = {"Parameter": {"Name": request["Name"], "Value": PARAMETER, "Version": 1}}
         elif target == "secretsmanager.GetSecretValue":
             answer = {"Name": request["SecretId"], "SecretString": json.dumps({"key": SECRET})}
         else:
             answer = None
         data = IDENTITY.encode() if answer is None else json.dumps(answer).encode()
-        self.send_response(200)
+        self.send_response(status)
         self.send_header("Content-Type", "text/xml" if answer is None else "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
@@ -96,3 +100,18 @@ def test_invoke_with_a_profile_resolves_references_in_that_account(tmp_path, acc
     }
     assert PARAMETER not in result.stdout + result.stderr
     assert SECRET not in result.stdout + result.stderr
+
+
+def test_a_reference_the_profiles_account_lacks_is_one_message(tmp_path, account):
+    schema = {"properties": {"ApiKey": {"type": "string"}}, "additionalProperties": False}
+    root = write_project(tmp_path / "p", "resource", schema=schema_of("resource", schema))
+    (tmp_path / "config.json").write_text(json.dumps({"ApiKey": "{{resolve:ssm:/missing}}"}))
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps({"desiredResourceState": {"Title": "a"}}))
+    result = run_cli(
+        "invoke", "CREATE", request, "--project", root, "--typeconfig", tmp_path / "config.json",
+        "--profile", "elsewhere",
+    )  # fmt: skip
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert "{{resolve:ssm:/missing}} could not be resolved" in result.stderr
+    assert "ParameterNotFound" in result.stderr

@@ -288,11 +288,12 @@ def account_fetch(profile: str, region: str | None) -> Fetch:
     import boto3
     import botocore.exceptions
 
-    session = boto3.session.Session(profile_name=profile, region_name=region)
     clients: dict[str, Any] = {}
 
     def client(service: str) -> Any:
+        # Made at the first reference: a run without one never touches the profile.
         if service not in clients:
+            session = boto3.session.Session(profile_name=profile, region_name=region)
             clients[service] = session.client(service)
         return clients[service]
 
