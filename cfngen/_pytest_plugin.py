@@ -52,6 +52,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="the region the handlers see (default: us-east-1)",
     )
     group.addoption(
+        "--cfngen-typeconfig",
+        default=None,
+        metavar="FILE",
+        help="the type configuration the handlers get (as `cfngen test --typeconfig`; "
+        "default: .rpdk-config contractSettings, else stand-ins for required properties)",
+    )
+    group.addoption(
+        "--cfngen-ssm",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an SSM parameter in the handlers' offline AWS (as `cfngen test --ssm`)",
+    )
+    group.addoption(
+        "--cfngen-secret",
+        action="append",
+        default=[],
+        metavar="ID=VALUE",
+        help="a Secrets Manager secret in the handlers' offline AWS (as `cfngen test --secret`)",
+    )
+    group.addoption(
         "--cfngen-allow-network",
         action="store_true",
         default=False,
@@ -156,14 +177,22 @@ class ContractProject(pytest.File):
         from cfngen._errors import CfngenError
 
         if self._outcome is None:
+            typeconfig = self.config.getoption("cfngen_typeconfig")
             try:
-                self._outcome = run_contract_tests(
-                    self.path.parent,
-                    keyword=self._keyword(),
-                    region=self.config.getoption("cfngen_region"),
-                    allow_network=bool(self.config.getoption("cfngen_allow_network")),
+                self._outcome = _scrubbed(
+                    run_contract_tests(
+                        self.path.parent,
+                        keyword=self._keyword(),
+                        region=self.config.getoption("cfngen_region"),
+                        allow_network=bool(self.config.getoption("cfngen_allow_network")),
+                        typeconfig=Path(typeconfig) if typeconfig else None,
+                        seeds=_seeds(self.config),
+                    )
                 )
             except CfngenError as error:
+                from cfngen._redact import scrub
+
+                error.message = scrub(error.message)
                 self._outcome = error
         return self._outcome
 
@@ -252,6 +281,32 @@ class ProvedNothing:
                 "(`cfngen test` fails such a run too)",
                 red=True,
             )
+
+
+def _seeds(config: pytest.Config) -> Any:
+    from cfngen._contract import Seeds
+    from cfngen._errors import CfngenError
+
+    found: dict[str, dict[str, str]] = {"ssm": {}, "secret": {}}
+    for flag, values in found.items():
+        for item in config.getoption(f"cfngen_{flag}"):
+            name, sep, value = item.partition("=")
+            if not sep or not name:
+                raise CfngenError(f"--cfngen-{flag} {item!r} is not NAME=VALUE")
+            values[name] = value
+    return Seeds(ssm=found["ssm"], secrets=found["secret"])
+
+
+def _scrubbed(result: SuiteResult) -> SuiteResult:
+    """The result with the run's secrets masked: pytest prints and stores what it is given
+    (terminal, JUnit XML), past cfngen's own output streams (cfngen/_redact.py)."""
+    from cfngen._redact import scrub
+
+    result.notes = [scrub(note) for note in result.notes]
+    for test in result.tests:
+        test.message = scrub(test.message) if test.message else test.message
+        test.warnings = [scrub(warning) for warning in test.warnings]
+    return result
 
 
 def _skip(reason: str) -> None:

@@ -22,7 +22,6 @@ from cfngen._generate import generate_project
 from cfngen._kinds.hook import _hook_protocol as _protocol
 from cfngen._kinds.hook._inputs import render_exports
 from cfngen._kinds.hook._run import no_test_ran, run_hook_tests
-from cfngen._kinds.hook._type_configuration import load_type_configuration
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hooks" / "projects"
 
@@ -193,8 +192,16 @@ def test_the_type_configuration_file_takes_the_envelope_or_the_properties(tmp_pa
     )
     bare = tmp_path / "bare.json"
     bare.write_text(json.dumps({"A": 1}))
-    assert load_type_configuration(envelope) == load_type_configuration(bare) == {"A": 1}
-    assert load_type_configuration(None) is None
+    from cfngen._contract._type_configuration import type_configuration
+    from cfngen._kinds.hook._run import CONTRACT
+
+    def given(path):
+        return type_configuration(
+            tmp_path, {}, {}, path, envelope=CONTRACT.typeconfig_envelope
+        ).given
+
+    assert given(envelope) == given(bare) == {"A": 1}
+    assert given(None) is None
 
 
 # --------------------------------------------------------------------------- planted violations

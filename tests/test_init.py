@@ -216,7 +216,6 @@ def test_no_input_without_a_type_name(home, tmp_path, capsys):
             ["--example", "--handlers", "create,read"],
             "with handlers=create,read,update,delete,list",
         ),
-        (["--example", "--type-configuration"], "not type_configuration=true"),
         (
             ["--example", "--template-version", "0.1.0"],
             "the resource template 0.1.0 has no example",

@@ -125,10 +125,14 @@ def test_the_example_asks_only_what_it_can_change(tmp_path):
     child.send("\r")
     child.expect("Lambda runtime")
     child.send("\r")
+    # The example may have a type configuration (its create handler reads it).
+    child.expect("typeConfiguration")
+    child.send("y")
     child.expect("CI workflow")
     child.send("\r")
-    # No tags, type configuration or handler questions: the example fixes them.
+    # No tags or handler questions: the example fixes them.
     child.expect("start from +the working SSM example\r")
+    child.expect("type configuration +yes\r")
     child.expect("handlers +create, read, update, delete, list\r")
     child.expect("Create this project")
     child.send("y")
@@ -136,6 +140,9 @@ def test_the_example_asks_only_what_it_can_change(tmp_path):
     assert finish(child) == ExitCode.OK
     answers = yaml.safe_load((tmp_path / "demo" / ".copier-answers.yml").read_text())
     assert (answers["example"], answers["type_name"]) == (True, "Example::SSM::Parameter")
+    assert answers["type_configuration"] is True
+    schema = json.loads((tmp_path / "demo" / "example-ssm-parameter.json").read_text())
+    assert "Tier" in schema["typeConfiguration"]["properties"]
 
 
 def test_declining_at_the_summary_writes_nothing(tmp_path):

@@ -189,6 +189,23 @@ def _wants_json(argv: Sequence[str]) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     tolerant_streams()
+    # Every output passes here, whatever wrote it (a report, a handler's captured log line, a
+    # traceback): secrets a run registered are masked in all of it (cfngen/_redact.py).
+    from cfngen._redact import Scrubbed, forget_all
+
+    forget_all()  # a command's secrets are its own (several run in one process under tests)
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Scrubbed(streams[0]), Scrubbed(streams[1])
+    try:
+        return _main(argv)
+    finally:
+        if isinstance(sys.stdout, Scrubbed):
+            sys.stdout = streams[0]
+        if isinstance(sys.stderr, Scrubbed):
+            sys.stderr = streams[1]
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         config_path, settings = _config.load(Path.cwd())

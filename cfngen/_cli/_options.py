@@ -91,15 +91,49 @@ def add_format(
 
 def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> None:
     """Options only some kinds' contracts take (`cfngen._contract` refuses them elsewhere)."""
-    hook = p.add_argument_group("hooks")
+    config = p.add_argument_group("type configuration and dynamic references")
     exports = p.add_argument_group("CloudFormation exports (that inputs name as {{NAME}})")
-    hook.add_argument(
+    config.add_argument(
         "--typeconfig",
         type=Path,
         default=None,
         metavar="FILE",
-        help="the hook's type configuration: the SetTypeConfiguration JSON "
-        "(CloudFormationConfiguration.HookConfiguration.Properties) or the properties alone",
+        help="the type configuration (resource types and hooks): the properties object "
+        "SetTypeConfiguration takes (for a hook also its CloudFormationConfiguration."
+        "HookConfiguration.Properties envelope); default: .rpdk-config contractSettings."
+        "typeConfiguration.configuration, else stand-ins for required properties; never a "
+        "file in the home folder unless named here",
+    )
+    config.add_argument(
+        "--ssm",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an SSM parameter put into the offline AWS account; {{resolve:ssm:NAME}} and "
+        "{{resolve:ssm-secure:NAME}} resolve to VALUE (repeatable; default: a stand-in)",
+    )
+    config.add_argument(
+        "--secret",
+        action="append",
+        default=[],
+        metavar="ID=VALUE",
+        help="a Secrets Manager secret (its SecretString) put into the offline AWS account; "
+        "{{resolve:secretsmanager:ID...}} resolves to it; never shown in any output "
+        "(repeatable; default: a stand-in)",
+    )
+    config.add_argument(
+        "--ssm-file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="SSM parameters as a JSON object of names to values (--ssm wins over it)",
+    )
+    config.add_argument(
+        "--secret-file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="secrets as a JSON object of ids to SecretStrings (--secret wins over it)",
     )
     exports.add_argument(
         "--export",
@@ -207,6 +241,36 @@ def add_parameter_options(group: argparse._ArgumentGroup) -> None:
         help="parameter values: a JSON/YAML mapping (YAML short forms such as !Sub allowed), "
         "or a CloudFormation ParameterKey/ParameterValue list",
     )
+
+
+def seed_options(args: argparse.Namespace) -> Any:
+    """`--ssm`, `--secret` and their files, as the runner's Seeds."""
+    from cfngen._contract import Seeds
+
+    return Seeds(
+        ssm=_pairs(args.ssm_file, args.ssm, "--ssm", "NAME"),
+        secrets=_pairs(args.secret_file, args.secret, "--secret", "ID"),
+    )
+
+
+def _pairs(path: Path | None, items: list[str], flag: str, key: str) -> dict[str, str]:
+    from cfngen._errors import CfngenError
+
+    found: dict[str, str] = {}
+    if path is not None:
+        from cfngen import _schema
+
+        hint = f'{flag}-file holds a JSON object of {key.lower()}s to string values: {{"x": "v"}}'
+        for name, value in _schema.load_object(path, hint).items():
+            if not isinstance(value, str):
+                raise CfngenError(f"{path}: the value of {name!r} is not a string", hint)
+            found[name] = value
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise CfngenError(f"{flag} {item!r} is not {key}=VALUE", f"e.g. {flag} {key}=value")
+        found[name.strip()] = value
+    return found
 
 
 def kind_options(args: argparse.Namespace) -> dict[str, Any]:

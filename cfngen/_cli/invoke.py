@@ -13,6 +13,7 @@ from cfngen._cli._options import (
     delay,
     kind_options,
     project_folder,
+    seed_options,
 )
 from cfngen._cli._output import paint, painter, print_warning
 from cfngen._completion import offer
@@ -138,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         on_wait=wait,
         on_warning=print_warning,
         on_import_output=imported,
+        seeds=seed_options(args),
         **kind_options(args),
     )
     if json_out:

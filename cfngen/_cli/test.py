@@ -13,6 +13,7 @@ from cfngen._cli._options import (
     add_kind_options,
     kind_options,
     project_folder,
+    seed_options,
 )
 from cfngen._cli._output import painter, print_warning
 from cfngen._errors import ExitCode
@@ -103,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         region=args.region,
         allow_network=args.allow_network,
         on_result=progress,
+        seeds=seed_options(args),
         **kind_options(args),
     )
     for note in result.notes:

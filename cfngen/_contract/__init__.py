@@ -22,6 +22,7 @@ from cfngen._contract._protocol import (
     Listener,
     Settings,
 )
+from cfngen._contract._references import Seeds
 from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ __all__ = [
     "DEFAULT_MAX_REINVOKE",
     "ContractProtocol",
     "Listener",
+    "Seeds",
     "Settings",
     "contract_test_names",
     "invoke",
@@ -75,6 +77,7 @@ def invoke(
     on_wait: Callable[[float, float, bool], None] | None = None,
     on_warning: Callable[[str], None] | None = None,
     on_import_output: Callable[[list[str]], None] | None = None,
+    seeds: Seeds | None = None,
     **options: Any,
 ) -> InvokeResult:
     """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS.
@@ -95,6 +98,7 @@ def invoke(
         max_reinvoke=max_reinvoke,
         max_invocations=max_invocations,
         max_delay=max_delay,
+        seeds=seeds or Seeds(),
     )
     listener = Listener(
         on_invocation=on_invocation,
@@ -121,6 +125,7 @@ def run_contract_tests(
     region: str | None = None,
     allow_network: bool = False,
     on_result: Callable[[TestResult], None] | None = None,
+    seeds: Seeds | None = None,
     **options: Any,
 ) -> SuiteResult:
     """Run the contract tests of the project in `root` (`options`: as for `invoke`).
@@ -139,6 +144,7 @@ def run_contract_tests(
         max_reinvoke=max_reinvoke,
         max_invocations=max_invocations,
         keyword=keyword,
+        seeds=seeds or Seeds(),
     )
     return contract.run_tests(
         Runner(project, contract, settings),

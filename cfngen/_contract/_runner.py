@@ -65,6 +65,7 @@ class Runner(Generic[P]):
             profile=self.settings.profile,
             session_module=self.protocol.session_module,
             allow_network=self.settings.allow_network,
+            seeds=self.settings.seeds,
         ) as sandbox:
             self._sandbox = sandbox
             try:

@@ -18,6 +18,7 @@ from typing import Any
 
 from cfngen._contract._capture import Capture
 from cfngen._contract._network import NetworkPolicy, guarded, network_policy
+from cfngen._contract._references import Seeds
 from cfngen._errors import CfngenError
 
 #: moto's default account: ARNs the handlers build and the ones moto returns then agree.
@@ -78,8 +79,10 @@ class Sandbox:
         profile: str | None = None,
         session_module: str | None = None,
         allow_network: bool = False,
+        seeds: Seeds | None = None,
     ) -> None:
         self.src_dir = src_dir
+        self.seeds = seeds or Seeds()
         self.session_module = session_module
         self.profile = profile
         self.region = region or DEFAULT_REGION
@@ -105,6 +108,8 @@ class Sandbox:
 
     def _enter(self) -> None:
         stack = self._stack
+        # Masked in every output from now on (cfngen/_redact.py), whichever kind runs.
+        self.seeds.register_secrets()
         # First: nothing below, the profile's own calls included, runs unguarded.
         stack.enter_context(guarded(self.network))
         if self.profile is not None:
@@ -122,6 +127,7 @@ class Sandbox:
             self._mock = mock_aws()
             self._mock.start()
             stack.callback(self._stop_mock)
+            self.seeds.plant(self.region)
         stack.enter_context(Capture())
 
     def _stop_mock(self) -> None:
@@ -145,6 +151,7 @@ class Sandbox:
         boto3 = sys.modules.get("boto3")
         if boto3 is not None:
             vars(boto3)["DEFAULT_SESSION"] = None
+        self.seeds.plant(self.region)
 
     # ------------------------------------------------------------------ configuration
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from cfngen._contract._references import Seeds
 from cfngen._simulated_time import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
 
 #: Longest real wait between re-invocations with `--profile` (real AWS); offline the clock is
@@ -27,3 +28,5 @@ class Settings:
     allow_network: bool = False
     #: `-k EXPR` of `cfngen test`.
     keyword: str | None = None
+    #: `--ssm`, `--secret`: what is put into the offline AWS account (and resolves references).
+    seeds: Seeds = field(default_factory=Seeds)

@@ -31,6 +31,11 @@ _TIMEOUTS_COMMENT = (
     "#: Minutes CloudFormation gives each handler in all, callbacks included: the schema's",
     "#: timeoutInMinutes, else 120. Steps in cfngen_aws.py never wait past them.",
 )
+#: Above the request's typeConfiguration when the schema declares one: how to read it.
+_CONFIGURATION_COMMENT = (
+    "    #: The account's SetTypeConfiguration values; None when it never called it, so check:",
+    "    #: `configuration = request.typeConfiguration` then `if configuration is not None:`",
+)
 _ROOT_DOCSTRING = '''"""Models of TYPE_NAME: ROOT and the classes it uses.
 
 Every field is None unless CloudFormation sent it. `Model._deserialize()` reads JSON and
@@ -142,6 +147,7 @@ def assemble(
             f"class {HANDLER_REQUEST}(BaseResourceHandlerRequest):",
             f"    desiredResourceState: {request_field.format(RESOURCE_MODEL)}",
             f"    previousResourceState: {request_field.format(RESOURCE_MODEL)}",
+            *(_CONFIGURATION_COMMENT if isinstance(schema.get("typeConfiguration"), dict) else ()),
             f"    typeConfiguration: {request_field.format(TYPE_CONFIGURATION_MODEL)}",
             "",
             "",

@@ -71,7 +71,9 @@ def read_configuration(path: Path, envelope: str, configuration_schema: dict[str
             properties = properties.get(key, {}) if isinstance(properties, dict) else {}
         pointer = "/" + "/".join(_PROPERTIES)
     else:
-        properties, pointer = data, ""
+        from cfngen._contract._type_configuration import properties_of
+
+        properties, pointer = properties_of(data, (), str(path)), ""
     if not problems:
         problems += _check(properties, configuration_schema, pointer)
     if problems:

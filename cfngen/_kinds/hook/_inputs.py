@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen import _schema
+from cfngen._contract._references import EXPORT
 from cfngen._errors import CfngenError
 from cfngen._kinds.hook import _targets
 from cfngen._kinds.hook._hook_protocol import FILE_PART, POINTS, SPECIAL_TARGETS
@@ -30,7 +31,8 @@ from cfngen._kinds.hook._hook_protocol import FILE_PART, POINTS, SPECIAL_TARGETS
 INPUTS_DIR = "inputs"
 OVERRIDES_FILE = "overrides.json"
 _FILE = re.compile(r"^inputs_(\d+)_(.+)\.json$")
-_EXPORT = re.compile(r"{{([-A-Za-z0-9:\s]+?)}}")
+# `{{Name}}`, never a `{{resolve:...}}` dynamic reference.
+_EXPORT = EXPORT
 INVALID = "INVALID"
 #: How many of the types a wildcard matches get generated documents (without inputs).
 WILDCARD_SAMPLE = 3

@@ -14,10 +14,10 @@ from cfngen._contract._isolate import ChildExit
 from cfngen._contract._protocol import Listener
 from cfngen._contract._results import InvokeResult
 from cfngen._contract._runner import Runner
+from cfngen._contract._type_configuration import for_run, model_class_note
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.hook import _hook_protocol, _hook_tests, _inputs, _targets
 from cfngen._kinds.hook._context import DEFAULT_LIMIT, _hook_context, load_hook_project
-from cfngen._kinds.hook._type_configuration import check_type_configuration, load_type_configuration
 from cfngen._project import Project
 
 
@@ -150,17 +150,24 @@ def _invoke(
         if value == f"cfngen-export-{name}":
             warnings.append(f"{{{{{name}}}}} is a CloudFormation export: stand-in value {value}")
     # --typeconfig wins over the request's hookModel (the configuration CloudFormation sends).
-    type_configuration = load_type_configuration(typeconfig, schema)
-    if type_configuration is None and hook_model is not None:
-        check_type_configuration(schema, hook_model, f"{target_file}: hookModel")
-        type_configuration = hook_model
+    configuration = for_run(
+        runner,
+        schema,
+        typeconfig,
+        from_request=None if hook_model is None else (hook_model, f"{target_file}: hookModel"),
+    )
+    warnings.extend(configuration.report())
     for warning in warnings:
         listener.warn(warning)
     limit = runner.settings.enforce_timeout or DEFAULT_LIMIT
     results = []
-    with runner.open(), _hook_context(runner, type_configuration) as context:
+    with runner.open(), _hook_context(runner, configuration.for_handler) as context:
         for note in runner.entrypoint.notes:  # requirements installed for the run
             listener.warn(note)
+        model_note = model_class_note(runner.entrypoint.function, configuration)
+        if model_note is not None:
+            warnings.append(model_note)
+            listener.warn(model_note)
         if runner.entrypoint.import_output and listener.on_import_output is not None:
             listener.on_import_output(runner.entrypoint.import_output)
         # Every target of an inputs file in turn, as `cfngen test` sends them.

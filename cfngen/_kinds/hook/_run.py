@@ -3,7 +3,8 @@
 entrypoint, offline (moto, fake credentials), with STACK and CHANGE_SET documents served from a
 local URL.
 
-What the handlers run with: _context.py; `--typeconfig`: _type_configuration.py; one
+What the handlers run with: _context.py (the type configuration: cfngen/_contract/
+_type_configuration.py, one reader for every kind); one
 `cfngen invoke`: _invoke.py.
 """
 
@@ -20,11 +21,11 @@ from cfngen._contract._protocol import DEFAULT_MAX_REINVOKE, Listener, Settings,
 from cfngen._contract._results import InvokeResult, SuiteResult, TestResult, run_test
 from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
+from cfngen._contract._type_configuration import for_run, model_class_note
 from cfngen._errors import CfngenError
 from cfngen._kinds.hook import _hook_protocol, _hook_tests, _inputs
 from cfngen._kinds.hook._context import DEFAULT_LIMIT, _carrier, _hook_context, load_hook_project
 from cfngen._kinds.hook._invoke import _invoke
-from cfngen._kinds.hook._type_configuration import load_type_configuration
 from cfngen._project import Project
 
 R_EXIT = (
@@ -70,12 +71,13 @@ def _run_tests(
     started = time.perf_counter()
     project, schema = load_hook_project(runner.project)
     keyword = runner.settings.keyword
-    type_configuration = load_type_configuration(typeconfig, schema)
+    configuration = for_run(runner, schema, typeconfig)
     select = compile_expression(keyword or "")
     input_sets, notes = _inputs.load_input_sets(project.root, schema, exports)
     points = _points(schema)
     for input_set in input_sets:
         notes.extend(_undeclared(schema, input_set))
+    notes.extend(configuration.report())
     result = SuiteResult(notes=notes, needs_a_test=True)
     plan = [p for p in _planned(input_sets, points) if select(p[4]) or select(p[3])]
     if not points:
@@ -91,8 +93,11 @@ def _run_tests(
             ),
         )
     limit = runner.settings.enforce_timeout or DEFAULT_LIMIT
-    with runner.open(), _hook_context(runner, type_configuration) as context:
+    with runner.open(), _hook_context(runner, configuration.for_handler) as context:
         result.notes.extend(runner.entrypoint.notes)  # requirements installed for the run
+        model_note = model_class_note(runner.entrypoint.function, configuration)
+        if model_note is not None:
+            result.notes.append(model_note)
         if runner.entrypoint.import_output:
             result.notes.append(
                 "output while importing the handlers: "
@@ -192,6 +197,12 @@ class HookProtocol:
     label = "hook handler"
     #: Options beyond the runner's own that `invoke` and `run_tests` take.
     options: tuple[str, ...] = ("typeconfig", "exports")
+    #: What a hook's SetTypeConfiguration wraps the properties in (accepted by --typeconfig).
+    typeconfig_envelope: tuple[str, ...] = (
+        "CloudFormationConfiguration",
+        "HookConfiguration",
+        "Properties",
+    )
     request_optional = False
     extra: str | None = "test"
     status_key = _hook_protocol.STATUS_KEY

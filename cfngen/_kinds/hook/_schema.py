@@ -343,26 +343,3 @@ def _strings(value: Any) -> list[tuple[int, str]]:
     if not isinstance(value, list):
         return []
     return [(i, v) for i, v in enumerate(value) if isinstance(v, str)]
-
-
-def type_configuration_problems(schema: dict[str, Any], configuration: Any) -> list[str]:
-    """Why a type configuration (the `Properties` CloudFormation's SetTypeConfiguration takes)
-    does not fit the hook's `typeConfiguration`; [] when it does. CloudFormation refuses such a
-    configuration when it is set, so a handler never runs with it: `cfngen invoke` and `test`
-    with `--typeconfig FILE` should refuse it too, each problem at its pointer."""
-    import jsonschema
-
-    found = schema.get("typeConfiguration")
-    if not isinstance(found, dict):
-        return []
-    if not isinstance(configuration, dict):
-        return ["/: the type configuration must be a JSON object"]
-    # `$ref`s in the settings point into the hook schema's own definitions.
-    document = {**found, "definitions": schema.get("definitions", {})}
-    validator = jsonschema.Draft7Validator(document)
-    return [
-        f"{join_pointer('', *error.absolute_path) or '/'}: {error.message}"
-        for error in sorted(
-            validator.iter_errors(configuration), key=lambda e: [str(p) for p in e.absolute_path]
-        )
-    ]

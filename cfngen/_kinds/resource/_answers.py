@@ -32,11 +32,11 @@ ARTIFACT_TYPE = "RESOURCE"
 #: The type name of `cfngen init --example` when none is given: what the example is (an SSM
 #: parameter), in a namespace AWS does not reserve, so it can be registered as it is.
 EXAMPLE_TYPE_NAME = "Example::SSM::Parameter"
-#: The answers the example is made for: its schema has tags, no typeConfiguration and every
-#: handler, whatever these say, so other values are refused rather than silently ignored.
+#: The answers the example is made for: its schema has tags and every handler, whatever these
+#: say, so other values are refused rather than silently ignored. It may have a
+#: typeConfiguration (the tier new parameters are created in), which its handlers read.
 EXAMPLE_FIXED: dict[str, Any] = {
     "tagging": True,
-    "type_configuration": False,
     "handlers": HANDLERS,
 }
 

@@ -28,8 +28,11 @@ class ResourceProtocol:
     """The resource handler contract (a `ContractProtocol`)."""
 
     label = "resource handler"
-    #: `--export`/`--exports`: the values of the CloudFormation exports inputs name as {{Name}}.
-    options: tuple[str, ...] = ("exports",)
+    #: `--export`/`--exports`: the values of the CloudFormation exports inputs name as {{Name}};
+    #: `--typeconfig`: the type configuration (cfngen/_contract/_type_configuration.py).
+    options: tuple[str, ...] = ("exports", "typeconfig")
+    #: A resource's SetTypeConfiguration takes the properties alone: no envelope.
+    typeconfig_envelope: tuple[str, ...] = ()
     request_optional = False
     extra: str | None = "test"
     status_key = "status"
@@ -60,17 +63,26 @@ class ResourceProtocol:
         assert request_file is not None  # request_optional is False: the runner checked
         from cfngen._kinds.resource.contract._invoke import invoke
 
-        return invoke(runner, action, request_file, listener, exports=options.get("exports"))
+        return invoke(
+            runner,
+            action,
+            request_file,
+            listener,
+            exports=options.get("exports"),
+            typeconfig=options.get("typeconfig"),
+        )
 
     def run_tests(self, runner: Runner[Project], listener: Listener, **options: Any) -> SuiteResult:
         from cfngen._kinds.resource.contract._suite import run_tests
 
-        return run_tests(runner, listener, exports=options.get("exports"))
+        return run_tests(
+            runner, listener, exports=options.get("exports"), typeconfig=options.get("typeconfig")
+        )
 
     def test_names(self, runner: Runner[Project], **options: Any) -> list[str]:
         from cfngen._kinds.resource.contract._suite import test_names
 
-        return test_names(runner, exports=options.get("exports"))
+        return test_names(runner, exports=options.get("exports"))  # typeconfig: the same names
 
 
 def _keep_next_token(resource: Any) -> None:

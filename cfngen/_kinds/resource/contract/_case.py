@@ -49,6 +49,8 @@ class Case(ResponseChecks):
         self.run = run
         self.info = run.info
         self.inputs = inputs
+        #: The typeConfiguration every request carries, LIST's and clean-up's too.
+        self.type_configuration = run.configuration.for_handler
         self._to_delete: list[dict[str, Any]] = []
         #: The properties a propertyTransform put in sync, for verbose and JSON output.
         self.in_sync: list[dict[str, Any]] = []
@@ -129,6 +131,7 @@ class Case(ResponseChecks):
         self._to_delete = []
 
     def _carry(self, action: str, request: Request) -> Outcome:
+        request.type_configuration = copy.deepcopy(self.type_configuration)
         handler = self.info.handlers.get(action.lower())
         exchange = ResourceExchange(
             self.run.runner,

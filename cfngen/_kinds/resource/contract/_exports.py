@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from cfngen import _schema
+from cfngen._contract._references import EXPORT
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.resource._view import ResourceSchema
 
-_EXPORT = re.compile(r"{{([-A-Za-z0-9:\s]+?)}}")
+# `{{Name}}`, never a `{{resolve:...}}` dynamic reference.
+_EXPORT = EXPORT
 # Private-use characters: they survive JSON parsing inside a string and appear in no real input.
 _OPEN, _CLOSE = "\ue000", "\ue001"
 #: Opens the marker of a placeholder that stood outside a JSON string (a whole value).

@@ -9,8 +9,10 @@ from typing import Any
 from cfngen._contract._isolate import ChildExit
 from cfngen._contract._loop import Outcome
 from cfngen._contract._protocol import Listener
+from cfngen._contract._references import resolve_model
 from cfngen._contract._results import InvokeResult
 from cfngen._contract._runner import Runner
+from cfngen._contract._type_configuration import account_of, for_run, model_class_note
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds.resource import ACTIONS
 from cfngen._kinds.resource.contract._request import Limits, ResourceExchange, load_request
@@ -25,6 +27,7 @@ def invoke(
     listener: Listener,
     *,
     exports: Mapping[str, Any] | None = None,
+    typeconfig: Path | None = None,
 ) -> InvokeResult:
     """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS
     (`exports`: the values of the CloudFormation exports the request names as {{Name}})."""
@@ -33,6 +36,26 @@ def invoke(
         raise CfngenError(f"unknown action {action!r}", f"use one of {', '.join(ACTIONS)}")
     info = read_schema(runner.project)
     request, warnings = load_request(request_file, info, exports)
+    for field in ("desired", "previous"):
+        state = getattr(request, field)
+        if state is not None:
+            resolved, found = resolve_model(
+                state, runner.settings.seeds, str(request_file), account_of(runner)
+            )
+            setattr(request, field, resolved)
+            warnings.extend(found)
+    # --typeconfig, else the request file's own typeConfiguration, else .rpdk-config's.
+    in_request = request.type_configuration
+    configuration = for_run(
+        runner,
+        info.schema,
+        typeconfig,
+        from_request=None
+        if in_request is None
+        else (in_request, f"{request_file}: typeConfiguration"),
+    )
+    request.type_configuration = configuration.for_handler
+    warnings.extend(configuration.report())
     if info.handler_names and action.lower() not in info.handler_names:
         warnings.append(
             f"the schema declares no {action.lower()} handler: CloudFormation would never call it"
@@ -47,6 +70,10 @@ def invoke(
             listener.warn(note)
         if entrypoint.import_output and listener.on_import_output is not None:
             listener.on_import_output(entrypoint.import_output)
+        model_note = model_class_note(entrypoint.function, configuration)
+        if model_note is not None:
+            warnings.append(model_note)
+            listener.warn(model_note)
         stub = runner.stubs.get(action)
         if stub is not None:
             note = (

@@ -10,6 +10,7 @@ from typing import Any
 
 from cfngen._contract._loop import Outcome
 from cfngen._contract._results import Failed, Skipped
+from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._case import Case
 from cfngen._kinds.resource.contract._messages import (
@@ -38,6 +39,7 @@ from cfngen._kinds.resource.contract._steps import (
     _needs_tagging,
     _updated,
 )
+from cfngen._kinds.resource.contract._suite_run import SuiteRun
 
 # --------------------------------------------------------------------------- the tests
 
@@ -312,12 +314,40 @@ def _delete_create(case: Case) -> None:
     case.same("CREATE", request, outcome)
 
 
+def _declares_configuration(info: ResourceSchema) -> bool:
+    return isinstance(info.schema.get("typeConfiguration"), dict)
+
+
+def _configuration_optional(run: SuiteRun) -> str | None:
+    configuration = run.configuration
+    if configuration.required:
+        return (
+            f"typeConfiguration requires {', '.join(configuration.required)}: an account sets "
+            "it before the type can be used"
+        )
+    return None
+
+
+def _missing_type_configuration(case: Case) -> None:
+    """An account that never called SetTypeConfiguration sends no typeConfiguration: the
+    handlers must work without one (no AttributeError on None) when none is required."""
+    case.type_configuration = None
+    request = case.create_input
+    created = case.create(request)
+    if "read" in case.info.handler_names:
+        case.read(created, request)
+
+
 @dataclass(frozen=True)
 class ResourceTest:
     name: str
     #: The handlers the test calls; it is skipped when the schema does not declare them all.
     needs: tuple[str, ...]
     body: Callable[[Case], None]
+    #: Why the test does not apply to this run (skipped without a call), or None.
+    skip: Callable[[SuiteRun], str | None] | None = None
+    #: Whether a type has the test at all (None: every type has it).
+    applies: Callable[[ResourceSchema], bool] | None = None
 
 
 TESTS: tuple[ResourceTest, ...] = (
@@ -340,6 +370,16 @@ TESTS: tuple[ResourceTest, ...] = (
     ResourceTest("contract_delete_list", ("create", "delete", "list"), _delete_list),
     ResourceTest("contract_delete_update", ("create", "delete", "update"), _delete_update),
     ResourceTest("contract_delete_delete", ("create", "delete"), _delete_delete),
+    ResourceTest(
+        "contract_handles_missing_type_configuration",
+        ("create",),
+        _missing_type_configuration,
+        _configuration_optional,
+        _declares_configuration,
+    ),
 )
 
-TEST_NAMES = tuple(test.name for test in TESTS)
+#: The tests every resource type has, in their order; a type that declares a typeConfiguration
+#: also has contract_handles_missing_type_configuration, last.
+TEST_NAMES = tuple(test.name for test in TESTS if test.applies is None)
+ALL_TEST_NAMES = tuple(test.name for test in TESTS)

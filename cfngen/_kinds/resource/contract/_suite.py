@@ -13,16 +13,20 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from cfngen._contract._entrypoint import Stub
 from cfngen._contract._isolate import ChildExit
 from cfngen._contract._protocol import Listener
+from cfngen._contract._references import Seeds, resolve_model
 from cfngen._contract._results import SuiteResult, TestResult, run_test
 from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
+from cfngen._contract._type_configuration import for_run, model_class_note
 from cfngen._errors import CfngenError
 from cfngen._generate import models_older_than_schema
+from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._kinds.resource.contract._case import Case
 from cfngen._kinds.resource.contract._inputs import (
     InputSet,
@@ -40,10 +44,14 @@ __all__ = ["TEST_NAMES", "run_tests", "test_names"]
 
 
 def run_tests(
-    runner: Runner[Project], listener: Listener, *, exports: Mapping[str, Any] | None = None
+    runner: Runner[Project],
+    listener: Listener,
+    *,
+    exports: Mapping[str, Any] | None = None,
+    typeconfig: Path | None = None,
 ) -> SuiteResult:
     """Run the contract tests on a resource type project (`exports`: the values of the
-    CloudFormation exports inputs name as `{{Name}}`).
+    CloudFormation exports inputs name as `{{Name}}`; `typeconfig`: a type configuration file).
 
     Raises CfngenError when they cannot run at all (no handlers, bad inputs).
     """
@@ -53,24 +61,32 @@ def run_tests(
     select = compile_expression(keyword or "")
     input_sets, notes = load_input_sets(runner.project.root, info, exports)
     for inputs in input_sets:
+        notes.extend(_resolved_references(inputs, runner.settings.seeds))
         check_user_inputs(info, inputs)
     stale = models_older_than_schema(runner.project)
     if stale is not None:
         notes.insert(0, stale)
     conformance = Conformance(info.schema)
+    # Read and checked before any handler is imported: a bad one is exit 2 with no call.
+    configuration = for_run(runner, info.schema, typeconfig)
+    notes.extend(configuration.report())
     result = SuiteResult(notes=notes)
 
-    plan = [p for p in _planned(input_sets) if select(p[0].name) or select(p[2])]
+    plan = [p for p in _planned(input_sets, info) if select(p[0].name) or select(p[2])]
     if not plan:
         raise CfngenError(
             f"-k {keyword!r} selects none of the tests",
-            "test names are: " + ", ".join(TEST_NAMES),
+            "test names are: "
+            + ", ".join(dict.fromkeys(test.name for test, _i, _n in _planned(input_sets, info))),
         )
 
     with runner.open():
         result.notes.extend(runner.entrypoint.notes)  # requirements installed for the run
         limits = Limits.enforce(runner.settings.enforce_timeout)
-        run = SuiteRun(info, runner, limits, conformance)
+        run = SuiteRun(info, runner, limits, conformance, configuration)
+        model_note = model_class_note(runner.entrypoint.function, configuration)
+        if model_note is not None:
+            result.notes.append(model_note)
         for inputs in input_sets:
             _note_bad_inputs(run, inputs, result.notes)
         if runner.stubs:
@@ -83,19 +99,27 @@ def run_tests(
 Planned = tuple[ResourceTest, InputSet, str]
 
 
-def test_names(runner: Runner[Project], *, exports: Mapping[str, Any] | None = None) -> list[str]:
+def test_names(
+    runner: Runner[Project],
+    *,
+    exports: Mapping[str, Any] | None = None,
+    typeconfig: Path | None = None,
+) -> list[str]:
     """The names run_tests reports with no keyword (one per test and input set)."""
-    input_sets, _notes = load_input_sets(runner.project.root, read_schema(runner.project), exports)
-    return [name for _test, _inputs, name in _planned(input_sets)]
+    info = read_schema(runner.project)
+    input_sets, _notes = load_input_sets(runner.project.root, info, exports)
+    return [name for _test, _inputs, name in _planned(input_sets, info)]
 
 
-def _planned(input_sets: list[InputSet]) -> list[Planned]:
-    """Every test of every input set, named as reported (with the set's label when several)."""
+def _planned(input_sets: list[InputSet], info: ResourceSchema) -> list[Planned]:
+    """Every test the type has, of every input set, named as reported (with the set's label
+    when several)."""
     labelled = len(input_sets) > 1
     return [
         (test, inputs, f"{test.name}[{inputs.label}]" if labelled else test.name)
         for inputs in input_sets
         for test in TESTS
+        if test.applies is None or test.applies(info)
     ]
 
 
@@ -143,6 +167,9 @@ def _without_calls(run: SuiteRun, test: ResourceTest, name: str) -> TestResult |
             f"the schema declares no {' or '.join(missing)} handler",
             0.0,
         )
+    why = test.skip(run) if test.skip is not None else None
+    if why is not None:
+        return TestResult(name, "skipped", why, 0.0)
     stubs = [run.runner.stubs[a.upper()] for a in test.needs if a.upper() in run.runner.stubs]
     if stubs:
         # A stub's results only have the contract's shapes: judging them would judge the
@@ -184,6 +211,19 @@ def _stub_note(stubs: dict[str, Stub]) -> str:
         "its STUB line; `cfngen test` calls a handler once its STUB line is gone"
     )
     return "\n".join(lines)
+
+
+def _resolved_references(inputs: InputSet, seeds: Seeds) -> list[str]:
+    """The set's inputs as the handlers get them: dynamic references resolved, as
+    CloudFormation resolves them before it calls a handler (ssm-secure aside)."""
+    notes: list[str] = []
+    for kind in ("create", "update", "invalid"):
+        model = getattr(inputs, kind)
+        if model is not None:
+            resolved, found = resolve_model(model, seeds, inputs.source(kind))
+            setattr(inputs, kind, resolved)
+            notes.extend(found)
+    return notes
 
 
 def _note_bad_inputs(run: SuiteRun, inputs: InputSet, notes: list[str]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cfngen._contract._runner import Runner
+from cfngen._contract._type_configuration import TypeConfiguration
 from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._kinds.resource.contract._request import Limits
 from cfngen._kinds.resource.contract._rules import Conformance
@@ -19,3 +20,5 @@ class SuiteRun:
     runner: Runner[Project]
     limits: Limits
     conformance: Conformance
+    #: What every request carries as typeConfiguration (`configuration.for_handler`).
+    configuration: TypeConfiguration
