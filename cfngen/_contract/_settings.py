@@ -27,3 +27,6 @@ class Settings:
     allow_network: bool = False
     #: `-k EXPR` of `cfngen test`.
     keyword: str | None = None
+    #: `--strict`: what a test warns of and CloudFormation accepts fails it (a permission
+    #: declared only under another handler).
+    strict: bool = False

@@ -17,6 +17,7 @@ from typing import Any
 
 from cfngen._contract._entrypoint import Stub
 from cfngen._contract._isolate import ChildExit
+from cfngen._contract._permissions import Declared, declared_handlers, permission_tests
 from cfngen._contract._protocol import Listener
 from cfngen._contract._results import SuiteResult, TestResult, run_test
 from cfngen._contract._runner import Runner
@@ -37,6 +38,9 @@ from cfngen._kinds.resource.contract._suite_run import SuiteRun
 from cfngen._project import Project
 
 __all__ = ["TEST_NAMES", "run_tests", "test_names"]
+
+#: The resource handlers, in contract order.
+HANDLER_KEYS = ("create", "read", "update", "delete", "list")
 
 
 def run_tests(
@@ -61,7 +65,8 @@ def run_tests(
     result = SuiteResult(notes=notes)
 
     plan = [p for p in _planned(input_sets) if select(p[0].name) or select(p[2])]
-    if not plan:
+    permissions = _declared(runner.project)
+    if not plan and not any(select(d.test) for d in permissions):
         raise CfngenError(
             f"-k {keyword!r} selects none of the tests",
             "test names are: " + ", ".join(TEST_NAMES),
@@ -76,6 +81,17 @@ def run_tests(
         if runner.stubs:
             result.notes.append(_stub_note(runner.stubs))
         _run_plan(run, plan, result, listener)
+    for test in permission_tests(
+        permissions,
+        runner.calls,
+        runner.ran,
+        strict=runner.settings.strict,
+        selected=select,
+        suite=result,
+    ):
+        result.tests.append(test)
+        if listener.on_result is not None:
+            listener.on_result(test)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -86,7 +102,18 @@ Planned = tuple[ResourceTest, InputSet, str]
 def test_names(runner: Runner[Project], *, exports: Mapping[str, Any] | None = None) -> list[str]:
     """The names run_tests reports with no keyword (one per test and input set)."""
     input_sets, _notes = load_input_sets(runner.project.root, read_schema(runner.project), exports)
-    return [name for _test, _inputs, name in _planned(input_sets)]
+    names = [name for _test, _inputs, name in _planned(input_sets)]
+    return names + [d.test for d in _declared(runner.project)]
+
+
+def _declared(project: Project) -> list[Declared]:
+    """The handlers the schema declares, for the permission tests (`contract_<action>_
+    permissions`)."""
+    return declared_handlers(
+        project.schema_path,
+        project.root,
+        [(key.upper(), key, f"contract_{key}_permissions") for key in HANDLER_KEYS],
+    )
 
 
 def _planned(input_sets: list[InputSet]) -> list[Planned]:
