@@ -597,6 +597,7 @@ def test_k_selects_tests_like_pytest(tmp_path):
         "contract_delete_create",
         "contract_delete_update",
         "contract_delete_delete",
+        "contract_delete_permissions",
     ]
 
 

@@ -120,6 +120,7 @@ def run_contract_tests(
     max_invocations: int = DEFAULT_MAX_INVOCATIONS,
     region: str | None = None,
     allow_network: bool = False,
+    strict: bool = False,
     on_result: Callable[[TestResult], None] | None = None,
     **options: Any,
 ) -> SuiteResult:
@@ -139,6 +140,7 @@ def run_contract_tests(
         max_reinvoke=max_reinvoke,
         max_invocations=max_invocations,
         keyword=keyword,
+        strict=strict,
     )
     return contract.run_tests(
         Runner(project, contract, settings),

@@ -67,13 +67,12 @@ def permission_tests(
     selected: Callable[[str], bool],
     suite: SuiteResult,
 ) -> list[TestResult]:
-    """The permission tests `selected` keeps, in `declared`'s order; the actions missing from
-    every handler go to `suite.missing_permissions` for `--fix-permissions`."""
+    """The permission tests `selected` keeps, in `declared`'s order; the actions a handler
+    needs and does not declare go to `suite.missing_permissions` for `--fix-permissions`."""
     if not any(selected(d.test) for d in declared):
         return []
     from cfngen._contract._iam import table
 
-    iam = table() if calls or any(d.permissions for d in declared if d.action in ran) else None
     results = []
     for handler in declared:
         if not selected(handler.test):
@@ -88,9 +87,8 @@ def permission_tests(
                 )
             )
             continue
-        assert iam is not None
         mine = [c for c in calls if c.action == handler.action]
-        results.append(_judge(handler, mine, declared, iam, strict=strict, suite=suite))
+        results.append(_judge(handler, mine, declared, table(), strict=strict, suite=suite))
     return results
 
 
@@ -121,6 +119,9 @@ def _judge(
         used.update(mine)
         if mine:
             continue
+        suite.missing_permissions.setdefault(handler.schema_file, {}).setdefault(
+            handler.pointer, []
+        ).append(action)
         call = its_calls[0]
         what = f"{call.service} {call.operation} ({_tests(its_calls)})"
         others = [d.key for d in declared if d is not handler and _any_covers(d, action)]
@@ -145,9 +146,6 @@ def _judge(
             f"(cfngen test --fix-permissions does) [{MISSING}]"
         )
         result.code = MISSING
-        suite.missing_permissions.setdefault(handler.schema_file, {}).setdefault(
-            handler.pointer, []
-        ).append(action)
     exempt = iam.dependents([*handler.permissions, *seen])
     for permission in handler.permissions:
         if permission in used or permission.lower() in exempt:
