@@ -32,7 +32,8 @@ from cfngen._kinds.resource.contract._inputs import (
 )
 from cfngen._kinds.resource.contract._messages import R_EXIT
 from cfngen._kinds.resource.contract._request import Limits
-from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES, TESTS, ResourceTest
+from cfngen._kinds.resource.contract._resource_tests import TESTS, ResourceTest
+from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES as CALLING_TESTS
 from cfngen._kinds.resource.contract._rules import Conformance, read_schema
 from cfngen._kinds.resource.contract._suite_run import SuiteRun
 from cfngen._project import Project
@@ -41,6 +42,9 @@ __all__ = ["TEST_NAMES", "run_tests", "test_names"]
 
 #: The resource handlers, in contract order.
 HANDLER_KEYS = ("create", "read", "update", "delete", "list")
+#: Every test's name, in the order reported: the permission tests come last, judged on the
+#: calls of the others.
+TEST_NAMES = CALLING_TESTS + tuple(f"contract_{key}_permissions" for key in HANDLER_KEYS)
 
 
 def run_tests(
