@@ -7,8 +7,12 @@ from __future__ import annotations
 import difflib
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError
+
+if TYPE_CHECKING:
+    from cfngen._schema import JsonDocument
 
 
 def fix_permissions(root: Path, missing: dict[str, dict[str, list[str]]]) -> dict[str, str]:
@@ -83,11 +87,8 @@ def add_permissions(text: str, pointer: str, actions: list[str], name: str) -> s
     return out
 
 
-def _span(text: str, document: object, pointer: str) -> tuple[int, int]:
+def _span(text: str, document: JsonDocument, pointer: str) -> tuple[int, int]:
     """Offsets of the `[` or `{` that opens the value at `pointer` and just after its close."""
-    from cfngen._schema import JsonDocument
-
-    assert isinstance(document, JsonDocument)
     position = document.position(pointer)
     assert position is not None
     line, column = position

@@ -25,9 +25,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cfngen._contract._calls import Call
 from cfngen._contract._results import SuiteResult, TestResult
+
+if TYPE_CHECKING:
+    from cfngen._contract._iam import IamTable
 
 MISSING = "cfngen/permission-missing"
 ELSEWHERE = "cfngen/permission-elsewhere"
@@ -96,14 +100,13 @@ def _judge(
     handler: Declared,
     calls: list[Call],
     declared: list[Declared],
-    iam: object,
+    iam: IamTable,
     *,
     strict: bool,
     suite: SuiteResult,
 ) -> TestResult:
-    from cfngen._contract._iam import IamTable, covers
+    from cfngen._contract._iam import covers
 
-    assert isinstance(iam, IamTable)
     failures: list[str] = []
     result = TestResult(handler.test, "passed", None, 0.0)
     used: set[str] = set()

@@ -32,8 +32,8 @@ from cfngen._kinds.resource.contract._inputs import (
 )
 from cfngen._kinds.resource.contract._messages import R_EXIT
 from cfngen._kinds.resource.contract._request import Limits
-from cfngen._kinds.resource.contract._resource_tests import TESTS, ResourceTest
 from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES as CALLING_TESTS
+from cfngen._kinds.resource.contract._resource_tests import TESTS, ResourceTest
 from cfngen._kinds.resource.contract._rules import Conformance, read_schema
 from cfngen._kinds.resource.contract._suite_run import SuiteRun
 from cfngen._project import Project
