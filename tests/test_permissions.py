@@ -270,3 +270,48 @@ def test_an_official_cfn_init_project_has_no_permission_failure(tmp_path, oracle
     permission_tests = [t for t in report["tests"] if t["name"].endswith("_permissions")]
     assert permission_tests
     assert all(t["outcome"] != "failed" for t in permission_tests), permission_tests
+
+
+# --------------------------------------------------------------------------- hooks
+
+
+@pytest.mark.parametrize(
+    ("create", "update", "outcome", "warning"),
+    [
+        ([], [], "failed", None),
+        ([], ["s3:ListAllMyBuckets"], "passed", "cfngen/permission-elsewhere"),
+        (["s3:List*"], ["s3:ListAllMyBuckets"], "passed", None),
+    ],
+)
+def test_a_hooks_call_is_judged_against_its_handlers_permissions(
+    tmp_path, create, update, outcome, warning
+):
+    from cfngen._generate import generate_project
+    from tests._hook_projects import guard_project
+
+    root = guard_project(tmp_path / "hook")
+    handlers = root / "src" / "acme_guard_hook" / "handlers.py"
+    text = handlers.read_text()
+    assert text.count("    return check(request)\n") == 1
+    handlers.write_text(
+        text.replace(
+            "    return check(request)\n",
+            '    session.client("s3").list_buckets()\n    return check(request)\n',
+        )
+    )
+    schema_path = root / "acme-guard-hook.json"
+    schema = json.loads(schema_path.read_text())
+    schema["handlers"]["preCreate"]["permissions"] = create
+    schema["handlers"]["preUpdate"]["permissions"] = update
+    schema_path.write_text(json.dumps(schema, indent=4))
+    generate_project(root)
+    code, report, _ = run_json(root)
+    test = result_of(report, "contract_pre_create_permissions")
+    assert test["outcome"] == outcome, test
+    assert code == (1 if outcome == "failed" else 0)
+    assert sorted(test["warning_codes"].values()) == ([warning] if warning else [])
+    if outcome == "failed":
+        assert test["code"] == "cfngen/permission-missing"
+        assert "the preCreate handler called s3 ListBuckets" in test["message"]
+        assert "needs s3:ListAllMyBuckets" in test["message"]
+        assert "/handlers/preCreate/permissions at acme-guard-hook.json:" in test["message"]
