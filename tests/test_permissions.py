@@ -315,3 +315,23 @@ def test_a_hooks_call_is_judged_against_its_handlers_permissions(
         assert "the preCreate handler called s3 ListBuckets" in test["message"]
         assert "needs s3:ListAllMyBuckets" in test["message"]
         assert "/handlers/preCreate/permissions at acme-guard-hook.json:" in test["message"]
+
+
+def test_ci_formats_pin_a_missing_permission_to_its_schema_line(example, tmp_path):
+    root = copy(tmp_path, example)
+    set_permissions(root, "delete", without(root, "delete", "ssm:DeleteParameter"))
+    result = run_cli("test", "--format", "sarif", cwd=root)
+    assert result.exit_code == 1
+    (found,) = [
+        r
+        for r in json.loads(result.stdout)["runs"][0]["results"]
+        if r["ruleId"] == "cfngen/permission-missing"
+    ]
+    where = found["locations"][0]["physicalLocation"]
+    line = next(
+        n
+        for n, text in enumerate((root / SCHEMA).read_text().splitlines(), 1)
+        if '"delete"' in text
+    )
+    assert where["artifactLocation"]["uri"] == SCHEMA
+    assert where["region"]["startLine"] == line + 1

@@ -162,6 +162,9 @@ def _judge(
         result.warnings.append(text)
         result.warning_codes[text] = UNUSED
     if failures:
+        # CI formats pin the failure to the schema line where the permission belongs.
+        if handler.line is not None:
+            result.location = (handler.schema_file, handler.line)
         result.outcome = "failed"
         result.message = "\n".join([*failures, f"rule: {R_MISSING}"])
     return result
