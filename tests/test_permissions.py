@@ -217,6 +217,8 @@ def test_the_schema_edit_adds_only_the_permission(text, expected):
         ("s3", "HeadObject", "s3", "s3:GetObject"),
         ("s3", "UploadPart", "s3", "s3:PutObject"),
         ("monitoring", "PutMetricData", "cloudwatch", "cloudwatch:PutMetricData"),
+        # What an endpoint's recorder knows: the signing name alone.
+        ("monitoring", "PutMetricData", None, "cloudwatch:PutMetricData"),
         ("states", "StartExecution", "stepfunctions", "states:StartExecution"),
     ],
 )

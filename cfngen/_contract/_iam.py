@@ -12,7 +12,8 @@ dependent actions are empty lists.
 
 A call is (signing name, operation). Its IAM prefix is the signing name when the table has
 that prefix, else the client's service name (CloudWatch signs as `monitoring`, IAM says
-`cloudwatch`), else the one prefix whose actions or links hold the operation. Its action is
+`cloudwatch`), else the one prefix whose actions or links hold the operation and whose
+botocore client signs as the call was signed (all an endpoint's recorder knows). Its action is
 the operation when the prefix has that action, else the action linking the operation's API
 page, else the one action of that prefix the operation's documentation in botocore's model
 names (`HeadObject`: "you must have the s3:GetObject permission"), else the operation itself,
@@ -99,6 +100,10 @@ class IamTable:
                 return IamAction(f"{prefix}:{found}", True)
         if not candidates:
             owners = [p for p in self._prefixes if self._in_prefix(p, operation) is not None]
+            if len(owners) > 1:
+                # An endpoint's recorder knows only the signing name: keep the prefixes whose
+                # botocore client signs as it (PutMetricData: cloudwatch signs as monitoring).
+                owners = [p for p in owners if _signs_as(p, service)]
             if len(owners) == 1:
                 return IamAction(f"{owners[0]}:{self._in_prefix(owners[0], operation)}", True)
         prefix = candidates[0] if candidates else service
@@ -156,6 +161,17 @@ class IamTable:
         prefix, _, name = action.partition(":")
         entry = self._prefixes.get(prefix.lower())
         return entry is not None and name.lower() in entry["p"]
+
+
+def _signs_as(client_service: str, signing_name: str) -> bool:
+    """Whether botocore's client of that name signs its requests as `signing_name`."""
+    try:
+        import botocore.session
+
+        model = botocore.session.get_session().get_service_model(client_service)
+    except Exception:  # botocore has no such client
+        return False
+    return bool((model.signing_name or model.endpoint_prefix) == signing_name)
 
 
 def _words(name: str) -> list[str]:
