@@ -81,59 +81,75 @@ def result_of(report: dict, name: str) -> dict:
 # --------------------------------------------------------------------------- planted bugs
 
 
-@pytest.mark.parametrize("style", sorted(CLIENT_STYLES))
-def test_a_call_no_handler_declares_fails_naming_the_iam_action(example, tmp_path, style):
-    root = copy(tmp_path, example)
-    with_client_style(root, style)
-    set_permissions(root, "delete", without(root, "delete", "ssm:DeleteParameter"))
-    code, report, _ = run_json(root)
-    assert code == 1
-    test = result_of(report, "contract_delete_permissions")
-    assert test["outcome"] == "failed"
-    assert test["code"] == "cfngen/permission-missing"
-    message = test["message"]
-    assert "the delete handler called ssm DeleteParameter" in message
-    assert "needs ssm:DeleteParameter" in message
-    line = next(
-        n
-        for n, text in enumerate((root / SCHEMA).read_text().splitlines(), 1)
-        if '"delete"' in text
-    )
-    assert f"/handlers/delete/permissions at {SCHEMA}:{line + 1}" in message
+#: Each planted bug: the permissions of one handler changed (`drop` one, `add` some), the test
+#: that must find it, its outcome without and with --strict, the code of what it reports and
+#: words the report must hold.
+PLANTED = {
+    "a call no handler declares": {
+        "handler": "delete",
+        "drop": "ssm:DeleteParameter",
+        "add": [],
+        "outcome": ("failed", "failed"),
+        "code": "cfngen/permission-missing",
+        "words": ["the delete handler called ssm DeleteParameter", "needs ssm:DeleteParameter"],
+    },
+    "a call declared only under another handler": {
+        "handler": "create",
+        "drop": "ssm:PutParameter",
+        "add": [],
+        "outcome": ("passed", "failed"),
+        "code": "cfngen/permission-elsewhere",
+        "words": ["the create handler called ssm PutParameter", "declared only under update"],
+    },
+    "a declared permission no call needed": {
+        "handler": "read",
+        "drop": None,
+        # iam:PassRole is never a call (no operation has it): never reported.
+        "add": ["ssm:GetParametersByPath", "iam:PassRole"],
+        "outcome": ("passed", "passed"),
+        "code": "cfngen/permission-unused",
+        "words": ["ssm:GetParametersByPath", "untested or unneeded"],
+    },
+}
+
+
+def permissions_line(root: Path, handler: str) -> int:
+    """The line of the handler's permissions list in the schema file."""
+    lines = (root / SCHEMA).read_text().splitlines()
+    start = next(n for n, text in enumerate(lines) if '"handlers"' in text)
+    key = next(n for n in range(start, len(lines)) if f'"{handler}"' in lines[n])
+    return next(n for n in range(key, len(lines)) if '"permissions"' in lines[n]) + 1
 
 
 @pytest.mark.parametrize("style", sorted(CLIENT_STYLES))
-def test_a_call_declared_only_under_another_handler_warns_and_fails_with_strict(
-    example, tmp_path, style
-):
+@pytest.mark.parametrize("planted", list(PLANTED))
+def test_a_planted_permission_bug_is_found(example, tmp_path, planted, style):
+    bug = PLANTED[planted]
+    handler = bug["handler"]
     root = copy(tmp_path, example)
     with_client_style(root, style)
-    set_permissions(root, "create", without(root, "create", "ssm:PutParameter"))
-    code, report, _ = run_json(root)
-    assert code == 0
-    test = result_of(report, "contract_create_permissions")
-    assert test["outcome"] == "passed"
-    (warning,) = [w for w, c in test["warning_codes"].items() if "ssm:PutParameter" in w]
-    assert test["warning_codes"][warning] == "cfngen/permission-elsewhere"
-    assert "declared only under update" in warning
-
-    code, report, _ = run_json(root, "--strict")
-    assert code == 1
-    test = result_of(report, "contract_create_permissions")
-    assert (test["outcome"], test["code"]) == ("failed", "cfngen/permission-elsewhere")
-
-
-def test_a_declared_permission_no_call_needed_warns(example, tmp_path):
-    root = copy(tmp_path, example)
-    read = json.loads((root / SCHEMA).read_text())["handlers"]["read"]["permissions"]
-    set_permissions(root, "read", [*read, "ssm:GetParametersByPath", "iam:PassRole"])
-    code, report, _ = run_json(root)
-    assert code == 0
-    test = result_of(report, "contract_read_permissions")
-    unused = [w for w, c in test["warning_codes"].items() if c == "cfngen/permission-unused"]
-    assert any("ssm:GetParametersByPath" in w and "untested or unneeded" in w for w in unused)
-    # A permission no operation is called with is never a call: not reported.
-    assert not any("iam:PassRole" in w for w in unused)
+    current = json.loads((root / SCHEMA).read_text())["handlers"][handler]["permissions"]
+    if bug["drop"] is not None:
+        current = without(root, handler, bug["drop"])
+    set_permissions(root, handler, [*current, *bug["add"]])
+    name = f"contract_{handler}_permissions"
+    where = f"{SCHEMA}:{permissions_line(root, handler)}"
+    for strict, outcome in zip((False, True), bug["outcome"], strict=True):
+        code, report, _ = run_json(root, *(["--strict"] if strict else []))
+        test = result_of(report, name)
+        assert test["outcome"] == outcome, (strict, test)
+        assert code == (1 if outcome == "failed" else 0)
+        if outcome == "failed":
+            found = test["message"]
+            assert test["code"] == bug["code"]
+        else:
+            (found,) = [w for w, c in test["warning_codes"].items() if c == bug["code"]]
+        assert all(words in found for words in bug["words"]), found
+        assert where in found, found
+        # Every other handler's test passes, with no report of this bug.
+        others = [t for t in report["tests"] if t["name"] != name]
+        assert all(t["outcome"] != "failed" for t in others)
+        assert not any("iam:PassRole" in w for t in report["tests"] for w in t["warnings"])
 
 
 def test_the_example_passes_every_permission_test(example, tmp_path):
