@@ -127,11 +127,20 @@ def test_cli_json_report_has_exactly_the_documented_shape(tmp_path):
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert set(report) == {"tests", "passed", "failed", "skipped", "warnings"}
-    assert (report["passed"], report["failed"], report["skipped"]) == (15, 0, 2)
+    assert (report["passed"], report["failed"], report["skipped"]) == (20, 0, 2)
     assert report["warnings"] == 0
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
     for test in report["tests"]:
-        assert set(test) == {"name", "outcome", "message", "seconds", "warnings", "transforms"}
+        assert set(test) == {
+            "name",
+            "outcome",
+            "message",
+            "code",
+            "seconds",
+            "warnings",
+            "warning_codes",
+            "transforms",
+        }
         assert test["warnings"] == [] and test["transforms"] == []
         assert test["outcome"] in ("passed", "failed", "skipped")
         assert test["message"] is None or isinstance(test["message"], str)
@@ -146,8 +155,8 @@ def test_cli_text_report_lines_and_summary_share_one_stream_in_order(tmp_path):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     tests = [i for i, line in enumerate(lines) if line.lstrip().startswith(("PASSED", "SKIPPED"))]
-    summary = [i for i, line in enumerate(lines) if "17 tests" in line or "15 passed" in line]
-    assert len(tests) == 17 and summary, result.stdout
+    summary = [i for i, line in enumerate(lines) if "22 tests" in line or "20 passed" in line]
+    assert len(tests) == 22 and summary, result.stdout
     assert max(tests) < min(summary)
     assert "PASSED" not in result.stderr
 
@@ -477,14 +486,27 @@ def test_a_project_from_init_fails_every_test_as_not_implemented_without_calling
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     assert not called.exists()
-    assert "0 passed, 17 failed, 0 skipped" in result.stdout
+    assert "0 passed, 17 failed, 5 skipped" in result.stdout
     as_json = run_command("test", "--format", "json", cwd=root)
     report = json.loads(as_json.stdout)
     assert set(report) == {"tests", "passed", "failed", "skipped", "warnings"}
-    assert (report["passed"], report["failed"], report["skipped"]) == (0, 17, 0)
+    assert (report["passed"], report["failed"], report["skipped"]) == (0, 17, 5)
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
     for test in report["tests"]:
-        assert set(test) == {"name", "outcome", "message", "seconds", "warnings", "transforms"}
+        assert set(test) == {
+            "name",
+            "outcome",
+            "message",
+            "code",
+            "seconds",
+            "warnings",
+            "warning_codes",
+            "transforms",
+        }
+        if test["name"].endswith("_permissions"):
+            # No handler was called: nothing to judge them on.
+            assert test["outcome"] == "skipped"
+            continue
         assert test["outcome"] == "failed"
         # One line each: where the stubs are and what to do is said once, in the summary.
         assert "not implemented" in test["message"]
@@ -548,7 +570,8 @@ def test_a_stub_project_fails_cleanly_with_not_implemented(tmp_path):
         if test.outcome == "failed":
             assert "not implemented" in (test.message or ""), test.message
             assert "src/example_test_stub/handlers.py:" in (test.message or "")
-    assert report.count("passed") == 0
+    # The permission tests pass: the handlers ran and called nothing.
+    assert not [t for t in report.tests if t.outcome == "passed" and "_permissions" not in t.name]
     assert "handler raised NotImplementedError: create_handler is not implemented yet" in (
         result.stdout
     )
@@ -597,6 +620,7 @@ def test_k_selects_tests_like_pytest(tmp_path):
         "contract_delete_create",
         "contract_delete_update",
         "contract_delete_delete",
+        "contract_delete_permissions",
     ]
 
 

@@ -289,7 +289,7 @@ def test_every_aws_client_a_resource_handler_can_reach_goes_to_moto(tmp_path, cl
     run = traced(argv, cwd=root)
     assert run.returncode == 0, run.output[-3000:]
     assert "EndpointConnectionError" not in run.output
-    assert re.search(r"\b1[0-9] passed\b", run.output), run.output[-3000:]
+    assert re.search(r"\b[12][0-9] passed\b", run.output), run.output[-3000:]
     assert run.outside == []
 
 
@@ -306,6 +306,12 @@ def hook_project(root: Path, *, outside: str | None = None) -> Path:
         first + '    session.client("s3").list_buckets()\n    return check(request)\n',
     )
     (root / "src" / "acme_guard_hook" / "handlers.py").write_text(handlers)
+    # The permission the call needs, as the hook's author declares it (issue 24).
+    schema_path = root / "acme-guard-hook.json"
+    schema = json.loads(schema_path.read_text())
+    for handler in schema["handlers"].values():
+        handler["permissions"] = [*handler["permissions"], "s3:ListAllMyBuckets"]
+    schema_path.write_text(json.dumps(schema, indent=4))
     generate_project(root)
     return root
 

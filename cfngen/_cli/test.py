@@ -61,6 +61,19 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             'with and, or, not and parentheses, as pytest -k; e.g. -k "delete and not list"'
         ),
     )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail what the tests only warn of where CloudFormation accepts it: a permission "
+        "a handler needs that the schema declares only under another handler",
+    )
+    p.add_argument(
+        "--fix-permissions",
+        action="store_true",
+        help="add the IAM actions handlers called and no handler declares to the schema's "
+        "permissions lists (every other byte kept), print the diff; then `cfngen generate` "
+        "makes resource-role.yaml follow",
+    )
     add_format(
         p,
         text_help="text (default: each test's line, then the summary, on stdout) or one JSON "
@@ -103,12 +116,15 @@ def run(args: argparse.Namespace) -> int:
         max_invocations=args.max_invocations,
         region=args.region,
         allow_network=args.allow_network,
+        strict=args.strict,
         on_result=progress,
         seeds=seed_options(args),
         **kind_options(args),
     )
     for note in result.notes:
         print_warning(note)
+    if args.fix_permissions:
+        _fix_permissions(project_folder(args), result)
     if args.format == "json":
         sys.stdout.write(render_json(result))
     elif args.format != "text":
@@ -117,6 +133,23 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_summary(result, painter(sys.stdout)))
     return ExitCode.OK if result.ok else ExitCode.FAILED
+
+
+def _fix_permissions(root: Path, result: SuiteResult) -> None:
+    """Add the missing permissions the run saw; the diff and what follows go to stderr, so
+    a JSON or CI report on stdout stays one document."""
+    from cfngen._contract._fix_permissions import fix_permissions
+
+    diffs = fix_permissions(root, result.missing_permissions)
+    if not diffs:
+        sys.stderr.write("--fix-permissions: no permission is missing; nothing changed\n")
+        return
+    for diff in diffs.values():
+        sys.stderr.write(diff)
+    sys.stderr.write(
+        f"--fix-permissions: added to {', '.join(diffs)}; run `cfngen generate` so that "
+        "resource-role.yaml follows, then `cfngen test` again\n"
+    )
 
 
 def _ci_report(fmt: str, root: Path, result: SuiteResult) -> str:

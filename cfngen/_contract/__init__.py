@@ -124,6 +124,7 @@ def run_contract_tests(
     max_invocations: int = DEFAULT_MAX_INVOCATIONS,
     region: str | None = None,
     allow_network: bool = False,
+    strict: bool = False,
     on_result: Callable[[TestResult], None] | None = None,
     seeds: Seeds | None = None,
     **options: Any,
@@ -145,6 +146,7 @@ def run_contract_tests(
         max_invocations=max_invocations,
         keyword=keyword,
         seeds=seeds or Seeds(),
+        strict=strict,
     )
     return contract.run_tests(
         Runner(project, contract, settings),

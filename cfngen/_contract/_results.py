@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cfngen._contract._call import Invocation
+from cfngen._contract._calls import in_test
 from cfngen._contract._entrypoint import HandlerCrash
 from cfngen._contract._loop import Outcome
 from cfngen._render import Paint, Style, plain
@@ -47,7 +48,8 @@ def run_test(name: str, body: Callable[[], None], warnings: list[str] | None = N
     reported: list[HandlerCrash] = []
     _reported.append(reported)
     try:
-        body()
+        with in_test(name):
+            body()
     except Failed as exc:
         outcome, message = "failed", str(exc)
     except Skipped as exc:
@@ -142,15 +144,21 @@ class TestResult:
     #: them in sync, one object each (action, pointer, key, alternative, expression, scope,
     #: result, by: "equal" or "pattern").
     transforms: list[dict[str, Any]] = field(default_factory=list)
+    #: The stable code of the failure (`cfngen/permission-missing`), where the test gives one.
+    code: str | None = None
+    #: The stable code of each warning that has one, keyed by the warning.
+    warning_codes: dict[str, str] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "outcome": self.outcome,
             "message": self.message,
+            "code": self.code,
             "seconds": round(self.seconds, 3),
             "warnings": self.warnings,
             "transforms": self.transforms,
+            "warning_codes": self.warning_codes,
         }
 
 
@@ -164,6 +172,10 @@ class SuiteResult:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     needs_a_test: bool = False
+    #: IAM actions handlers called that no handler declares: the schema file (relative to the
+    #: project) -> the pointer of a handler's permissions -> the actions to add there
+    #: (`cfngen test --fix-permissions`).
+    missing_permissions: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
     @property
     def ran(self) -> bool:

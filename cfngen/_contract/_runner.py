@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from cfngen._contract._call import Invocation
+from cfngen._contract._calls import RECORDER, Call, attributed
 from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source, Stub
 from cfngen._contract._isolate import ChildExit, Send, isolated
 from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_call
@@ -51,6 +52,10 @@ class Runner(Generic[P]):
         self._calling: tuple[str, int] | None = None
         #: The simulated (or real) clock of the process that runs handlers, and that process.
         self._clock: tuple[int, CallbackClock] | None = None
+        #: The AWS calls the handlers made in the units run so far, from every worker.
+        self.calls: list[Call] = []
+        #: The actions they ran (a handler may run and call nothing).
+        self.ran: set[str] = set()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -152,9 +157,12 @@ class Runner(Generic[P]):
                     self.sandbox.fresh_aws()
                     self.entrypoint.reload()
                 send(_Started(index))
+                RECORDER.drain()
                 result = units[index]()
                 imported = [m for m in sys.modules if m.startswith(_MOTO_PREFIX)]
-                send(_Done(index, result, dict(self.entrypoint.hung), set(imported) - before))
+                done = _Done(index, result, dict(self.entrypoint.hung), set(imported) - before)
+                done.calls, done.ran = RECORDER.drain()
+                send(done)
 
         def received(message: Any) -> None:
             if isinstance(message, _Started):
@@ -164,6 +172,8 @@ class Runner(Generic[P]):
                 running.clear()
                 self.entrypoint.hung.update(message.hung)
                 _moto_modules.update(message.moto_modules)
+                self.calls.extend(message.calls)
+                self.ran.update(message.ran)
                 on_done(message.index, message.result)
             elif isinstance(message, _Calling):
                 self._calling = (message.label, message.number)
@@ -224,23 +234,25 @@ class Runner(Generic[P]):
                 self._send(_Calling(label, number))
 
         status_key = self.protocol.status_key
-        return carry(
-            exchange,
-            call=entrypoint_call(
-                self.entrypoint,
-                label=exchange.label,
-                handler=handler,
-                limit=exchange.limit,
+        # Its handlers' AWS calls are this action's (_calls.py), the re-invocations' too.
+        with attributed(handler):
+            return carry(
+                exchange,
+                call=entrypoint_call(
+                    self.entrypoint,
+                    label=exchange.label,
+                    handler=handler,
+                    limit=exchange.limit,
+                    status_key=status_key,
+                ),
                 status_key=status_key,
-            ),
-            status_key=status_key,
-            in_progress=self.protocol.in_progress,
-            policy=self.policy(max_delay=max_delay),
-            on_invocation=on_invocation,
-            on_wait=on_wait,
-            on_call=calling,
-            clock=self.clock(),
-        )
+                in_progress=self.protocol.in_progress,
+                policy=self.policy(max_delay=max_delay),
+                on_invocation=on_invocation,
+                on_wait=on_wait,
+                on_call=calling,
+                clock=self.clock(),
+            )
 
 
 class _Started:
@@ -256,6 +268,8 @@ class _Done:
         self.result = result
         self.hung = hung
         self.moto_modules = moto_modules
+        self.calls: list[Call] = []
+        self.ran: set[str] = set()
 
 
 def _import_moto_modules() -> None:

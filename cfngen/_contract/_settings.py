@@ -30,3 +30,6 @@ class Settings:
     keyword: str | None = None
     #: `--ssm`, `--secret`: what is put into the offline AWS account (and resolves references).
     seeds: Seeds = field(default_factory=Seeds)
+    #: `--strict`: what a test warns of and CloudFormation accepts fails it (a permission
+    #: declared only under another handler).
+    strict: bool = False

@@ -104,18 +104,19 @@ def suite_findings(
         found.append(
             Finding(
                 level="error",
-                rule=f"cfngen-test/{test.name}",
+                rule=test.code or f"cfngen-test/{test.name}",
                 message=f"{test.name}: {test.message or 'failed'}",
                 path=where,
                 line=line,
                 title=f"cfngen test: {test.name}",
             )
         )
+    codes = {w: c for test in result.tests for w, c in test.warning_codes.items()}
     for warning, tests in result.warnings().items():
         found.append(
             Finding(
                 level="warning",
-                rule=rule_id(warning, prefix="cfngen-test"),
+                rule=codes.get(warning) or rule_id(warning, prefix="cfngen-test"),
                 message=f"{warning} (in {', '.join(tests)})",
                 path=path,
                 line=1 if path else None,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._contract._isolate import ChildExit
+from cfngen._contract._permissions import Declared, declared_handlers, permission_tests
 from cfngen._contract._protocol import DEFAULT_MAX_REINVOKE, Listener, Settings, lib_statuses
 from cfngen._contract._results import InvokeResult, SuiteResult, TestResult, run_test
 from cfngen._contract._runner import Runner
@@ -80,9 +81,10 @@ def _run_tests(
     notes.extend(configuration.report())
     result = SuiteResult(notes=notes, needs_a_test=True)
     plan = [p for p in _planned(input_sets, points) if select(p[4]) or select(p[3])]
+    permissions = _declared(project, points)
     if not points:
         result.notes.append("the schema declares no handler: there is nothing to test")
-    elif not plan:
+    elif not plan and not any(select(d.test) for d in permissions):
         raise CfngenError(
             f"-k {keyword!r} selects none of the tests",
             "test names are: "
@@ -119,6 +121,17 @@ def _run_tests(
         units = [functools.partial(unit, *planned) for planned in plan]
         # Runs are shared by the tests of an input set: one worker keeps them (fresh=False).
         runner.each(units, done, fresh=False)
+    for test in permission_tests(
+        permissions,
+        runner.calls,
+        runner.ran,
+        strict=runner.settings.strict,
+        selected=select,
+        suite=result,
+    ):
+        result.tests.append(test)
+        if listener.on_result is not None:
+            listener.on_result(test)
     result.seconds = time.perf_counter() - started
     if not result.ran:
         result.notes.append("no test ran: every test was skipped (the reasons are above)")
@@ -137,7 +150,22 @@ def _test_names(
     """The names _run_tests reports with no keyword (`typeconfig` does not change them)."""
     project, schema = load_hook_project(runner.project)
     input_sets, _notes = _inputs.load_input_sets(project.root, schema, exports)
-    return [planned[3] for planned in _planned(input_sets, _points(schema))]
+    points = _points(schema)
+    names = [planned[3] for planned in _planned(input_sets, points)]
+    return names + [d.test for d in _declared(project, points)]
+
+
+def _declared(project: Project, points: list[str]) -> list[Declared]:
+    """The handlers the schema declares, for the permission tests
+    (`contract_pre_<action>_permissions`)."""
+    return declared_handlers(
+        project.schema_path,
+        project.root,
+        [
+            (p, _hook_protocol.HANDLER_OF[p], _hook_tests.test_name(p, "permissions"))
+            for p in points
+        ],
+    )
 
 
 def _points(schema: Mapping[str, Any]) -> list[str]:

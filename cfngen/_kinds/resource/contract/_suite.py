@@ -18,6 +18,7 @@ from typing import Any
 
 from cfngen._contract._entrypoint import Stub
 from cfngen._contract._isolate import ChildExit
+from cfngen._contract._permissions import Declared, declared_handlers, permission_tests
 from cfngen._contract._protocol import Listener
 from cfngen._contract._references import Seeds, resolve_model
 from cfngen._contract._results import SuiteResult, TestResult, run_test
@@ -35,12 +36,19 @@ from cfngen._kinds.resource.contract._inputs import (
 )
 from cfngen._kinds.resource.contract._messages import R_EXIT
 from cfngen._kinds.resource.contract._request import Limits
-from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES, TESTS, ResourceTest
+from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES as CALLING_TESTS
+from cfngen._kinds.resource.contract._resource_tests import TESTS, ResourceTest
 from cfngen._kinds.resource.contract._rules import Conformance, read_schema
 from cfngen._kinds.resource.contract._suite_run import SuiteRun
 from cfngen._project import Project
 
 __all__ = ["TEST_NAMES", "run_tests", "test_names"]
+
+#: The resource handlers, in contract order.
+HANDLER_KEYS = ("create", "read", "update", "delete", "list")
+#: Every test's name, in the order reported: the permission tests come last, judged on the
+#: calls of the others.
+TEST_NAMES = CALLING_TESTS + tuple(f"contract_{key}_permissions" for key in HANDLER_KEYS)
 
 
 def run_tests(
@@ -73,7 +81,8 @@ def run_tests(
     result = SuiteResult(notes=notes)
 
     plan = [p for p in _planned(input_sets, info) if select(p[0].name) or select(p[2])]
-    if not plan:
+    permissions = _declared(runner.project)
+    if not plan and not any(select(d.test) for d in permissions):
         raise CfngenError(
             f"-k {keyword!r} selects none of the tests",
             "test names are: "
@@ -92,6 +101,17 @@ def run_tests(
         if runner.stubs:
             result.notes.append(_stub_note(runner.stubs))
         _run_plan(run, plan, result, listener)
+    for test in permission_tests(
+        permissions,
+        runner.calls,
+        runner.ran,
+        strict=runner.settings.strict,
+        selected=select,
+        suite=result,
+    ):
+        result.tests.append(test)
+        if listener.on_result is not None:
+            listener.on_result(test)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -108,7 +128,18 @@ def test_names(
     """The names run_tests reports with no keyword (one per test and input set)."""
     info = read_schema(runner.project)
     input_sets, _notes = load_input_sets(runner.project.root, info, exports)
-    return [name for _test, _inputs, name in _planned(input_sets, info)]
+    names = [name for _test, _inputs, name in _planned(input_sets, info)]
+    return names + [d.test for d in _declared(runner.project)]
+
+
+def _declared(project: Project) -> list[Declared]:
+    """The handlers the schema declares, for the permission tests (`contract_<action>_
+    permissions`)."""
+    return declared_handlers(
+        project.schema_path,
+        project.root,
+        [(key.upper(), key, f"contract_{key}_permissions") for key in HANDLER_KEYS],
+    )
 
 
 def _planned(input_sets: list[InputSet], info: ResourceSchema) -> list[Planned]:
