@@ -125,6 +125,9 @@ class Sandbox:
                 stack.enter_context(_one_session_per_credentials(self.session_module))
             # Whatever the order of sessions and this import, the guard routes every botocore
             # request to the mock (_network.py).
+            from cfngen._contract._moto_imports import install
+
+            install()  # before any backend loads: EC2's models only when EC2 is called
             from moto import mock_aws
 
             self._mock = mock_aws()

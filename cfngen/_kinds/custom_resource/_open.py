@@ -39,6 +39,9 @@ _ENV = {
 def _offline(region: str, *, allow_network: bool) -> Iterator[None]:
     """Fake credentials, the region, moto answering every AWS call and the runner's network
     policy (the first import of the handler, before the runner opens)."""
+    from cfngen._contract._moto_imports import install
+
+    install()  # before any backend loads: EC2's models only when EC2 is called
     from moto import mock_aws
 
     values = {**_ENV, "AWS_DEFAULT_REGION": region, "AWS_REGION": region}

@@ -62,7 +62,10 @@ def create_handler(
         )
     # TODO: create it through the service's API, for example with
     #     client = cfngen_aws.client(session, "svc")
-    # Account-level settings are in request.typeConfiguration (TypeConfigurationModel).
+    # Account-level settings are in request.typeConfiguration, a TypeConfigurationModel;
+    # it is None when the account never called SetTypeConfiguration, so check first:
+    #     configuration = request.typeConfiguration
+    #     endpoint = configuration.ApiEndpoint if configuration else None
     # Return HandlerErrorCode.AlreadyExists when it exists already (cfngen_aws.aws_errors
     # maps AWS errors to such codes). When it takes a while to become ready, let steps
     # wait for it across callbacks, and return what they answer:

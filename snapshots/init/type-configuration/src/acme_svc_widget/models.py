@@ -66,6 +66,8 @@ class ResourceModel(CfnModel):
 class ResourceHandlerRequest(BaseResourceHandlerRequest):
     desiredResourceState: ResourceModel | None
     previousResourceState: ResourceModel | None
+    #: The account's SetTypeConfiguration values; None when it never called it, so check:
+    #: `configuration = request.typeConfiguration` then `if configuration is not None:`
     typeConfiguration: TypeConfigurationModel | None
 
 
