@@ -20,8 +20,9 @@ import os
 import re
 from collections.abc import Collection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from cfngen._cfn_template import read_plain
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, recover
 from cfngen._kinds._kind import CONFIG_FILE, Project, require_entrypoint
@@ -212,7 +213,8 @@ def template_facts(path: Path) -> TemplateFacts | None:
     try:
         if not path.is_file() or path.stat().st_size > _MAX_TEMPLATE_BYTES:
             return None
-        document = _load_template(path.read_text(encoding="utf-8"), json=path.suffix == ".json")
+        text = path.read_text(encoding="utf-8")
+        document = read_plain(text, as_json=path.suffix == ".json")
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
     if not isinstance(document, dict) or "typeName" in document:
@@ -230,34 +232,6 @@ def template_facts(path: Path) -> TemplateFacts | None:
         },
         transforms=tuple(name for name in names if isinstance(name, str)),
     )
-
-
-def _load_template(text: str, *, json: bool) -> Any:
-    """A CloudFormation template in JSON, or in YAML with short-form intrinsics (`!Ref x`) read
-    as plain values: only the resource types matter here. PyYAML's safe loader refuses unknown
-    tags, and cfn-lint's decoder (which accepts them) is too heavy a dependency for this.
-    Raises ValueError when the text is neither."""
-    if json:
-        from cfngen._schema import loads
-
-        return loads(text).data  # JsonSyntaxError is a ValueError
-    import yaml
-
-    class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
-        pass
-
-    def any_tag(loader: yaml.SafeLoader, _suffix: str, node: yaml.Node) -> Any:
-        if isinstance(node, yaml.ScalarNode):
-            return loader.construct_scalar(node)
-        if isinstance(node, yaml.SequenceNode):
-            return loader.construct_sequence(node)
-        return loader.construct_mapping(node)
-
-    _Loader.add_multi_constructor("!", any_tag)
-    try:
-        return yaml.load(text, Loader=_Loader)  # a SafeLoader subclass: safe
-    except yaml.YAMLError as exc:
-        raise ValueError(str(exc)) from None
 
 
 def project_of(path: Path, known: Collection[Path] = ()) -> Path | None:

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from cfngen._cfn_template import decode, plain
 from cfngen._cli import main
-from cfngen._kinds.module._fragment import decode, plain
 from cfngen._kinds.module._schema import is_official_schema, module_schema
 
 TYPE_NAME = "Acme::Storage::Bucket::MODULE"

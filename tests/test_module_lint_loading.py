@@ -1,4 +1,4 @@
-"""cfn-lint loaded for less (cfngen/_kinds/module/_imports.py, _lint.py): the same findings.
+"""cfn-lint loaded for less (cfngen/_cfnlint_imports.py, _lint.py): the same findings.
 
 sympy's `__init__` runs only when a template's conditions need it, and cfn-lint's large data
 files are read when a rule first uses them; each test compares the findings with cfn-lint loaded
@@ -77,7 +77,7 @@ if sys.argv[1] == "usual":
     import sympy  # sympy's __init__ first, as any other program would
 
 from cfngen._kinds.module import _lint
-from cfngen._kinds.module._fragment import decode
+from cfngen._cfn_template import decode
 
 if sys.argv[1] == "usual":  # and cfn-lint's rules made the usual way, every file read
     from cfnlint.config import ConfigMixIn

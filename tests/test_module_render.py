@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+from cfngen._cfn_template import decode, plain
 from cfngen._cli import main
 from cfngen._errors import CfngenError
-from cfngen._kinds.module._fragment import decode, plain
 from cfngen._kinds.module._render import parse_params, render
 
 FRAGMENT = """\

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from cfngen._cfn_template import decode
 from cfngen._kinds.module import EXAMPLE_FRAGMENT
 from cfngen._kinds.module import KIND as MODULE
 from cfngen._validate import FileReport, validate_paths
@@ -52,9 +53,9 @@ def check(text: str, *, path: Path | None = None, strict: bool = False) -> FileR
 
 
 def check_without_lint(text: str) -> FileReport:
-    from cfngen._kinds.module import _checks, _fragment
+    from cfngen._kinds.module import _checks
 
-    template = _fragment.decode(text).template
+    template = decode(text).template
     assert template is not None
     return FileReport(path="<fragment>", diagnostics=_checks.check(template, text, root=None))
 

@@ -9,7 +9,6 @@ then resolves or substitutes as it does the template's own.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +40,7 @@ def parse_params(pairs: list[str] | None, file: Path | None) -> dict[str, Any]:
 
 
 def _read(file: Path) -> Any:
-    from cfnlint.decode import decode_str  # type: ignore[import-untyped]
+    from cfngen._cfn_template import decode, plain
 
     try:
         text = file.read_text(encoding="utf-8")
@@ -49,12 +48,10 @@ def _read(file: Path) -> Any:
         raise CfngenError(
             f"--params {file}: cannot read it: {exc}", "pass a JSON or YAML file"
         ) from None
-    data, matches = decode_str(text)
-    if matches:
-        first = matches[0]
+    decoded = decode(text)
+    if decoded.errors and decoded.errors[0][2] != "the file holds no template":
+        line, _column, message = decoded.errors[0]
         raise CfngenError(
-            f"--params {file}:{first.linenumber}: cannot read it: {first.message}",
-            "pass a JSON or YAML file",
+            f"--params {file}:{line}: cannot read it: {message}", "pass a JSON or YAML file"
         )
-    # cfn-lint's nodes as plain values; what YAML reads as a date is CloudFormation's string.
-    return json.loads(json.dumps(data, default=str))
+    return plain(decoded.template)

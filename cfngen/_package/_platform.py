@@ -105,25 +105,6 @@ def _unlisted(name: str) -> tuple[str, str]:
     return f"3.{minor}", "2" if minor <= 11 else "2023"
 
 
-def _load_yaml(text: str) -> Any:
-    """YAML with CloudFormation's short-form intrinsics (`!Ref`, `!Sub`) read as plain values.
-    (yaml is imported here: a rebuild with nothing changed never needs it.)"""
-    import yaml
-
-    class Loader(yaml.SafeLoader):  # type: ignore[misc]
-        pass
-
-    def any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-        if isinstance(node, yaml.ScalarNode):
-            return loader.construct_scalar(node)
-        if isinstance(node, yaml.SequenceNode):
-            return loader.construct_sequence(node)
-        return loader.construct_mapping(node)
-
-    Loader.add_multi_constructor("!", any_tag)
-    return yaml.load(text, Loader=Loader)
-
-
 def architecture(template: Path, entrypoint: str) -> str:
     """`aarch64` when the entrypoint's function in `template` declares arm64, else `x86_64`."""
     try:
@@ -136,11 +117,11 @@ def architecture(template: Path, entrypoint: str) -> str:
         ) from None
     if "arm64" not in text:
         return "x86_64"
-    import yaml
+    from cfngen._cfn_template import read_plain
 
     try:
-        data = _load_yaml(text)
-    except yaml.YAMLError as exc:
+        data = read_plain(text)
+    except ValueError as exc:
         raise CfngenError(
             f"{template}: cannot read it: {exc}", "fix the file or delete it"
         ) from None

@@ -10,7 +10,6 @@ _code.py. Properties are resolved offline (_intrinsics.py), with the parameter v
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,18 +27,18 @@ TEMPLATE_NAMES = ("template.yaml", "template.yml", "template.json")
 
 
 def load_template(path: Path) -> dict[str, Any]:
-    from cfnlint.decode import decode_str  # type: ignore[import-untyped]
+    from cfngen._cfn_template import decode, plain
 
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CfngenError(f"{path}: cannot read it: {exc}", "pass a readable template") from None
-    template, matches = decode_str(text)
-    if template is None or not isinstance(template, dict):
-        first = matches[0].message if matches else "not a template"
+    decoded = decode(text)
+    if not isinstance(decoded.template, dict):
+        first = decoded.errors[0][2] if decoded.errors else "not a template"
         raise CfngenError(f"{path}: cannot read it: {first}", "fix the template")
-    plain: dict[str, Any] = json.loads(json.dumps(template, default=str))
-    return plain
+    template: dict[str, Any] = plain(decoded.template)
+    return template
 
 
 def find_template(root: Path, given: Path | None) -> Path:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen import _schema
+from cfngen._cfn_template import decode, position
 from cfngen._diagnostics import Diagnostic
 from cfngen._errors import CfngenError
 from cfngen._kinds.custom_resource import CUSTOM_TYPE_NAME
@@ -100,26 +101,19 @@ def _check_schema(text: str, shown: str, strict: bool) -> FileReport:
 
 
 def _at(node: Any, fallback: tuple[int | None, int | None]) -> tuple[int | None, int | None]:
-    return _pos(node) or fallback
-
-
-def _pos(node: Any) -> tuple[int, int] | None:
-    """(line, column), 1-based, of a node cfn-lint's decoder read, or None."""
-    mark = getattr(node, "start_mark", None)
-    return None if mark is None else (int(mark.line) + 1, int(mark.column) + 1)
+    return position(node) or fallback
 
 
 def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> FileReport:
-    from cfnlint.decode import decode_str  # type: ignore[import-untyped]
-
     from cfngen._kinds.custom_resource._template import FUNCTION_TYPES, _subscriber, _token_target
     from cfngen._project import is_custom_resource_type
 
     report = FileReport(shown, strict=strict)
     add = report.diagnostics.append
-    template, matches = decode_str(text)
+    decoded = decode(text)
+    template = decoded.template
     if not isinstance(template, dict):
-        first = matches[0].message if matches else "not a template"
+        first = decoded.errors[0][2] if decoded.errors else "not a template"
         add(
             Diagnostic(
                 "error",
@@ -172,7 +166,7 @@ def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> F
         )
     for name, body in customs.items():
         base = f"/Resources/{name}"
-        pos: tuple[int | None, int | None] = _pos(body) or (None, None)
+        pos: tuple[int | None, int | None] = position(body) or (None, None)
         kind = str(body["Type"])
         if kind.startswith("Custom::") and not CUSTOM_TYPE_NAME.match(kind):
             add(

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cfngen._cfn_template import decode, plain
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._kinds.module import _checks, _fragment
+from cfngen._kinds.module import _checks
 
 
 @dataclass
@@ -33,7 +34,7 @@ def convert(path: Path, *, fmt: str, drop: bool) -> Converted:
         raise CfngenError(
             f"{path}: cannot read it: {exc}", "pass a CloudFormation template"
         ) from None
-    decoded = _fragment.decode(text)
+    decoded = decode(text)
     if not isinstance(decoded.template, dict) or "Resources" not in decoded.template:
         decoded.errors = decoded.errors or [(1, 1, "it has no Resources section")]
         decoded.template = None
@@ -46,7 +47,7 @@ def convert(path: Path, *, fmt: str, drop: bool) -> Converted:
     findings = [
         d for d in _checks.check(decoded.template, text, root=None) if d.severity == "error"
     ]
-    template = _fragment.plain(decoded.template)
+    template = plain(decoded.template)
     removed: list[str] = []
     if findings and not drop:
         listed = "; ".join(f"{path}:{d.line}:{d.column}: {d.message}" for d in findings)

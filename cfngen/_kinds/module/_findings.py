@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cfngen._cfn_template import position
 from cfngen._diagnostics import Diagnostic, Severity
-from cfngen._kinds.module._fragment import position
 
 
 class Findings:

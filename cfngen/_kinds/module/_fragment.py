@@ -8,10 +8,8 @@ on `plain(...)` copies of them.
 
 from __future__ import annotations
 
-import datetime
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -128,61 +126,9 @@ def decode_utf8(raw: bytes, shown: str) -> str:
 # --------------------------------------------------------------------------- decoding
 
 
-@dataclass
-class Decoded:
-    #: The template as cfn-lint's nodes (None when it could not be read).
-    template: Any
-    #: Syntax errors: (line, column, message), 1-based.
-    errors: list[tuple[int, int, str]]
-
-
-def decode(text: str) -> Decoded:
-    from cfngen._kinds.module._imports import defer_sympy
-
-    defer_sympy()
-    from cfnlint.decode import decode_str  # type: ignore[import-untyped]
-
-    template, matches = decode_str(text)
-    errors = [
-        (max(m.linenumber, 1), max(m.columnnumber, 1), str(m.message).strip()) for m in matches
-    ]
-    if template is None and not errors:
-        errors.append((1, 1, "the file holds no template"))
-    return Decoded(template=template if not errors else None, errors=errors)
-
-
-def position(node: Any) -> tuple[int, int] | None:
-    """1-based (line, column) where a decoded node starts, when it knows."""
-    mark = getattr(node, "start_mark", None)
-    if mark is None:
-        return None
-    return mark.line + 1, mark.column + 1
-
-
 def key_of(mapping: Any, name: str) -> Any:
     """The key object of `mapping` equal to `name` (it carries the key's position)."""
     for key in mapping:
         if key == name:
             return key
     return name
-
-
-def plain(value: Any) -> Any:
-    """A decoded node as plain dicts, lists, str, int, float, bool and None (what JSON holds;
-    anything else YAML makes, such as a date, as CloudFormation's string)."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, (datetime.date, datetime.datetime)):
-        # YAML reads `2010-09-09` as a date; CloudFormation reads it as the string.
-        return value.isoformat()
-    return str(value)

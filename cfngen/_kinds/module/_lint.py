@@ -27,7 +27,7 @@ REGION = "us-east-1"
 @functools.cache
 def _rules() -> Any:
     """cfn-lint's rules, loaded once per process (loading them costs more than linting)."""
-    from cfngen._kinds.module._imports import defer_sympy
+    from cfngen._cfnlint_imports import defer_sympy
 
     defer_sympy()
     from cfnlint.config import ConfigMixIn  # type: ignore[import-untyped]

@@ -78,7 +78,7 @@ def _depth(type_name: str, local: dict[str, LocalType], chain: list[str]) -> str
 
 
 def _module_types(found: LocalType) -> list[str]:
-    from cfngen._kinds.module._fragment import decode
+    from cfngen._cfn_template import decode
 
     path = found.fragment()
     if path is None:

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cfngen._cfn_template import decode, plain
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._kinds._parameters import parse_params
 from cfngen._kinds.module._conditions import circle_text, condition_cycle
-from cfngen._kinds.module._fragment import MODULE_SUFFIX, decode, fragment_text, plain
+from cfngen._kinds.module._fragment import MODULE_SUFFIX, fragment_text
 from cfngen._kinds.module._local import LocalType, local_types
 from cfngen._kinds.module._nesting import MAX_DEPTH
 from cfngen._kinds.module._rewrite import Names

@@ -31,8 +31,9 @@ def render_project(
     stand_ins: bool = False,
 ) -> Rendered:
     """The template that uses the project's module (`stand_ins`: see _render.render)."""
+    from cfngen._cfn_template import decode, plain
     from cfngen._kinds.module._checks import check
-    from cfngen._kinds.module._fragment import decode, fragment_text, plain, the_fragment
+    from cfngen._kinds.module._fragment import fragment_text, the_fragment
 
     path = the_fragment(project.root)
     text = fragment_text(path)
@@ -61,7 +62,7 @@ def render_project(
 
 def lint_rendered(rendered: Rendered) -> list[str]:
     """cfn-lint's errors in the rendered template, as `line:col: message`."""
-    from cfngen._kinds.module._fragment import decode
+    from cfngen._cfn_template import decode
     from cfngen._kinds.module._lint import lint
 
     text = rendered.text()

@@ -20,9 +20,10 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from cfngen import _schema
+from cfngen._cfn_template import plain
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._generate import InvalidSchemaError
-from cfngen._kinds.module._fragment import FRAGMENT_DIR, SCHEMA_FILE, plain
+from cfngen._kinds.module._fragment import FRAGMENT_DIR, SCHEMA_FILE
 from cfngen._project import CONFIG_FILE, Project
 
 if TYPE_CHECKING:

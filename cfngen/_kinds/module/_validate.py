@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from cfngen._cfn_template import decode, plain
 from cfngen._diagnostics import Diagnostic
 from cfngen._kinds.module import _fragment
 from cfngen._validate._file_report import FileReport
@@ -106,7 +107,7 @@ def _check(text: str, *, root: Path | None, own_type: str | None) -> tuple[list[
     from cfngen._kinds.module._checks import check
     from cfngen._kinds.module._lint import lint
 
-    decoded = _fragment.decode(text)
+    decoded = decode(text)
     if decoded.template is None:
         syntax = _fragment.syntax_of(text)
         errors = [
@@ -125,7 +126,7 @@ def _check(text: str, *, root: Path | None, own_type: str | None) -> tuple[list[
     findings = check(decoded.template, text, root=root, own_type=own_type)
     if isinstance(decoded.template, dict):
         findings += lint(decoded.template)
-    return sorted(_dedupe(findings), key=Diagnostic.sort_key), _fragment.plain(decoded.template)
+    return sorted(_dedupe(findings), key=Diagnostic.sort_key), plain(decoded.template)
 
 
 def _dedupe(items: list[Diagnostic]) -> list[Diagnostic]:
