@@ -425,6 +425,8 @@ INSTALL = {
     "(scripts/test-machine does it; or set CFNGEN_SAM to a sam executable)",
     "guard-rail": "python3.10 -m venv .venv-guard-rail && .venv-guard-rail/bin/pip install "
     "resource-schema-guard-rail (scripts/test-machine does it; or set CFNGEN_GUARD_RAIL)",
+    "go": "apt-get install golang-go (scripts/test-machine does it), or Go's own distribution "
+    "in /usr/local/go",
     "cfn": 'pip install -e ".[dev]" (cloudformation-cli is a dev dependency)',
     "cfn-lint": 'pip install -e ".[dev]"',
     "zsh": "apt-get install zsh (scripts/test-machine does it)",
@@ -441,6 +443,8 @@ def find_tool(name: str) -> str | None:
     beside = Path(sys.executable).parent / name  # the dev extra's console scripts
     if beside.is_file():
         return str(beside)
+    if name == "go" and Path("/usr/local/go/bin/go").is_file():  # Go's own installer's place
+        return "/usr/local/go/bin/go"
     for venv in (".venv-sam", ".venv-guard-rail"):  # oracles with virtualenvs of their own
         if (REPO / venv / "bin" / name).is_file():
             return str(REPO / venv / "bin" / name)

@@ -33,14 +33,16 @@ ENV = {
 }
 
 
-def _official_init(cfn: str, language: str, root: Path) -> None:
+def _official_init(cfn: str, go: str, language: str, root: Path) -> None:
     type_name = LANGUAGES[language][0]
+    env = dict(ENV)
     root.mkdir(parents=True)
     base = [cfn, "init", "-t", type_name, "-a", "RESOURCE"]
     if language == "typescript":
         args, stdin = [*base, "typescript", "--no-docker"], ""
     elif language == "go":
         args, stdin = [*base, "go", "-p", "github.com/acme/lang"], ""
+        env = {**env, "PATH": f"{Path(go).parent}{os.pathsep}{env['PATH']}"}  # it runs `go fmt`
     else:
         # The Java plugin registers no subcommand: `cfn init` asks for the language by number,
         # then the package (default) and the codegen model (1, the default).
@@ -53,7 +55,7 @@ def _official_init(cfn: str, language: str, root: Path) -> None:
             shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
         args, stdin = base, f"{number.group(1)}\n\n1\n"
     done = subprocess.run(
-        args, cwd=root, input=stdin, capture_output=True, text=True, env=ENV, check=False
+        args, cwd=root, input=stdin, capture_output=True, text=True, env=env, check=False
     )
     assert done.returncode == 0 and (root / ".rpdk-config").is_file(), done.stdout + done.stderr
     config = json.loads((root / ".rpdk-config").read_text())
@@ -65,11 +67,11 @@ def _official_init(cfn: str, language: str, root: Path) -> None:
 @pytest.fixture(scope="module")
 def official(oracle_tool, tmp_path_factory):
     """One project per official plugin, made once; each test gets a copy."""
-    cfn = oracle_tool("cfn")
+    cfn, go = oracle_tool("cfn"), oracle_tool("go")
     made = {}
     for language in LANGUAGES:
         root = tmp_path_factory.mktemp("official") / language
-        _official_init(cfn, language, root)
+        _official_init(cfn, go, language, root)
         made[language] = root
     return made
 
