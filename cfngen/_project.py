@@ -27,7 +27,6 @@ from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, recover
 from cfngen._kinds._kind import CONFIG_FILE, Project, require_entrypoint
 from cfngen._languages import language_of
-from cfngen._typename import TypeName
 
 if TYPE_CHECKING:
     from cfngen._kinds import Kind
@@ -109,10 +108,8 @@ def _from_config(root: Path, config_path: Path) -> Project:
             f"{config_path}: unknown artifact_type {artifact_type!r}",
             f"use one of {', '.join(known)}",
         )
-    # A kind whose type names differ (a module's end in ::MODULE) checks its own.
-    check_type_name = getattr(kind, "check_type_name", TypeName)
     try:
-        check_type_name(raw_name)
+        kind.check_type_name(raw_name)
     except CfngenError as exc:
         raise CfngenError(f"{config_path}: {exc.message}", exc.hint) from None
     # Another language's entrypoint has its own form (dist/handlers.entrypoint, bootstrap,

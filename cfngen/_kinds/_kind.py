@@ -96,10 +96,21 @@ class Kind(Protocol):
     #: Example files that ship with cfngen, checked by `cfngen validate --example`.
     example_files: tuple[Path, ...]
 
+    def check_type_name(self, value: str) -> str:
+        """`.rpdk-config`'s typeName checked by this kind's rules (the project loader asks;
+        a module's end in ::MODULE): the name, or a CfngenError saying what is wrong."""
+        ...
+
     # ------------------------------------------------------------------ validate
 
     def checked_files(self, project: Project) -> list[Path]:
         """The files `cfngen validate` checks when given the project folder."""
+        ...
+
+    def claims(self, path: Path) -> bool | str | None:
+        """Whether a file named on the command line (`cfngen validate PATH`, the pre-commit
+        hook's `--owned`) is this kind's by its content or place, before any project around it
+        is asked; a string says what it was taken for."""
         ...
 
     def check_file(self, path: Path, *, strict: bool, display: str | None = None) -> FileReport:

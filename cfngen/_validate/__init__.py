@@ -77,8 +77,7 @@ def _kind_of_file(path: Path) -> tuple[Kind | None, str | None]:
         # command that loads the project.
         recover(path.parent)
     for kind in all_kinds():
-        claims = getattr(kind, "claims", None)
-        found = claims(path) if claims is not None else None
+        found = kind.claims(path)
         if found:
             return kind, found if isinstance(found, str) else None
     facts = template_facts(path)

@@ -35,8 +35,7 @@ def _is_owned(path: Path) -> bool:
     if not path.is_file():
         return False
     for kind in all_kinds():
-        claims = getattr(kind, "claims", None)
-        if claims is not None and claims(path):
+        if kind.claims(path):
             return True
     in_project = _in_project(path)
     if in_project is not None:

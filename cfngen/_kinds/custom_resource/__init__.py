@@ -59,6 +59,18 @@ class CustomResourceKind:
     aliases: tuple[str, ...] = ("custom", "CUSTOM_RESOURCE", "Custom::")
     example_files = (EXAMPLE_TEMPLATE,)
 
+    def check_type_name(self, value: str) -> str:
+        """`Custom::Name`, as CloudFormation takes it (a custom resource has no `.rpdk-config`,
+        so only a command that names one asks)."""
+        if not CUSTOM_TYPE_NAME.match(value):
+            from cfngen._errors import CfngenError
+
+            raise CfngenError(
+                f"invalid custom resource type {value!r}",
+                "Custom:: then 1 to 60 letters, digits, _, @ or -",
+            )
+        return value
+
     # ------------------------------------------------------------------ validate
 
     def checked_files(self, project: Project) -> list[Path]:

@@ -57,6 +57,11 @@ class HookKind:
     aliases: tuple[str, ...] = ()
     example_files = (EXAMPLE_SCHEMA,)
 
+    def check_type_name(self, value: str) -> str:
+        from cfngen._typename import TypeName
+
+        return TypeName(value)
+
     # ------------------------------------------------------------------ validate
 
     def checked_files(self, project: Project) -> list[Path]:

@@ -80,7 +80,16 @@ class ResourceKind:
     aliases: tuple[str, ...] = ()
     example_files = (EXAMPLE_SCHEMA,)
 
+    def check_type_name(self, value: str) -> str:
+        from cfngen._typename import TypeName
+
+        return TypeName(value)
+
     # ------------------------------------------------------------------ validate
+
+    def claims(self, path: Path) -> bool:
+        """Never by content: a schema no other kind claims is a resource type's (the default)."""
+        return False
 
     def checked_files(self, project: Project) -> list[Path]:
         schema = project.schema_path
