@@ -7,7 +7,7 @@ conditionalCreateOnly. Mistakes the registry accepts are `ACCEPTED` findings, wa
 property (into /definitions, say), a property both readOnly and writeOnly, `permissions: []`.
 Other warnings are habits that cause trouble later (wildcard permissions, hard-coded
 partitions, no tagging). docs/validate.md has the table. The rules of every subschema:
-_node_checks.py.
+_node_checks.py; of the schema's pointers: _pointer_checks.py.
 """
 
 from __future__ import annotations
@@ -18,22 +18,13 @@ from typing import Any
 from cfngen._diagnostics import ACCEPTED, Problem, Severity
 from cfngen._kinds.resource._iam import permission_problems
 from cfngen._kinds.resource._node_checks import node_problems
+from cfngen._kinds.resource._pointer_checks import pointer_problems, strings
 from cfngen._kinds.resource._pointers import PropertyIndex, schema_nodes
 from cfngen._kinds.resource._transform_checks import transform_problems
 from cfngen._schema import Resolver, close_match, depth_checks, join_pointer
 from cfngen._support import STATE_KEY
 from cfngen._typename import reserved_namespace
 
-POINTER_LISTS = (
-    "primaryIdentifier",
-    "readOnlyProperties",
-    "writeOnlyProperties",
-    "createOnlyProperties",
-    "conditionalCreateOnlyProperties",
-    "deprecatedProperties",
-    "nonPublicProperties",
-)
-#: Inputs of a LIST API call, which are never properties of the resource.
 _LIST_INPUTS = {
     "maxresults",
     "maxrecords",
@@ -73,17 +64,11 @@ KEYWORD_HINTS = {
 }
 
 
-def _strings(value: Any) -> list[tuple[int, str]]:
-    if not isinstance(value, list):
-        return []
-    return [(i, v) for i, v in enumerate(value) if isinstance(v, str)]
-
-
 def check(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
     index = PropertyIndex(schema, resolver)
     out: list[Problem] = []
     out.extend(_namespace(schema))
-    out.extend(_pointers(schema, index))
+    out.extend(pointer_problems(schema, index))
     out.extend(_overlaps(schema, index))
     out.extend(_required(schema, index))
     out.extend(_refs(schema, index))
@@ -115,113 +100,6 @@ def _namespace(schema: dict[str, Any]) -> Iterator[Problem]:
         )
 
 
-def _pointers(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
-    for key in POINTER_LISTS:
-        yield from _pointer_list(index, schema.get(key), f"/{key}")
-    extra = schema.get("additionalIdentifiers")
-    if isinstance(extra, list):
-        for i, identifier in enumerate(extra):
-            yield from _pointer_list(index, identifier, f"/additionalIdentifiers/{i}")
-    for i, ptr in _strings(schema.get("nonPublicDefinitions")):
-        problem = _definition_problem(index.resolver, ptr)
-        if problem:
-            yield Problem(
-                ACCEPTED,
-                f"/nonPublicDefinitions/{i}",
-                problem[0],
-                problem[1],
-                code="cfngen/definition-unknown",
-            )
-    transforms = schema.get("propertyTransform")
-    if isinstance(transforms, dict):
-        for ptr in transforms:
-            here = join_pointer("/propertyTransform", ptr)
-            if not ptr.startswith("/") and ptr in (schema.get("properties") or {}):
-                yield Problem(
-                    "warning",
-                    here,
-                    f"propertyTransform key {ptr!r} is a property name, not a JSON pointer",
-                    f"write '/properties/{ptr}'",
-                    key=True,
-                    code="cfngen/property-transform-key-not-pointer",
-                )
-                continue
-            found = index.property_problem(ptr)
-            if found:
-                yield Problem(
-                    ACCEPTED,
-                    here,
-                    found[0],
-                    found[1],
-                    key=True,
-                    code="cfngen/property-transform-unknown-property",
-                )
-    config = schema.get("typeConfiguration")
-    if isinstance(config, dict):
-        yield from _pointer_list(
-            index,
-            config.get("deprecatedProperties"),
-            "/typeConfiguration/deprecatedProperties",
-            config,
-        )
-    link = schema.get("resourceLink")
-    if isinstance(link, dict) and isinstance(link.get("mappings"), dict):
-        for name, ptr in link["mappings"].items():
-            if not isinstance(ptr, str):
-                continue
-            here = join_pointer("/resourceLink/mappings", name)
-            # Warnings: how the console reads mappings is not documented precisely.
-            if not ptr.startswith("/"):
-                yield Problem(
-                    "warning",
-                    here,
-                    f"{ptr!r} is not a JSON pointer: it must start with '/'",
-                    f"write '/{ptr}'",
-                    code="cfngen/resource-link-mapping-not-pointer",
-                )
-                continue
-            found = index.property_problem("/properties" + ptr)
-            if found:
-                yield Problem(
-                    "warning",
-                    here,
-                    f"{ptr!r} does not name a property of the resource",
-                    "mappings point into the resource model, e.g. /BucketName for "
-                    "/properties/BucketName",
-                    code="cfngen/resource-link-mapping-unknown-property",
-                )
-
-
-def _pointer_list(
-    index: PropertyIndex, value: Any, where: str, root: Any = None
-) -> Iterator[Problem]:
-    seen: dict[str, int] = {}
-    for i, ptr in _strings(value):
-        here = f"{where}/{i}"
-        if ptr in seen:
-            yield Problem(
-                "warning",
-                here,
-                f"{ptr!r} is listed twice (first at {where}/{seen[ptr]})",
-                "remove the repeat",
-                code="cfngen/pointer-duplicate",
-            )
-            continue
-        seen[ptr] = i
-        found = index.property_problem(ptr, root)
-        if found:
-            yield Problem(
-                ACCEPTED, here, found[0], found[1], code="cfngen/pointer-unknown-property"
-            )
-
-
-def _definition_problem(resolver: Resolver, ptr: str) -> tuple[str, str | None] | None:
-    if not ptr.startswith("/definitions/"):
-        return (f"{ptr!r} does not point at a definition", "write /definitions/Name")
-    outcome = resolver.at(ptr)
-    return None if outcome.problem is None else (outcome.problem, outcome.hint)
-
-
 def _required(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     """Required names must be declared: both top-level objects forbid every other key."""
     for where, node in (("", schema), ("/typeConfiguration", schema.get("typeConfiguration"))):
@@ -233,7 +111,7 @@ def _required(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]
             if isinstance(candidate.get("properties"), dict)
             for name in candidate["properties"]
         }
-        for i, name in _strings(node.get("required")):
+        for i, name in strings(node.get("required")):
             if name not in declared:
                 close = close_match(name, sorted(declared))
                 yield Problem(
@@ -247,7 +125,7 @@ def _required(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]
 
 def _overlaps(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]:
     def entries(key: str) -> list[tuple[int, str]]:
-        return _strings(schema.get(key))
+        return strings(schema.get(key))
 
     read_only = {p for _, p in entries("readOnlyProperties")}
     create_only = {p for _, p in entries("createOnlyProperties")}
@@ -296,7 +174,7 @@ def _overlaps(schema: dict[str, Any], index: PropertyIndex) -> Iterator[Problem]
                 )
     required = schema.get("required")
     if isinstance(required, list):
-        for i, name in _strings(required):
+        for i, name in strings(required):
             if f"/properties/{name}" in read_only and name not in required[:i]:
                 yield Problem(
                     "warning",
