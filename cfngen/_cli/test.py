@@ -11,15 +11,18 @@ from cfngen._cli._options import (
     add_format,
     add_handler_options,
     add_kind_options,
+    add_target_options,
     kind_options,
     project_folder,
     seed_options,
+    target_options,
 )
 from cfngen._cli._output import painter, print_warning
 from cfngen._errors import ExitCode
 
 if TYPE_CHECKING:
     from cfngen._contract._results import SuiteResult
+    from cfngen._contract._target import Target
 
 
 #: The one line `cfngen --help` lists it with.
@@ -81,6 +84,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ci=True,
     )
     add_handler_options(p, after="fail an action after")
+    add_target_options(p, test=True)
     add_kind_options(p)
     p.set_defaults(run=run)
 
@@ -119,6 +123,10 @@ def run(args: argparse.Namespace) -> int:
         strict=args.strict,
         on_result=progress,
         seeds=seed_options(args),
+        max_delay=max(args.max_delay, 0.0),
+        keep=args.keep,
+        on_target=_say_target,
+        **target_options(args),
         **kind_options(args),
     )
     for note in result.notes:
@@ -133,6 +141,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_summary(result, painter(sys.stdout)))
     return ExitCode.OK if result.ok else ExitCode.FAILED
+
+
+def _say_target(target: Target) -> None:
+    """Where the calls go, on stderr before the first test, when it is not in-process moto."""
+    if target.kind != "moto":
+        sys.stderr.write(f"cfngen: {target.describe()}\n")
+        sys.stderr.flush()
 
 
 def _fix_permissions(root: Path, result: SuiteResult) -> None:

@@ -28,6 +28,7 @@ from cfngen._errors import CfngenError
 if TYPE_CHECKING:
     from cfngen._contract._call import Invocation
     from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
+    from cfngen._contract._target import Target
     from cfngen._project import Project
 
 __all__ = [
@@ -78,6 +79,8 @@ def invoke(
     on_warning: Callable[[str], None] | None = None,
     on_import_output: Callable[[list[str]], None] | None = None,
     seeds: Seeds | None = None,
+    endpoint_url: str | None = None,
+    moto_server: bool = False,
     **options: Any,
 ) -> InvokeResult:
     """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS.
@@ -99,6 +102,8 @@ def invoke(
         max_invocations=max_invocations,
         max_delay=max_delay,
         seeds=seeds or Seeds(),
+        endpoint_url=endpoint_url,
+        moto_server=moto_server,
     )
     listener = Listener(
         on_invocation=on_invocation,
@@ -127,11 +132,18 @@ def run_contract_tests(
     strict: bool = False,
     on_result: Callable[[TestResult], None] | None = None,
     seeds: Seeds | None = None,
+    endpoint_url: str | None = None,
+    moto_server: bool = False,
+    max_delay: float = DEFAULT_MAX_DELAY,
+    keep: bool = False,
+    on_target: Callable[[Target], None] | None = None,
     **options: Any,
 ) -> SuiteResult:
     """Run the contract tests of the project in `root` (`options`: as for `invoke`).
 
-    Raises CfngenError when they cannot run at all (no project, no handlers, bad inputs).
+    `endpoint_url`/`moto_server`: where the handlers' AWS calls go (_target.py), told to
+    `on_target` before the first test and kept as the result's `target`. Raises CfngenError
+    when they cannot run at all (no project, no handlers, bad inputs).
     """
     from cfngen._contract._runner import Runner
     from cfngen._project import load_project
@@ -147,12 +159,26 @@ def run_contract_tests(
         keyword=keyword,
         seeds=seeds or Seeds(),
         strict=strict,
+        endpoint_url=endpoint_url,
+        moto_server=moto_server,
+        max_delay=max_delay,
+        keep=keep,
     )
-    return contract.run_tests(
-        Runner(project, contract, settings),
-        Listener(on_result=on_result),
-        **_options(project, contract, options),
+    runner = Runner(project, contract, settings)
+    targets: list[Target] = []
+
+    def opened(target: Target) -> None:
+        if not targets and on_target is not None:
+            on_target(target)
+        targets.append(target)
+
+    runner.on_target = opened
+    result = contract.run_tests(
+        runner, Listener(on_result=on_result), **_options(project, contract, options)
     )
+    if targets:
+        result.target = targets[0]
+    return result
 
 
 def contract_test_names(root: Path, *, region: str | None = None, **options: Any) -> list[str]:

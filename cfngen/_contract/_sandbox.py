@@ -14,13 +14,16 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cfngen._contract._calls import botocore_recorded
 from cfngen._contract._capture import Capture
 from cfngen._contract._network import NetworkPolicy, guarded, network_policy
 from cfngen._contract._references import Seeds
 from cfngen._errors import CfngenError
+
+if TYPE_CHECKING:
+    from cfngen._contract._target import Target
 
 #: moto's default account: ARNs the handlers build and the ones moto returns then agree.
 FAKE_ACCOUNT_ID = "123456789012"
@@ -67,8 +70,10 @@ class Sandbox:
     """A context manager: while it is open, handlers can be imported and called.
 
     offline=True (the default): fake credentials, every AWS call served by moto's mock_aws,
-    the machine's AWS config files hidden. With a profile: that profile's real credentials and
-    real AWS; nothing is mocked. Either way, what else may leave the machine is the network
+    the machine's AWS config files hidden. With an endpoint (`--endpoint-url`, or the moto
+    server `--moto-server` starts here): the same fake credentials, every client pointed at
+    it. With a profile: that profile's real credentials and real AWS (or the endpoint);
+    nothing is mocked. Either way, what else may leave the machine is the network
     policy's to say (_network.py): nothing but loopback unless `allow_network`.
     """
 
@@ -81,14 +86,27 @@ class Sandbox:
         session_module: str | None = None,
         allow_network: bool = False,
         seeds: Seeds | None = None,
+        endpoint_url: str | None = None,
+        moto_server: bool = False,
     ) -> None:
         self.src_dir = src_dir
         self.seeds = seeds or Seeds()
         self.session_module = session_module
         self.profile = profile
         self.region = region or DEFAULT_REGION
-        self.offline = profile is None
-        self.network: NetworkPolicy = network_policy(allow_network=allow_network, profile=profile)
+        #: Where every AWS client is pointed (`--endpoint-url`, or the moto server's URL once
+        #: started); None: in-process moto, or AWS with a profile.
+        self.endpoint_url = endpoint_url
+        self.moto_server = moto_server
+        #: moto in this process (`mock_aws`): neither a profile nor an endpoint.
+        self.offline = profile is None and endpoint_url is None and not moto_server
+        #: callbackDelaySeconds simulated, never slept: moto in this process or the moto
+        #: server cfngen started (_target.py); real time against anything else.
+        self.simulated_time = self.offline or moto_server
+        self._allow_network = allow_network
+        self.network: NetworkPolicy = network_policy(
+            allow_network=allow_network, profile=profile, endpoint_url=endpoint_url
+        )
         self.credentials = FAKE_CREDENTIALS
         self.account_id = FAKE_ACCOUNT_ID
         self._stack = contextlib.ExitStack()
@@ -111,6 +129,13 @@ class Sandbox:
         stack = self._stack
         # Masked in every output from now on (cfngen/_redact.py), whichever kind runs.
         self.seeds.register_secrets()
+        if self.moto_server:
+            from cfngen._contract._target import moto_server
+
+            self.endpoint_url = stack.enter_context(moto_server())
+            self.network = network_policy(
+                allow_network=self._allow_network, endpoint_url=self.endpoint_url
+            )
         # First: nothing below, the profile's own calls included, runs unguarded.
         stack.enter_context(guarded(self.network))
         if self.profile is not None:
@@ -120,9 +145,16 @@ class Sandbox:
         stack.enter_context(_shared_botocore_loader())
         # The calls handlers make, for the permission contract (_calls.py).
         stack.enter_context(botocore_recorded())
+        if self.profile is None and self.session_module is not None:
+            # The fake credentials never change, in-process moto or an endpoint alike.
+            stack.enter_context(_one_session_per_credentials(self.session_module))
+        if self.endpoint_url is not None:
+            from cfngen._contract._target import caller_account
+
+            # Inputs and stand-ins that hold ARNs follow the target's account.
+            self.account_id = caller_account(self.endpoint_url, self.region, self.account_id)
+            self.seeds.plant(self.region)
         if self.offline:
-            if self.session_module is not None:
-                stack.enter_context(_one_session_per_credentials(self.session_module))
             # Whatever the order of sessions and this import, the guard routes every botocore
             # request to the mock (_network.py).
             from cfngen._contract._moto_imports import install
@@ -147,6 +179,12 @@ class Sandbox:
         What `mock_aws`'s stop and start do to its data and to boto3's default session, without
         unpatching and patching again: its start registers some 20,000 URL patterns (10 ms).
         """
+        if self.moto_server and self.endpoint_url is not None:
+            from cfngen._contract._target import reset_moto_server
+
+            reset_moto_server(self.endpoint_url)
+            self.seeds.plant(self.region)
+            return
         if self._mock is None:
             return
         from moto.core.base_backend import BackendDict
@@ -159,13 +197,27 @@ class Sandbox:
             vars(boto3)["DEFAULT_SESSION"] = None
         self.seeds.plant(self.region)
 
+    @property
+    def target(self) -> Target:
+        """Where the handlers' AWS calls go (_target.py)."""
+        from cfngen._contract._target import Target
+
+        if self.moto_server:
+            kind = "moto-server"
+        elif self.endpoint_url is not None:
+            kind = "endpoint"
+        else:
+            kind = "moto" if self.offline else "aws"
+        return Target(kind, self.endpoint_url, self.region, self.account_id, self.simulated_time)
+
     # ------------------------------------------------------------------ configuration
 
     def _environment(self) -> dict[str, str | None]:
         env: dict[str, str | None] = dict.fromkeys(_AWS_ENV)
         env["AWS_DEFAULT_REGION"] = self.region
         env["AWS_REGION"] = self.region
-        if self.offline:
+        env["AWS_ENDPOINT_URL"] = self.endpoint_url
+        if self.profile is None:
             creds = self.credentials
             env["AWS_ACCESS_KEY_ID"] = creds.access_key_id
             env["AWS_SECRET_ACCESS_KEY"] = creds.secret_access_key

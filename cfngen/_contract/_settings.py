@@ -19,6 +19,12 @@ class Settings:
     region: str | None = None
     #: Real AWS with this profile's credentials (real time); None: moto, simulated time.
     profile: str | None = None
+    #: `--endpoint-url URL`: every AWS client the handlers make goes there (real time).
+    endpoint_url: str | None = None
+    #: `--moto-server`: a moto server cfngen starts on 127.0.0.1 (simulated time).
+    moto_server: bool = False
+    #: `--keep`: what the tests create on an endpoint is left there (and named).
+    keep: bool = False
     #: `--enforce-timeout S`: the kind's per-call limits scaled to S.
     enforce_timeout: float | None = None
     max_reinvoke: int = DEFAULT_MAX_REINVOKE

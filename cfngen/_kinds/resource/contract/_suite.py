@@ -34,6 +34,7 @@ from cfngen._kinds.resource.contract._inputs import (
     check_user_inputs,
     load_input_sets,
 )
+from cfngen._kinds.resource.contract._leftovers import Ledger, swept_note
 from cfngen._kinds.resource.contract._messages import R_EXIT
 from cfngen._kinds.resource.contract._request import Limits
 from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES as CALLING_TESTS
@@ -100,7 +101,12 @@ def run_tests(
             _note_bad_inputs(run, inputs, result.notes)
         if runner.stubs:
             result.notes.append(_stub_note(runner.stubs))
-        _run_plan(run, plan, result, listener)
+        ledger = Ledger(info)
+        try:
+            _run_plan(run, plan, result, listener, ledger)
+        finally:
+            # However the run ends, Ctrl-C included (a second one stops the sweep too).
+            result.notes.extend(_swept(run, ledger, input_sets))
     for test in permission_tests(
         permissions,
         runner.calls,
@@ -154,7 +160,9 @@ def _planned(input_sets: list[InputSet], info: ResourceSchema) -> list[Planned]:
     ]
 
 
-def _run_plan(run: SuiteRun, plan: list[Planned], result: SuiteResult, listener: Listener) -> None:
+def _run_plan(
+    run: SuiteRun, plan: list[Planned], result: SuiteResult, listener: Listener, ledger: Ledger
+) -> None:
     """Every planned test, its result reported in plan order as soon as it is known; the ones
     that call handlers run in the runner's worker process."""
     ready: dict[int, TestResult] = {}
@@ -184,8 +192,28 @@ def _run_plan(run: SuiteRun, plan: list[Planned], result: SuiteResult, listener:
         flush()
 
     flush()
-    run.runner.each([unit for _, unit in units], done)
+    run.runner.each([unit for _, unit in units], done, on_message=ledger.receive)
     flush()
+
+
+def _swept(run: SuiteRun, ledger: Ledger, input_sets: list[InputSet]) -> list[str]:
+    """Delete what the ledger still holds when the target outlives the run (an endpoint,
+    AWS); the notes that say what was done or kept."""
+    target = run.runner.sandbox.target
+    if target.kind not in ("endpoint", "aws") or not ledger.models or not input_sets:
+        return []
+    where = target.endpoint_url or "AWS"
+    if run.runner.settings.keep:
+        return [f"--keep: left on {where}: {ledger.names()}"]
+    models = list(ledger.models)
+
+    def sweep() -> list[dict[str, Any]]:
+        case = Case(run, input_sets[0])
+        return [model for model in models if not case.delete_quietly(model)]
+
+    left = run.runner.isolated(sweep)
+    note = swept_note(ledger, left, len(models) - len(left), where)
+    return [] if note is None else [note]
 
 
 def _without_calls(run: SuiteRun, test: ResourceTest, name: str) -> TestResult | None:

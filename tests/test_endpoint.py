@@ -1,0 +1,221 @@
+"""Contract tests against an endpoint: `--moto-server` and `--endpoint-url` (issue 25).
+
+The same suite, with the handlers talking HTTP to a moto server instead of the in-process
+stubber, gives the same outcome per test as the offline run; a connection trace of the run
+shows only loopback. The moto server `--endpoint-url` points at is a process of its own, started
+here, as a user starts LocalStack or `moto_server`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_command
+from tests.test_network import cfngen, hook_project, param_project, traced
+
+#: A moto server on a free loopback port, its port on the first line of its output.
+SERVER = textwrap.dedent(
+    """\
+    import logging, sys, time
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    from moto.server import ThreadedMotoServer
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    print(server.get_host_and_port()[1], flush=True)
+    sys.stdin.read()
+    """
+)
+
+
+@pytest.fixture
+def endpoint() -> Iterator[str]:
+    """The URL of a moto server in a process of its own, for the test."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline())
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.kill()
+        server.wait()
+
+
+def server_holds(url: str) -> list[str]:
+    """The SSM parameter names the moto server at `url` holds (what the example makes)."""
+    import boto3
+
+    client = boto3.session.Session().client(
+        "ssm",
+        region_name="us-east-1",
+        endpoint_url=url,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    pages = client.get_paginator("describe_parameters").paginate()
+    return [p["Name"] for page in pages for p in page["Parameters"]]
+
+
+@pytest.fixture
+def example(made_project, tmp_path) -> Path:
+    root = tmp_path / "example"
+    shutil.copytree(made_project("demo", "--example", git=True), root, symlinks=True)
+    return root
+
+
+def outcomes(stdout: str) -> list[tuple[str, str]]:
+    return [(test["name"], test["outcome"]) for test in json.loads(stdout)["tests"]]
+
+
+def _project(kind: str, example: Path, tmp_path: Path) -> Path:
+    return example if kind == "example" else hook_project(tmp_path / "hook")
+
+
+@pytest.mark.parametrize("kind", ["example", "hook"])
+def test_moto_server_and_endpoint_url_give_the_offline_outcomes_over_loopback_only(
+    kind, example, tmp_path, endpoint
+):
+    root = _project(kind, example, tmp_path)
+    offline = run_command("test", "--format", "json", cwd=root, process=True)
+    assert offline.returncode == 0, offline.stdout[-2000:] + offline.stderr[-2000:]
+    expected = outcomes(offline.stdout)
+    assert json.loads(offline.stdout)["target"]["kind"] == "moto"
+
+    for flags, target in (
+        (["--moto-server"], "moto-server"),
+        (["--endpoint-url", endpoint], "endpoint"),
+    ):
+        run = traced(cfngen("test", "--format", "json", *flags), cwd=root)
+        assert run.returncode == 0, run.output[-3000:]
+        assert outcomes(run.stdout) == expected
+        document = json.loads(run.stdout)
+        assert document["target"]["kind"] == target
+        assert document["target"]["account_id"] == "123456789012"
+        assert document["target"]["time"] == ("simulated" if target == "moto-server" else "real")
+        # Where the calls go is said before the first test.
+        said = run.stderr.index("cfngen: AWS calls go to ")
+        assert said < run.stderr.index("PASSED")
+        if target == "endpoint":
+            assert endpoint in run.stderr
+        assert run.outside == [], run.outside
+        assert "EndpointConnectionError" not in run.output
+    if kind == "example":
+        # Every test deleted what it made, through the delete handler.
+        assert server_holds(endpoint) == []
+
+
+def test_invoke_takes_the_endpoint_too(example, endpoint):
+    create = example / "inputs" / "inputs_1_create.json"
+    made = run_command("invoke", "CREATE", create, "--endpoint-url", endpoint, cwd=example)
+    assert made.returncode == 0, made.stdout + made.stderr
+    name = json.loads(create.read_text()).get("Name")
+    held = server_holds(endpoint)
+    assert held and (name is None or name in held)
+    gone = run_command("invoke", "DELETE", create, "--endpoint-url", endpoint, cwd=example)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert server_holds(endpoint) == []
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--moto-server", "--endpoint-url", "http://127.0.0.1:4566"], "not allowed with"),
+        (["--endpoint-url", "localhost:4566"], "not an http(s) URL"),
+        (["--endpoint-url", "ftp://localhost:4566"], "not an http(s) URL"),
+    ],
+    ids=["both", "no-scheme", "not-http"],
+)
+@pytest.mark.parametrize("command", ["test", "invoke"])
+def test_a_bad_target_is_a_usage_error(example, command, flags, said):
+    args = [command, *(["CREATE", "inputs/inputs_1_create.json"] if command == "invoke" else [])]
+    run = run_command(*args, *flags, cwd=example)
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr
+    assert said in run.stderr
+
+
+# --------------------------------------------------------------------------- cleanup
+
+#: What READ does instead of reading, planted into the SSM resource of tests/test_network.py:
+#: the test fails after its CREATE succeeded, or its worker never gets to clean up.
+READ_PLANTS = {
+    "fails": 'raise exceptions.InternalFailure("planted read failure")',
+    "ends-its-process": "import os; os._exit(3)",
+}
+READ_LINE = "    value = _get(ssm_client(session), name)\n"
+
+
+def planted(root: Path, read: str) -> Path:
+    param_project(root)
+    handlers = root / "src" / "acme_net_param" / "handlers.py"
+    text = handlers.read_text()
+    assert READ_LINE in text
+    handlers.write_text(text.replace(READ_LINE, f"    {read}\n{READ_LINE}"))
+    return root
+
+
+def params_held(url: str) -> list[str]:
+    return [name for name in server_holds(url) if name.startswith("/acme/param/")]
+
+
+@pytest.mark.parametrize("plant", READ_PLANTS)
+def test_what_a_failed_test_created_is_deleted_from_the_endpoint(tmp_path, endpoint, plant):
+    root = planted(tmp_path / "param", READ_PLANTS[plant])
+    run = run_command(
+        "test", "--endpoint-url", endpoint, "-k", "create_read", cwd=root, process=True
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "FAILED  contract_create_read" in run.stdout
+    assert params_held(endpoint) == []
+
+
+def test_keep_leaves_what_the_tests_made_and_names_it(tmp_path, endpoint):
+    root = planted(tmp_path / "param", READ_PLANTS["fails"])
+    run = run_command(
+        "test", "--endpoint-url", endpoint, "-k", "create_read", "--keep", cwd=root, process=True
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert params_held(endpoint) == ["/acme/param/one"]
+    assert f"--keep: left on {endpoint}: " in run.stdout + run.stderr
+    assert '"Name": "one"' in run.stdout + run.stderr
+
+
+def test_ctrl_c_during_a_run_deletes_what_was_created_and_exits_130(tmp_path, endpoint):
+    root = planted(tmp_path / "param", "import time; time.sleep(120)")
+    run = subprocess.Popen(
+        [*cfngen("test", "--endpoint-url", endpoint, "-k", "create_read")],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not params_held(endpoint):
+            assert run.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        time.sleep(0.5)  # READ is sleeping now
+        os.killpg(run.pid, signal.SIGINT)  # what Ctrl-C sends: cfngen and its worker
+        out, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode == 130, out + err
+    assert params_held(endpoint) == []
