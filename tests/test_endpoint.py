@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -219,3 +220,100 @@ def test_ctrl_c_during_a_run_deletes_what_was_created_and_exits_130(tmp_path, en
             run.wait()
     assert run.returncode == 130, out + err
     assert params_held(endpoint) == []
+
+
+# --------------------------------------------------------------------------- setup and exports
+
+SETUP = """\
+Resources:
+  Vpc:
+    Type: AWS::EC2::VPC
+    Properties:
+      CidrBlock: 10.0.0.0/16
+Outputs:
+  VpcId:
+    Value: !Ref Vpc
+    Export:
+      Name: VpcId
+"""
+
+
+def cloudformation(url: str):
+    import boto3
+
+    return boto3.session.Session().client(
+        "cloudformation",
+        region_name="us-east-1",
+        endpoint_url=url,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+
+
+def kept_value(url: str) -> str:
+    import boto3
+
+    ssm = boto3.session.Session().client(
+        "ssm",
+        region_name="us-east-1",
+        endpoint_url=url,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    return str(ssm.get_parameter(Name="/acme/param/one")["Parameter"]["Value"])
+
+
+@pytest.mark.parametrize("source", ["setup", "listed", "flag"])
+def test_an_export_placeholder_resolves_from_the_target(tmp_path, endpoint, source):
+    root = param_project(tmp_path / "param")
+    (root / "inputs" / "inputs_1_create.json").write_text('{"Name": "one", "Value": "{{VpcId}}"}')
+    (tmp_path / "setup.yaml").write_text(SETUP)
+    args = ["test", "--endpoint-url", endpoint, "-k", "create_read", "--keep"]
+    if source == "listed":  # a stack of the user's, already there
+        cloudformation(endpoint).create_stack(StackName="theirs", TemplateBody=SETUP)
+        (listed,) = cloudformation(endpoint).list_exports()["Exports"]
+    else:
+        args += ["--setup", str(tmp_path / "setup.yaml")]
+    if source == "flag":
+        args += ["--export", "VpcId=vpc-given"]
+    run = run_command(*args, cwd=root, process=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "cannot look up offline" not in run.stdout + run.stderr
+    value = kept_value(endpoint)
+    if source == "flag":
+        assert value == "vpc-given"
+    elif source == "listed":
+        assert value == listed["Value"]
+    else:
+        assert re.fullmatch(r"vpc-[0-9a-f]+", value), value
+        # The setup stack is gone, and its export with it.
+        stacks = cloudformation(endpoint).describe_stacks()["Stacks"]
+        assert [s["StackStatus"] for s in stacks] in ([], ["DELETE_COMPLETE"])
+        assert cloudformation(endpoint).list_exports()["Exports"] == []
+
+
+def test_setup_on_the_moto_server_cfngen_starts(tmp_path):
+    root = param_project(tmp_path / "param")
+    (root / "inputs" / "inputs_1_create.json").write_text('{"Name": "one", "Value": "{{VpcId}}"}')
+    (tmp_path / "setup.yaml").write_text(SETUP)
+    run = run_command(
+        "test", "--moto-server", "--setup", tmp_path / "setup.yaml", cwd=root, process=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "cannot look up offline" not in run.stdout + run.stderr
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        ([], "--setup deploys a stack to the target"),
+        (["--moto-server"], "cannot read it"),
+    ],
+    ids=["offline", "missing-file"],
+)
+def test_a_setup_that_cannot_run_is_a_usage_error(tmp_path, flags, said):
+    root = param_project(tmp_path / "param")
+    run = run_command("test", "--setup", tmp_path / "nothing.yaml", *flags, cwd=root)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert said in run.stderr
+    assert "Traceback" not in run.stderr

@@ -428,6 +428,15 @@ def add_target_options(p: argparse.ArgumentParser, *, test: bool) -> None:
     )
     if test:
         group.add_argument(
+            "--setup",
+            type=Path,
+            default=None,
+            metavar="TEMPLATE",
+            help="deploy TEMPLATE as a stack to the endpoint before the tests and delete it "
+            "after them; its exports fill {{NAME}} placeholders in inputs (then the target's "
+            "ListExports; --export and --exports win over both)",
+        )
+        group.add_argument(
             "--keep",
             action="store_true",
             help="leave what the tests create on the endpoint (named at the end); without it "
@@ -447,7 +456,10 @@ def add_target_options(p: argparse.ArgumentParser, *, test: bool) -> None:
 
 def target_options(args: argparse.Namespace) -> dict[str, Any]:
     """The target options as `invoke` and `run_contract_tests` take them."""
-    return {
+    chosen = {
         "endpoint_url": getattr(args, "endpoint_url", None),
         "moto_server": getattr(args, "moto_server", False),
     }
+    if getattr(args, "setup", None) is not None:
+        chosen["setup"] = args.setup
+    return chosen

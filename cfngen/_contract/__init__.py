@@ -23,6 +23,7 @@ from cfngen._contract._protocol import (
     Settings,
 )
 from cfngen._contract._references import Seeds
+from cfngen._contract._setup import prepared
 from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
@@ -111,13 +112,11 @@ def invoke(
         on_warning=on_warning,
         on_import_output=on_import_output,
     )
-    return contract.invoke(
-        Runner(project, contract, settings),
-        action,
-        request_file,
-        listener,
-        **_options(project, contract, options),
-    )
+    chosen = _options(project, contract, options)
+    with prepared(settings):
+        return contract.invoke(
+            Runner(project, contract, settings), action, request_file, listener, **chosen
+        )
 
 
 def run_contract_tests(
@@ -136,13 +135,16 @@ def run_contract_tests(
     moto_server: bool = False,
     max_delay: float = DEFAULT_MAX_DELAY,
     keep: bool = False,
+    setup: Path | None = None,
     on_target: Callable[[Target], None] | None = None,
     **options: Any,
 ) -> SuiteResult:
     """Run the contract tests of the project in `root` (`options`: as for `invoke`).
 
     `endpoint_url`/`moto_server`: where the handlers' AWS calls go (_target.py), told to
-    `on_target` before the first test and kept as the result's `target`. Raises CfngenError
+    `on_target` before the first test and kept as the result's `target`; `setup`: a template
+    deployed there for the run, whose exports (and the target's) fill `{{Name}}` in inputs
+    (_setup.py). Raises CfngenError
     when they cannot run at all (no project, no handlers, bad inputs).
     """
     from cfngen._contract._runner import Runner
@@ -163,6 +165,7 @@ def run_contract_tests(
         moto_server=moto_server,
         max_delay=max_delay,
         keep=keep,
+        setup=setup,
     )
     runner = Runner(project, contract, settings)
     targets: list[Target] = []
@@ -173,9 +176,14 @@ def run_contract_tests(
         targets.append(target)
 
     runner.on_target = opened
-    result = contract.run_tests(
-        runner, Listener(on_result=on_result), **_options(project, contract, options)
-    )
+    chosen = _options(project, contract, options)
+    takes_exports = "exports" in contract.options
+    with prepared(
+        settings, setup=setup, given=chosen.get("exports"), takes_exports=takes_exports
+    ) as exports:
+        if exports:
+            chosen["exports"] = exports
+        result = contract.run_tests(runner, Listener(on_result=on_result), **chosen)
     if targets:
         result.target = targets[0]
     return result

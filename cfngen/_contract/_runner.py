@@ -76,6 +76,7 @@ class Runner(Generic[P]):
             seeds=self.settings.seeds,
             endpoint_url=self.settings.endpoint_url,
             moto_server=self.settings.moto_server,
+            reset=self.settings.setup is None,
         ) as sandbox:
             self._sandbox = sandbox
             if self.on_target is not None:

@@ -71,8 +71,8 @@ class Sandbox:
 
     offline=True (the default): fake credentials, every AWS call served by moto's mock_aws,
     the machine's AWS config files hidden. With an endpoint (`--endpoint-url`, or the moto
-    server `--moto-server` starts here): the same fake credentials, every client pointed at
-    it. With a profile: that profile's real credentials and real AWS (or the endpoint);
+    server of `--moto-server`, started by _setup.prepared): the same fake credentials, every
+    client pointed at it. With a profile: that profile's real credentials and real AWS;
     nothing is mocked. Either way, what else may leave the machine is the network
     policy's to say (_network.py): nothing but loopback unless `allow_network`.
     """
@@ -88,22 +88,25 @@ class Sandbox:
         seeds: Seeds | None = None,
         endpoint_url: str | None = None,
         moto_server: bool = False,
+        reset: bool = True,
     ) -> None:
         self.src_dir = src_dir
         self.seeds = seeds or Seeds()
         self.session_module = session_module
         self.profile = profile
         self.region = region or DEFAULT_REGION
-        #: Where every AWS client is pointed (`--endpoint-url`, or the moto server's URL once
-        #: started); None: in-process moto, or AWS with a profile.
+        #: Where every AWS client is pointed (`--endpoint-url`, or the moto server's URL);
+        #: None: in-process moto, or AWS with a profile.
         self.endpoint_url = endpoint_url
+        #: The endpoint is a moto server cfngen started (_target.py): simulated time, and,
+        #: with `reset`, emptied between tests (not while a setup stack must outlive them).
         self.moto_server = moto_server
+        self._reset = reset
         #: moto in this process (`mock_aws`): neither a profile nor an endpoint.
         self.offline = profile is None and endpoint_url is None and not moto_server
         #: callbackDelaySeconds simulated, never slept: moto in this process or the moto
         #: server cfngen started (_target.py); real time against anything else.
         self.simulated_time = self.offline or moto_server
-        self._allow_network = allow_network
         self.network: NetworkPolicy = network_policy(
             allow_network=allow_network, profile=profile, endpoint_url=endpoint_url
         )
@@ -129,13 +132,6 @@ class Sandbox:
         stack = self._stack
         # Masked in every output from now on (cfngen/_redact.py), whichever kind runs.
         self.seeds.register_secrets()
-        if self.moto_server:
-            from cfngen._contract._target import moto_server
-
-            self.endpoint_url = stack.enter_context(moto_server())
-            self.network = network_policy(
-                allow_network=self._allow_network, endpoint_url=self.endpoint_url
-            )
         # First: nothing below, the profile's own calls included, runs unguarded.
         stack.enter_context(guarded(self.network))
         if self.profile is not None:
@@ -180,6 +176,8 @@ class Sandbox:
         unpatching and patching again: its start registers some 20,000 URL patterns (10 ms).
         """
         if self.moto_server and self.endpoint_url is not None:
+            if not self._reset:
+                return
             from cfngen._contract._target import reset_moto_server
 
             reset_moto_server(self.endpoint_url)
