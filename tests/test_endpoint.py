@@ -8,6 +8,7 @@ here, as a user starts LocalStack or `moto_server`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -39,14 +40,15 @@ SERVER = textwrap.dedent(
 )
 
 
-@pytest.fixture
-def endpoint() -> Iterator[str]:
-    """The URL of a moto server in a process of its own, for the test."""
+@contextlib.contextmanager
+def moto_server_process(**env: str) -> Iterator[str]:
+    """The URL of a moto server in a process of its own (`env`: moto's settings)."""
     server = subprocess.Popen(
         [sys.executable, "-c", SERVER],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
+        env={**os.environ, **env},
     )
     try:
         assert server.stdout is not None
@@ -55,6 +57,12 @@ def endpoint() -> Iterator[str]:
     finally:
         server.kill()
         server.wait()
+
+
+@pytest.fixture
+def endpoint() -> Iterator[str]:
+    with moto_server_process() as url:
+        yield url
 
 
 def server_holds(url: str) -> list[str]:
@@ -317,3 +325,29 @@ def test_a_setup_that_cannot_run_is_a_usage_error(tmp_path, flags, said):
     assert run.returncode == 2, run.stdout + run.stderr
     assert said in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_arns_in_inputs_follow_the_targets_account(tmp_path):
+    """LocalStack's account is 000000000000: an ARN of moto's account in an input (as
+    generated inputs and stand-ins hold them) names it instead; another account's is kept."""
+    root = param_project(tmp_path / "param")
+    value = "arn:aws:sns:us-east-1:123456789012:topic arn:aws:sns:us-east-1:111122223333:other"
+    (root / "inputs" / "inputs_1_create.json").write_text(
+        json.dumps({"Name": "one", "Value": value})
+    )
+    with moto_server_process(MOTO_ACCOUNT_ID="000000000000") as url:
+        run = run_command(
+            "test",
+            "--endpoint-url",
+            url,
+            "-k",
+            "create_read",
+            "--keep",
+            "--format",
+            "json",
+            cwd=root,
+            process=True,
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert json.loads(run.stdout)["target"]["account_id"] == "000000000000"
+        assert kept_value(url) == value.replace("123456789012", "000000000000")

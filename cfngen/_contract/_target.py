@@ -14,6 +14,7 @@ through the delete handler.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -108,6 +109,25 @@ def caller_account(endpoint_url: str | None, region: str, fallback: str) -> str:
         return str(client.get_caller_identity()["Account"])
     except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError, KeyError):
         return fallback
+
+
+#: The account of an ARN (`arn:partition:service:region:ACCOUNT:...`).
+_ARN_ACCOUNT = re.compile(r"(arn:[\w-]+:[\w-]*:[\w-]*:)(\d{12})(?=:)")
+
+
+def retarget(value: Any, account_id: str, fake: str) -> Any:
+    """`value` (parsed JSON) with the ARNs of the `fake` account (moto's, which generated
+    inputs and stand-ins use) moved to `account_id`: an ARN of another account is left as it
+    is."""
+    if isinstance(value, str):
+        return _ARN_ACCOUNT.sub(
+            lambda m: m.group(1) + (account_id if m.group(2) == fake else m.group(2)), value
+        )
+    if isinstance(value, list):
+        return [retarget(item, account_id, fake) for item in value]
+    if isinstance(value, dict):
+        return {key: retarget(item, account_id, fake) for key, item in value.items()}
+    return value
 
 
 def is_loopback_url(url: str) -> bool:

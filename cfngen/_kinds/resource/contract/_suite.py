@@ -92,6 +92,7 @@ def run_tests(
 
     with runner.open():
         result.notes.extend(runner.entrypoint.notes)  # requirements installed for the run
+        _follow_the_account(runner, input_sets)
         limits = Limits.enforce(runner.settings.enforce_timeout)
         run = SuiteRun(info, runner, limits, conformance, configuration)
         model_note = model_class_note(runner.entrypoint.function, configuration)
@@ -194,6 +195,22 @@ def _run_plan(
     flush()
     run.runner.each([unit for _, unit in units], done, on_message=ledger.receive)
     flush()
+
+
+def _follow_the_account(runner: Runner[Project], input_sets: list[InputSet]) -> None:
+    """ARNs of moto's account in the inputs (generated ones, stand-ins) name the target's
+    account instead: LocalStack's 000000000000, a real account's own."""
+    from cfngen._contract._sandbox import FAKE_ACCOUNT_ID
+    from cfngen._contract._target import retarget
+
+    account = runner.sandbox.account_id
+    if account == FAKE_ACCOUNT_ID:
+        return
+    for inputs in input_sets:
+        for kind in ("create", "update", "invalid"):
+            model = getattr(inputs, kind)
+            if model is not None:
+                setattr(inputs, kind, retarget(model, account, FAKE_ACCOUNT_ID))
 
 
 def _swept(run: SuiteRun, ledger: Ledger, input_sets: list[InputSet]) -> list[str]:
