@@ -351,3 +351,124 @@ def test_arns_in_inputs_follow_the_targets_account(tmp_path):
         assert run.returncode == 0, run.stdout + run.stderr
         assert json.loads(run.stdout)["target"]["account_id"] == "000000000000"
         assert kept_value(url) == value.replace("123456789012", "000000000000")
+
+
+# ------------------------------------------------------- AWS: --profile, --role-arn
+
+#: The profile's secret: no output of any format may show it.
+PROFILE_SECRET = "cfngen-profile-s3cret-never-shown"
+
+
+def aws_profile(tmp_path: Path, url: str) -> dict[str, str]:
+    """The environment of a run whose profile `acct` leads to `url`: a stand-in for an AWS
+    account (a moto server), reached as AWS is, through the profile."""
+    config = tmp_path / "aws-config"
+    config.write_text(
+        "[profile acct]\nregion = us-east-1\naws_access_key_id = AKIDCFNGENPROFILE000\n"
+        f"aws_secret_access_key = {PROFILE_SECRET}\nendpoint_url = {url}\n"
+    )
+    return {"AWS_CONFIG_FILE": str(config), "AWS_SHARED_CREDENTIALS_FILE": os.devnull}
+
+
+DELETE_LINE = "        ssm.delete_parameter(Name=PREFIX + name)\n"
+
+
+@pytest.mark.parametrize("role", [None, "arn:aws:iam::111122223333:role/cfngen-tester"])
+@pytest.mark.parametrize("fmt", ["json", "junit"])
+def test_a_profile_or_role_runs_against_aws_and_never_shows_its_secret(
+    tmp_path, endpoint, role, fmt
+):
+    root = param_project(tmp_path / "param")
+    args = ["test", "--profile", "acct", "--yes", "-k", "create_read", "--format", fmt]
+    if role is not None:
+        args += ["--role-arn", role]
+    run = run_command(*args, cwd=root, env=aws_profile(tmp_path, endpoint), process=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert PROFILE_SECRET not in run.stdout + run.stderr
+    assert "AWS calls go to AWS" in run.stderr
+    assert "account 111122223333" in run.stderr if role else "account 123456789012" in run.stderr
+    if fmt == "json":
+        document = json.loads(run.stdout)
+        assert document["target"]["kind"] == "aws"
+        assert document["target"]["time"] == "real"
+        assert ("cleanup_leaves_nothing", "passed") in outcomes(run.stdout)
+
+
+def test_what_list_still_shows_after_the_cleanup_fails_the_run(tmp_path, endpoint):
+    """A DELETE that says SUCCESS and deletes nothing: the LIST handler finds the leftover."""
+    root = param_project(tmp_path / "param")
+    handlers = root / "src" / "acme_net_param" / "handlers.py"
+    text = handlers.read_text()
+    assert DELETE_LINE in text
+    handlers.write_text(text.replace(DELETE_LINE, "        pass\n"))
+    run = run_command(
+        "test",
+        "--profile",
+        "acct",
+        "--yes",
+        "-k",
+        "create_read",
+        cwd=root,
+        env=aws_profile(tmp_path, endpoint),
+        process=True,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "FAILED  cleanup_leaves_nothing" in run.stdout
+    assert 'LIST still shows 1 resource(s) the run created and deleted: {"Name": "one"}' in (
+        run.stdout
+    )
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["--profile", "acct"], ["--endpoint-url", "http://localstack.invalid:4566"]],
+    ids=["profile", "remote-endpoint"],
+)
+def test_without_a_terminal_nothing_is_created_off_this_machine_without_yes(
+    tmp_path, endpoint, flags
+):
+    root = param_project(tmp_path / "param")
+    run = run_command("test", *flags, cwd=root, env=aws_profile(tmp_path, endpoint), process=True)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "refusing without a terminal to ask on" in run.stderr
+    assert "--yes" in run.stderr
+    assert params_held(endpoint) == []
+
+
+def test_a_role_is_assumed_with_sts_as_the_user_names_it():
+    """The call cfngen makes for --role-arn, checked with botocore's Stubber: AssumeRole of
+    the role given (never another), the session named cfngen-test; no account needed."""
+    import boto3
+    from botocore.stub import Stubber
+
+    from cfngen._contract._credentials import assumed
+
+    sts = boto3.session.Session().client(
+        "sts", region_name="us-east-1", aws_access_key_id="a", aws_secret_access_key="b"
+    )
+    role = "arn:aws:iam::444455556666:role/tester"
+    with Stubber(sts) as stub:
+        stub.add_response(
+            "assume_role",
+            {
+                "Credentials": {
+                    "AccessKeyId": "ASIAROLEKEY000000000",
+                    "SecretAccessKey": "role-secret",
+                    "SessionToken": "role-token",
+                    "Expiration": "2030-01-01T00:00:00Z",
+                },
+                "AssumedRoleUser": {
+                    "AssumedRoleId": "AROA:cfngen-test",
+                    "Arn": "arn:aws:sts::444455556666:assumed-role/tester/cfngen-test",
+                },
+            },
+            {"RoleArn": role, "RoleSessionName": "cfngen-test"},
+        )
+        keys, account = assumed(sts, role)
+        stub.assert_no_pending_responses()
+    assert keys == ("ASIAROLEKEY000000000", "role-secret", "role-token")
+    assert account == "444455556666"
+    from cfngen import _redact
+
+    assert _redact.scrub("x role-secret y") != "x role-secret y"
+    _redact.forget_all()

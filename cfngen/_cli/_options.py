@@ -428,6 +428,28 @@ def add_target_options(p: argparse.ArgumentParser, *, test: bool) -> None:
     )
     if test:
         group.add_argument(
+            "--profile",
+            default=None,
+            metavar="PROFILE",
+            help="call AWS (or --endpoint-url) with this profile's credentials instead of "
+            "moto; asks before anything is created (see --yes)",
+        )
+        group.add_argument(
+            "--yes",
+            action="store_true",
+            help="do not ask before creating resources at an endpoint off this machine or in "
+            "AWS (without a terminal, cfngen refuses unless given)",
+        )
+    group.add_argument(
+        "--role-arn",
+        default=None,
+        metavar="ARN",
+        help="run the handlers with this role's credentials, assumed through STS with the "
+        "profile's (or the default ones); cfngen never assumes the project's execution role "
+        "by itself",
+    )
+    if test:
+        group.add_argument(
             "--setup",
             type=Path,
             default=None,
@@ -460,6 +482,9 @@ def target_options(args: argparse.Namespace) -> dict[str, Any]:
         "endpoint_url": getattr(args, "endpoint_url", None),
         "moto_server": getattr(args, "moto_server", False),
     }
-    if getattr(args, "setup", None) is not None:
-        chosen["setup"] = args.setup
+    for key in ("setup", "role_arn"):
+        if getattr(args, key, None) is not None:
+            chosen[key] = getattr(args, key)
+    if getattr(args, "profile", None) is not None and hasattr(args, "yes"):
+        chosen["profile"] = args.profile  # test's (invoke passes its own)
     return chosen

@@ -90,6 +90,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cfngen._cli._confirm import confirm_target
     from cfngen._contract import run_contract_tests
     from cfngen._contract._results import (
         TestResult,
@@ -112,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
             lines.write(render_transforms(result, paint_lines))
         lines.flush()
 
+    confirm_target(args)
     result = run_contract_tests(
         project_folder(args),
         keyword=args.keyword,

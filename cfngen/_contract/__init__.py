@@ -82,6 +82,7 @@ def invoke(
     seeds: Seeds | None = None,
     endpoint_url: str | None = None,
     moto_server: bool = False,
+    role_arn: str | None = None,
     **options: Any,
 ) -> InvokeResult:
     """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS.
@@ -105,6 +106,7 @@ def invoke(
         seeds=seeds or Seeds(),
         endpoint_url=endpoint_url,
         moto_server=moto_server,
+        role_arn=role_arn,
     )
     listener = Listener(
         on_invocation=on_invocation,
@@ -136,6 +138,8 @@ def run_contract_tests(
     max_delay: float = DEFAULT_MAX_DELAY,
     keep: bool = False,
     setup: Path | None = None,
+    profile: str | None = None,
+    role_arn: str | None = None,
     on_target: Callable[[Target], None] | None = None,
     **options: Any,
 ) -> SuiteResult:
@@ -166,6 +170,8 @@ def run_contract_tests(
         max_delay=max_delay,
         keep=keep,
         setup=setup,
+        profile=profile,
+        role_arn=role_arn,
     )
     runner = Runner(project, contract, settings)
     targets: list[Target] = []

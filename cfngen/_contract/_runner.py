@@ -71,6 +71,7 @@ class Runner(Generic[P]):
             directory.resolve(),
             region=self.settings.region,
             profile=self.settings.profile,
+            role_arn=self.settings.role_arn,
             session_module=self.protocol.session_module,
             allow_network=self.settings.allow_network,
             seeds=self.settings.seeds,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cfngen import _redact
 from cfngen._contract._calls import botocore_recorded
 from cfngen._contract._capture import Capture
 from cfngen._contract._network import NetworkPolicy, guarded, network_policy
@@ -83,6 +84,7 @@ class Sandbox:
         *,
         region: str | None = None,
         profile: str | None = None,
+        role_arn: str | None = None,
         session_module: str | None = None,
         allow_network: bool = False,
         seeds: Seeds | None = None,
@@ -94,6 +96,11 @@ class Sandbox:
         self.seeds = seeds or Seeds()
         self.session_module = session_module
         self.profile = profile
+        #: `--role-arn`: the handlers run with this role's credentials, assumed with the
+        #: profile's (or the default chain's).
+        self.role_arn = role_arn
+        #: The endpoint the profile's configuration names (its `endpoint_url`), if any.
+        self._profile_endpoint: str | None = None
         self.region = region or DEFAULT_REGION
         #: Where every AWS client is pointed (`--endpoint-url`, or the moto server's URL);
         #: None: in-process moto, or AWS with a profile.
@@ -103,12 +110,17 @@ class Sandbox:
         self.moto_server = moto_server
         self._reset = reset
         #: moto in this process (`mock_aws`): neither a profile nor an endpoint.
-        self.offline = profile is None and endpoint_url is None and not moto_server
+        self.offline = (
+            profile is None and role_arn is None and endpoint_url is None and not moto_server
+        )
         #: callbackDelaySeconds simulated, never slept: moto in this process or the moto
         #: server cfngen started (_target.py); real time against anything else.
         self.simulated_time = self.offline or moto_server
         self.network: NetworkPolicy = network_policy(
-            allow_network=allow_network, profile=profile, endpoint_url=endpoint_url
+            allow_network=allow_network,
+            profile=profile,
+            role_arn=role_arn,
+            endpoint_url=endpoint_url,
         )
         self.credentials = FAKE_CREDENTIALS
         self.account_id = FAKE_ACCOUNT_ID
@@ -134,7 +146,7 @@ class Sandbox:
         self.seeds.register_secrets()
         # First: nothing below, the profile's own calls included, runs unguarded.
         stack.enter_context(guarded(self.network))
-        if self.profile is not None:
+        if self.profile is not None or self.role_arn is not None:
             self._use_profile(self.profile)
         stack.enter_context(patched_environ(self._environment()))
         stack.enter_context(_on_sys_path(self.src_dir))
@@ -214,8 +226,8 @@ class Sandbox:
         env: dict[str, str | None] = dict.fromkeys(_AWS_ENV)
         env["AWS_DEFAULT_REGION"] = self.region
         env["AWS_REGION"] = self.region
-        env["AWS_ENDPOINT_URL"] = self.endpoint_url
-        if self.profile is None:
+        env["AWS_ENDPOINT_URL"] = self.endpoint_url or self._profile_endpoint
+        if self.profile is None or self.role_arn is not None:
             creds = self.credentials
             env["AWS_ACCESS_KEY_ID"] = creds.access_key_id
             env["AWS_SECRET_ACCESS_KEY"] = creds.secret_access_key
@@ -229,15 +241,30 @@ class Sandbox:
             env["AWS_PROFILE"] = self.profile
         return env
 
-    def _use_profile(self, profile: str) -> None:
+    def _whose(self, profile: str | None) -> str:
+        who = f"AWS profile {profile!r}" if profile else "the default AWS credentials"
+        return who if self.role_arn is None else f"role {self.role_arn} assumed with {who}"
+
+    def _use_profile(self, profile: str | None) -> None:
+        """The profile's credentials (None: the default chain's), or, with a role, the role's
+        assumed with them; the account they are in."""
         import boto3
         import botocore.exceptions
 
+        from cfngen._contract._credentials import assumed, secret
+
         try:
             session = boto3.session.Session(profile_name=profile)
+            sts = session.client("sts", region_name=self.region, endpoint_url=self.endpoint_url)
+            if self.role_arn is not None:
+                keys, account_id = assumed(sts, self.role_arn)
+                self.credentials = Credentials(*keys)
+                self.account_id = account_id or self.account_id
+                self._profile_endpoint = session._session.get_scoped_config().get("endpoint_url")
+                return
             frozen = session.get_credentials()
             creds = frozen.get_frozen_credentials() if frozen is not None else None
-            account = session.client("sts", region_name=self.region).get_caller_identity()
+            account = sts.get_caller_identity()
         except botocore.exceptions.ProfileNotFound:
             raise CfngenError(
                 f"AWS profile {profile!r} not found",
@@ -245,16 +272,18 @@ class Sandbox:
             ) from None
         except botocore.exceptions.BotoCoreError as exc:
             raise CfngenError(
-                f"cannot use AWS profile {profile!r}: {exc}",
-                "refresh the profile's credentials, or leave out --profile to run offline",
+                f"cannot use {self._whose(profile)}: {_redact.scrub(str(exc))}",
+                "refresh the credentials, or leave out --profile/--role-arn to run offline",
             ) from None
         except botocore.exceptions.ClientError as exc:
             raise CfngenError(
-                f"AWS profile {profile!r} was refused: {exc}",
-                "refresh the profile's credentials, or leave out --profile to run offline",
+                f"{self._whose(profile)} refused: {_redact.scrub(str(exc))}",
+                "refresh the credentials (a role must trust them), or leave out "
+                "--profile/--role-arn to run offline",
             ) from None
         if creds is None:
             raise CfngenError(f"AWS profile {profile!r} has no credentials")
+        secret(creds.secret_key, creds.token)
         self.credentials = Credentials(creds.access_key, creds.secret_key, creds.token or "")
         self.account_id = str(account["Account"])
         if session.region_name and self.region == DEFAULT_REGION:

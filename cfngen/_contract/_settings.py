@@ -20,6 +20,8 @@ class Settings:
     region: str | None = None
     #: Real AWS with this profile's credentials (real time); None: moto, simulated time.
     profile: str | None = None
+    #: `--role-arn`: real AWS with this role's credentials, assumed with the profile's.
+    role_arn: str | None = None
     #: `--endpoint-url URL`: every AWS client the handlers make goes there (real time).
     endpoint_url: str | None = None
     #: `--moto-server`: a moto server cfngen starts on 127.0.0.1 (simulated time).

@@ -28,10 +28,11 @@ def client(service: str, endpoint_url: str | None, region: str, credentials: Any
     import boto3
     import botocore.config
 
-    session = boto3.session.Session(**credentials)
+    chosen = {key: value for key, value in credentials.items() if key != "region_name"}
+    session = boto3.session.Session(**chosen)
     return session.client(
         service,
-        region_name=region,
+        region_name=credentials.get("region_name") or region,
         endpoint_url=endpoint_url,
         config=botocore.config.Config(retries={"mode": "standard"}),
     )
@@ -46,11 +47,10 @@ def listed_exports(cloudformation: Any) -> dict[str, str]:
         for page in cloudformation.get_paginator("list_exports").paginate():
             for export in page.get("Exports", []):
                 found[str(export["Name"])] = str(export["Value"])
-    except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError) as exc:
-        raise CfngenError(
-            f"could not list the target's CloudFormation exports: {exc}",
-            "check --endpoint-url (or the credentials), or give the values with --export",
-        ) from None
+    except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError):
+        # Not every target answers it (a proxy, credentials without cloudformation:ListExports):
+        # placeholders it would have filled get stand-ins, each named in a note.
+        return {}
     return found
 
 
@@ -144,14 +144,15 @@ def prepared(
     """The target made ready for a run, for the block: the moto server started
     (`settings.endpoint_url` set to it), the setup stack deployed; the exports the inputs'
     placeholders resolve to (`given` unchanged offline, or when the kind takes none)."""
-    from cfngen._contract._sandbox import DEFAULT_REGION, FAKE_CREDENTIALS
+    from cfngen._contract._sandbox import DEFAULT_REGION
     from cfngen._contract._target import is_loopback_url, moto_server
 
     with contextlib.ExitStack() as stack:
         if settings.moto_server and settings.endpoint_url is None:
             settings.endpoint_url = stack.enter_context(moto_server())
         url = settings.endpoint_url
-        if url is None:
+        real = settings.profile is not None or settings.role_arn is not None
+        if url is None and not real:
             if setup is not None:
                 raise CfngenError(
                     "--setup deploys a stack to the target: it needs --endpoint-url or "
@@ -160,20 +161,58 @@ def prepared(
                 )
             yield given
             return
-        fake = FAKE_CREDENTIALS
-        credentials = {
-            "aws_access_key_id": fake.access_key_id,
-            "aws_secret_access_key": fake.secret_access_key,
-            "aws_session_token": fake.session_token,
-        }
+        credentials = _credentials(settings, url) if real else _fake()
         cloudformation = client(
             "cloudformation", url, settings.region or DEFAULT_REGION, credentials
         )
         outputs: dict[str, str] = {}
         if setup is not None:
-            delay = 1 if is_loopback_url(url) else 5
+            delay = 1 if url is not None and is_loopback_url(url) else 5
             outputs = stack.enter_context(setup_stack(cloudformation, setup, delay=delay))
         if not takes_exports:
             yield given
             return
         yield merged(given or {}, outputs, listed_exports(cloudformation))
+
+
+def _fake() -> dict[str, str]:
+    from cfngen._contract._sandbox import FAKE_CREDENTIALS as fake
+
+    return {
+        "aws_access_key_id": fake.access_key_id,
+        "aws_secret_access_key": fake.secret_access_key,
+        "aws_session_token": fake.session_token,
+    }
+
+
+def _credentials(settings: Settings, url: str | None) -> dict[str, str | None]:
+    """The profile's credentials, or the role's assumed with them (as the sandbox does)."""
+    import boto3
+    import botocore.exceptions
+
+    from cfngen._contract._credentials import assumed, secret
+
+    try:
+        session = boto3.session.Session(profile_name=settings.profile)
+        if settings.role_arn is not None:
+            sts = session.client("sts", region_name=settings.region, endpoint_url=url)
+            (key, secret_key, token), _account = assumed(sts, settings.role_arn)
+            return {
+                "aws_access_key_id": key,
+                "aws_secret_access_key": secret_key,
+                "aws_session_token": token,
+                "region_name": settings.region,
+            }
+        frozen = session.get_credentials()
+    except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError) as exc:
+        from cfngen import _redact
+
+        raise CfngenError(
+            f"cannot use the credentials for the setup: {_redact.scrub(str(exc))}",
+            "refresh them, or leave out --profile/--role-arn to run offline",
+        ) from None
+    if frozen is None:
+        raise CfngenError(f"AWS profile {settings.profile!r} has no credentials")
+    creds = frozen.get_frozen_credentials()
+    secret(creds.secret_key, creds.token)
+    return {"profile_name": settings.profile, "region_name": settings.region}

@@ -7,7 +7,8 @@ discarded. Against an endpoint (`--endpoint-url`) or AWS it leaves resources beh
 worker tells this process of every model a CREATE returned (`Made`) as soon as it returns, and
 of every one deleted (`Gone`); what the ledger still holds when the run ends, however it ends,
 the sweep deletes through the delete handler, in a new worker. `--keep` leaves everything and
-names it.
+names it. Against AWS, the LIST handler then looks for what the run created: anything it still
+shows is a leftover, named by its identifiers, and fails the run.
 """
 
 from __future__ import annotations
@@ -40,11 +41,15 @@ class Ledger:
 
     info: Any
     models: list[dict[str, Any]] = field(default_factory=list)
+    #: Every model a CREATE returned in the run, deleted or not (what LIST may not show).
+    made: list[dict[str, Any]] = field(default_factory=list)
 
     def receive(self, message: Any) -> None:
         if isinstance(message, Made):
             if not any(self._same(message.model, m) for m in self.models):
                 self.models.append(copy.deepcopy(message.model))
+            if not any(self._same(message.model, m) for m in self.made):
+                self.made.append(copy.deepcopy(message.model))
         elif isinstance(message, Gone):
             self.models = [m for m in self.models if not self._same(m, message.model)]
 
@@ -55,6 +60,11 @@ class Ledger:
         """The identifiers of `models` (default: all held), as messages show them."""
         found = self.models if models is None else models
         return ", ".join(as_json(_rules.identifiers_of(self.info, m)) for m in found)
+
+
+def still_listed(ledger: Ledger, listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The models LIST returned that the run created: left behind, whatever deleted them."""
+    return [m for m in listed if any(ledger._same(m, made) for made in ledger.made)]
 
 
 def swept_note(ledger: Ledger, left: list[dict[str, Any]], deleted: int, where: str) -> str | None:

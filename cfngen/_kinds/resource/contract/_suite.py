@@ -21,7 +21,7 @@ from cfngen._contract._isolate import ChildExit
 from cfngen._contract._permissions import Declared, declared_handlers, permission_tests
 from cfngen._contract._protocol import Listener
 from cfngen._contract._references import Seeds, resolve_model
-from cfngen._contract._results import SuiteResult, TestResult, run_test
+from cfngen._contract._results import Failed, SuiteResult, TestResult, run_test
 from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
 from cfngen._contract._type_configuration import for_run, model_class_note
@@ -34,7 +34,7 @@ from cfngen._kinds.resource.contract._inputs import (
     check_user_inputs,
     load_input_sets,
 )
-from cfngen._kinds.resource.contract._leftovers import Ledger, swept_note
+from cfngen._kinds.resource.contract._leftovers import Ledger, still_listed, swept_note
 from cfngen._kinds.resource.contract._messages import R_EXIT
 from cfngen._kinds.resource.contract._request import Limits
 from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES as CALLING_TESTS
@@ -108,6 +108,11 @@ def run_tests(
         finally:
             # However the run ends, Ctrl-C included (a second one stops the sweep too).
             result.notes.extend(_swept(run, ledger, input_sets))
+        leftovers = _leftovers(run, ledger, input_sets)
+        if leftovers is not None:
+            result.tests.append(leftovers)
+            if listener.on_result is not None:
+                listener.on_result(leftovers)
     for test in permission_tests(
         permissions,
         runner.calls,
@@ -211,6 +216,43 @@ def _follow_the_account(runner: Runner[Project], input_sets: list[InputSet]) -> 
             model = getattr(inputs, kind)
             if model is not None:
                 setattr(inputs, kind, retarget(model, account, FAKE_ACCOUNT_ID))
+
+
+#: The check after the sweep against AWS (not one of the contract's tests: it runs once).
+LEFTOVERS_TEST = "cleanup_leaves_nothing"
+
+
+def _leftovers(run: SuiteRun, ledger: Ledger, input_sets: list[InputSet]) -> TestResult | None:
+    """Against AWS: what the LIST handler still shows of what the run created, as a failed
+    test naming each by its identifiers (None: not AWS, nothing created, no LIST, --keep)."""
+    target = run.runner.sandbox.target
+    if target.kind != "aws" or not ledger.made or run.runner.settings.keep:
+        return None
+    if "list" not in run.info.handler_names or "LIST" in run.runner.stubs:
+        return None
+    started = time.perf_counter()
+
+    def listed() -> list[dict[str, Any]] | str:
+        case = Case(run, input_sets[0])
+        try:
+            return case.list_all(case.create_input)
+        except Failed as exc:
+            return str(exc)
+
+    found = run.runner.isolated(listed)
+    seconds = time.perf_counter() - started
+    if isinstance(found, str):
+        return TestResult(LEFTOVERS_TEST, "failed", f"LIST could not look: {found}", seconds)
+    left = still_listed(ledger, found)
+    if not left:
+        return TestResult(LEFTOVERS_TEST, "passed", "", seconds)
+    return TestResult(
+        LEFTOVERS_TEST,
+        "failed",
+        f"LIST still shows {len(left)} resource(s) the run created and deleted: "
+        f"{ledger.names(left)}; delete them yourself",
+        seconds,
+    )
 
 
 def _swept(run: SuiteRun, ledger: Ledger, input_sets: list[InputSet]) -> list[str]:
