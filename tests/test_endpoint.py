@@ -472,3 +472,34 @@ def test_a_role_is_assumed_with_sts_as_the_user_names_it():
 
     assert _redact.scrub("x role-secret y") != "x role-secret y"
     _redact.forget_all()
+
+
+# --------------------------------------------------------------------------- pytest --cfngen
+
+
+def pytest_cfngen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "--cfngen", "-p", "no:cacheprovider", "-q", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+        env={**os.environ, "NO_COLOR": "1", "PYTEST_ADDOPTS": ""},
+    )
+
+
+def test_pytest_cfngen_takes_the_same_targets(tmp_path, endpoint):
+    root = param_project(tmp_path / "param")
+    offline = pytest_cfngen(cwd=root)
+    assert offline.returncode == 0, offline.stdout[-3000:]
+    summary = re.search(r"\d+ passed.*", offline.stdout)
+    assert summary is not None
+    for flags in (["--cfngen-moto-server"], ["--cfngen-endpoint-url", endpoint]):
+        run = pytest_cfngen(*flags, cwd=root)
+        assert run.returncode == 0, run.stdout[-3000:]
+        assert summary.group(0).split(" in ")[0] in run.stdout
+    assert params_held(endpoint) == []
+    refused = pytest_cfngen("--cfngen-endpoint-url", "http://localstack.invalid:4566", cwd=root)
+    assert refused.returncode != 0
+    assert "--cfngen-yes" in refused.stdout
