@@ -220,6 +220,8 @@ def _follow_the_account(runner: Runner[Project], input_sets: list[InputSet]) -> 
 
 #: The check after the sweep against AWS (not one of the contract's tests: it runs once).
 LEFTOVERS_TEST = "cleanup_leaves_nothing"
+#: Its failure's code: what the run created is still there.
+LEFTOVER = "cfngen/cleanup-leftover"
 
 
 def _leftovers(run: SuiteRun, ledger: Ledger, input_sets: list[InputSet]) -> TestResult | None:
@@ -242,7 +244,9 @@ def _leftovers(run: SuiteRun, ledger: Ledger, input_sets: list[InputSet]) -> Tes
     found = run.runner.isolated(listed)
     seconds = time.perf_counter() - started
     if isinstance(found, str):
-        return TestResult(LEFTOVERS_TEST, "failed", f"LIST could not look: {found}", seconds)
+        return TestResult(
+            LEFTOVERS_TEST, "failed", f"LIST could not look: {found}", seconds, code=LEFTOVER
+        )
     left = still_listed(ledger, found)
     if not left:
         return TestResult(LEFTOVERS_TEST, "passed", "", seconds)
@@ -252,6 +256,7 @@ def _leftovers(run: SuiteRun, ledger: Ledger, input_sets: list[InputSet]) -> Tes
         f"LIST still shows {len(left)} resource(s) the run created and deleted: "
         f"{ledger.names(left)}; delete them yourself",
         seconds,
+        code=LEFTOVER,
     )
 
 
