@@ -503,3 +503,66 @@ def test_pytest_cfngen_takes_the_same_targets(tmp_path, endpoint):
     refused = pytest_cfngen("--cfngen-endpoint-url", "http://localstack.invalid:4566", cwd=root)
     assert refused.returncode != 0
     assert "--cfngen-yes" in refused.stdout
+
+
+# --------------------------------------------------------------------------- time
+
+CREATE_START = "    outside(session)\n    model = request.desiredResourceState\n"
+WAIT_ONCE = (
+    "    if not callback_context:\n"
+    "        return ProgressEvent(status=OperationStatus.IN_PROGRESS, resourceModel=model,\n"
+    "                             callbackContext={'waited': True}, callbackDelaySeconds=60)\n"
+)
+
+
+def waiting_project(root: Path) -> Path:
+    """CREATE asks to be called again in 60 s, once."""
+    param_project(root)
+    handlers = root / "src" / "acme_net_param" / "handlers.py"
+    text = handlers.read_text()
+    assert CREATE_START in text
+    handlers.write_text(text.replace(CREATE_START, CREATE_START + WAIT_ONCE))
+    return root
+
+
+def timed_on_a_terminal(args: list[str], cwd: Path) -> tuple[int, float, str]:
+    """(exit code, seconds, what stderr showed) of `cfngen ARGS` whose stderr is a terminal."""
+    import pty
+
+    master, slave = pty.openpty()
+    started = time.monotonic()
+    run = subprocess.Popen(
+        cfngen(*args),
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    code = run.wait(timeout=120)
+    os.close(master)
+    return code, time.monotonic() - started, shown.decode(errors="replace")
+
+
+def test_a_callback_delay_is_slept_at_an_endpoint_capped_by_max_delay(tmp_path, endpoint):
+    root = waiting_project(tmp_path / "param")
+    flags = ["-k", "contract_create_create"]
+    code, slept, shown = timed_on_a_terminal(
+        ["test", "--endpoint-url", endpoint, "--max-delay", "3", *flags], root
+    )
+    assert code == 0, shown
+    assert "re-invoking in 3 s, capped from callbackDelaySeconds 60" in shown
+    code, simulated, shown = timed_on_a_terminal(["test", "--moto-server", *flags], root)
+    assert code == 0, shown
+    assert "re-invoking in" not in shown
+    assert slept > 3 and slept - simulated > 2, (slept, simulated)

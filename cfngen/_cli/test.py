@@ -128,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         max_delay=max(args.max_delay, 0.0),
         keep=args.keep,
         on_target=_say_target,
+        on_wait=_waiting if sys.stderr.isatty() else None,
         **target_options(args),
         **kind_options(args),
     )
@@ -150,6 +151,14 @@ def _say_target(target: Target) -> None:
     if target.kind != "moto":
         sys.stderr.write(f"cfngen: {target.describe()}\n")
         sys.stderr.flush()
+
+
+def _waiting(seconds: float, asked: float, simulated: bool) -> None:
+    """A line for each real wait between handler calls (against an endpoint), on a terminal."""
+    from cfngen._contract._report import render_wait
+
+    sys.stderr.write(render_wait(seconds, asked, simulated, painter(sys.stderr)))
+    sys.stderr.flush()
 
 
 def _fix_permissions(root: Path, result: SuiteResult) -> None:

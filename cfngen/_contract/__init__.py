@@ -141,6 +141,7 @@ def run_contract_tests(
     profile: str | None = None,
     role_arn: str | None = None,
     on_target: Callable[[Target], None] | None = None,
+    on_wait: Callable[[float, float, bool], None] | None = None,
     **options: Any,
 ) -> SuiteResult:
     """Run the contract tests of the project in `root` (`options`: as for `invoke`).
@@ -189,7 +190,8 @@ def run_contract_tests(
     ) as exports:
         if exports:
             chosen["exports"] = exports
-        result = contract.run_tests(runner, Listener(on_result=on_result), **chosen)
+        listener = Listener(on_result=on_result, on_wait=on_wait)
+        result = contract.run_tests(runner, listener, **chosen)
     if targets:
         result.target = targets[0]
     return result

@@ -56,6 +56,15 @@ class Target:
         }
 
 
+@dataclass(frozen=True)
+class Waited:
+    """A worker's note: it is about to sleep `seconds` for real (callbackDelaySeconds `asked`,
+    capped by --max-delay), for a progress line on a terminal."""
+
+    seconds: float
+    asked: float
+
+
 @contextlib.contextmanager
 def moto_server() -> Iterator[str]:
     """A moto server on 127.0.0.1 (a free port), in a thread of this process, for the block;

@@ -8,6 +8,7 @@ from typing import Any
 
 from cfngen._contract._loop import Outcome
 from cfngen._contract._results import Failed, Skipped
+from cfngen._contract._target import Waited
 from cfngen._kinds.resource._transforms import Judgement
 from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._inputs import InputProblem, InputSet, update_request
@@ -156,7 +157,11 @@ class Case(ResponseChecks):
             timeout_minutes=handler.timeout_in_minutes if handler is not None else None,
         )
         # --max-delay, slept only against a target whose time is real (_target.py).
-        return self.run.runner.carry(exchange, handler=action)
+        return self.run.runner.carry(exchange, handler=action, on_wait=self._waiting)
+
+    def _waiting(self, seconds: float, asked: float, simulated: bool) -> None:
+        if not simulated and seconds > 0:
+            self.run.runner.send(Waited(seconds, asked))
 
     # ------------------------------------------------------------------ expectations
 

@@ -24,6 +24,7 @@ from cfngen._contract._references import Seeds, resolve_model
 from cfngen._contract._results import Failed, SuiteResult, TestResult, run_test
 from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
+from cfngen._contract._target import Waited
 from cfngen._contract._type_configuration import for_run, model_class_note
 from cfngen._errors import CfngenError
 from cfngen._generate import models_older_than_schema
@@ -198,7 +199,15 @@ def _run_plan(
         flush()
 
     flush()
-    run.runner.each([unit for _, unit in units], done, on_message=ledger.receive)
+
+    def received(message: object) -> None:
+        if isinstance(message, Waited):
+            if listener.on_wait is not None:
+                listener.on_wait(message.seconds, message.asked, False)
+        else:
+            ledger.receive(message)
+
+    run.runner.each([unit for _, unit in units], done, on_message=received)
     flush()
 
 
