@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_command
-from tests.test_network import cfngen, hook_project, param_project, traced
+from tests.test_network import CLIENT_STYLES, cfngen, hook_project, param_project, traced
 
 #: A moto server on a free loopback port, its port on the first line of its output.
 SERVER = textwrap.dedent(
@@ -566,3 +566,39 @@ def test_a_callback_delay_is_slept_at_an_endpoint_capped_by_max_delay(tmp_path, 
     assert code == 0, shown
     assert "re-invoking in" not in shown
     assert slept > 3 and slept - simulated > 2, (slept, simulated)
+
+
+# --------------------------------------------------------------------------- every client
+
+
+#: A client made before the run (by the project's conftest), for AWS's own endpoint: the guard
+#: moves its requests to the endpoint.
+CLIENT_MADE_BEFORE = "client-made-before"
+
+
+@pytest.mark.parametrize("client", [*sorted(CLIENT_STYLES), CLIENT_MADE_BEFORE])
+def test_every_client_a_handler_can_reach_goes_to_the_endpoint(tmp_path, endpoint, client):
+    """Whichever way a handler got its client, one made before the run included, nothing goes
+    anywhere but the endpoint."""
+    made_before = client in ("made-before", CLIENT_MADE_BEFORE)
+    root = param_project(tmp_path / "project", client="made-before" if made_before else client)
+    if client == CLIENT_MADE_BEFORE:
+        handlers = root / "src" / "acme_net_param" / "handlers.py"
+        text = handlers.read_text()
+        style = CLIENT_STYLES["made-before"]
+        assert style in text
+        handlers.write_text(
+            text.replace(style, style.replace("SESSION.client('ssm')", "CLIENT")).replace(
+                "import SESSION", "import CLIENT"
+            )
+        )
+    if made_before:
+        argv = [sys.executable, "-m", "pytest", "--cfngen", "-p", "no:cacheprovider", "-q"]
+        argv += ["--cfngen-endpoint-url", endpoint]
+    else:
+        argv = cfngen("test", "--endpoint-url", endpoint)
+    run = traced(argv, cwd=root)
+    assert run.returncode == 0, run.output[-3000:]
+    assert re.search(r"\b[12][0-9] passed\b", run.output), run.output[-3000:]
+    assert run.outside == [], run.outside
+    assert params_held(endpoint) == []

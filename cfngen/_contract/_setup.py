@@ -161,6 +161,9 @@ def prepared(
                 )
             yield given
             return
+        if setup is None and not takes_exports:
+            yield given
+            return
         credentials = _credentials(settings, url) if real else _fake()
         cloudformation = client(
             "cloudformation", url, settings.region or DEFAULT_REGION, credentials
@@ -204,11 +207,16 @@ def _credentials(settings: Settings, url: str | None) -> dict[str, str | None]:
                 "region_name": settings.region,
             }
         frozen = session.get_credentials()
+    except botocore.exceptions.ProfileNotFound:
+        raise CfngenError(
+            f"AWS profile {settings.profile!r} not found",
+            "check ~/.aws/config, or leave out --profile to run offline against moto",
+        ) from None
     except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError) as exc:
         from cfngen import _redact
 
         raise CfngenError(
-            f"cannot use the credentials for the setup: {_redact.scrub(str(exc))}",
+            f"cannot use the credentials: {_redact.scrub(str(exc))}",
             "refresh them, or leave out --profile/--role-arn to run offline",
         ) from None
     if frozen is None:
