@@ -11,13 +11,12 @@ from cfngen._cli._options import (
     add_format,
     add_handler_options,
     add_kind_options,
-    add_target_options,
     kind_options,
     project_folder,
     seed_options,
-    target_options,
 )
 from cfngen._cli._output import painter, print_warning
+from cfngen._cli._target_options import add_target_options, target_options
 from cfngen._errors import ExitCode
 
 if TYPE_CHECKING:
