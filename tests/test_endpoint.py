@@ -602,3 +602,25 @@ def test_every_client_a_handler_can_reach_goes_to_the_endpoint(tmp_path, endpoin
     assert re.search(r"\b[12][0-9] passed\b", run.output), run.output[-3000:]
     assert run.outside == [], run.outside
     assert params_held(endpoint) == []
+
+
+def test_seeds_put_into_an_endpoint_are_taken_out_and_a_second_run_works(tmp_path, endpoint):
+    """--ssm and --secret go into the endpoint's account for the run, and out again: a second
+    run against the same LocalStack-like endpoint finds nothing in its way."""
+    import boto3
+
+    root = param_project(tmp_path / "param")
+    args = ["test", "--endpoint-url", endpoint, "-k", "create_read"]
+    args += ["--ssm", "/cfngen/seed=one", "--secret", "cfngen-seed=two"]
+    for _ in range(2):
+        run = run_command(*args, cwd=root, process=True)
+        assert run.returncode == 0, run.stdout + run.stderr
+    secrets = boto3.session.Session().client(
+        "secretsmanager",
+        region_name="us-east-1",
+        endpoint_url=endpoint,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    assert secrets.list_secrets()["SecretList"] == []
+    assert server_holds(endpoint) == []

@@ -162,6 +162,8 @@ class Sandbox:
             # Inputs and stand-ins that hold ARNs follow the target's account.
             self.account_id = caller_account(self.endpoint_url, self.region, self.account_id)
             self.seeds.plant(self.region)
+            if not self.moto_server:  # a moto server cfngen started is discarded
+                stack.callback(self.seeds.unplant, self.region)
         if self.offline:
             # Whatever the order of sessions and this import, the guard routes every botocore
             # request to the mock (_network.py).
