@@ -126,7 +126,7 @@ def test_cli_json_report_has_exactly_the_documented_shape(tmp_path):
     result = run_command("test", "--format", "json", cwd=root)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert set(report) == {"tests", "passed", "failed", "skipped", "warnings"}
+    assert set(report) == {"tests", "passed", "failed", "skipped", "warnings", "target"}
     assert (report["passed"], report["failed"], report["skipped"]) == (20, 0, 2)
     assert report["warnings"] == 0
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
@@ -489,7 +489,7 @@ def test_a_project_from_init_fails_every_test_as_not_implemented_without_calling
     assert "0 passed, 17 failed, 5 skipped" in result.stdout
     as_json = run_command("test", "--format", "json", cwd=root)
     report = json.loads(as_json.stdout)
-    assert set(report) == {"tests", "passed", "failed", "skipped", "warnings"}
+    assert set(report) == {"tests", "passed", "failed", "skipped", "warnings", "target"}
     assert (report["passed"], report["failed"], report["skipped"]) == (0, 17, 5)
     assert [t["name"] for t in report["tests"]] == list(TEST_NAMES)
     for test in report["tests"]:

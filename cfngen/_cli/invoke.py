@@ -16,6 +16,7 @@ from cfngen._cli._options import (
     seed_options,
 )
 from cfngen._cli._output import paint, painter, print_warning
+from cfngen._cli._target_options import add_target_options, target_options
 from cfngen._completion import offer
 from cfngen._errors import ExitCode
 
@@ -79,6 +80,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "calls: other connections still need --allow-network)",
     )
     add_handler_options(p, after="stop after")
+    add_target_options(p, test=False)
     add_kind_options(p, invoke=True)
     p.add_argument(
         "--max-delay",
@@ -140,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
         on_warning=print_warning,
         on_import_output=imported,
         seeds=seed_options(args),
+        **target_options(args),
         **kind_options(args),
     )
     if json_out:

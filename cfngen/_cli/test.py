@@ -16,10 +16,12 @@ from cfngen._cli._options import (
     seed_options,
 )
 from cfngen._cli._output import painter, print_warning
+from cfngen._cli._target_options import add_target_options, target_options
 from cfngen._errors import ExitCode
 
 if TYPE_CHECKING:
     from cfngen._contract._results import SuiteResult
+    from cfngen._contract._target import Target
 
 
 #: The one line `cfngen --help` lists it with.
@@ -81,11 +83,13 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ci=True,
     )
     add_handler_options(p, after="fail an action after")
+    add_target_options(p, test=True)
     add_kind_options(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from cfngen._cli._confirm import confirm_target
     from cfngen._contract import run_contract_tests
     from cfngen._contract._results import (
         TestResult,
@@ -108,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
             lines.write(render_transforms(result, paint_lines))
         lines.flush()
 
+    confirm_target(args)
     result = run_contract_tests(
         project_folder(args),
         keyword=args.keyword,
@@ -119,6 +124,11 @@ def run(args: argparse.Namespace) -> int:
         strict=args.strict,
         on_result=progress,
         seeds=seed_options(args),
+        max_delay=max(args.max_delay, 0.0),
+        keep=args.keep,
+        on_target=_say_target,
+        on_wait=_waiting if sys.stderr.isatty() else None,
+        **target_options(args),
         **kind_options(args),
     )
     for note in result.notes:
@@ -133,6 +143,21 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_summary(result, painter(sys.stdout)))
     return ExitCode.OK if result.ok else ExitCode.FAILED
+
+
+def _say_target(target: Target) -> None:
+    """Where the calls go, on stderr before the first test, when it is not in-process moto."""
+    if target.kind != "moto":
+        sys.stderr.write(f"cfngen: {target.describe()}\n")
+        sys.stderr.flush()
+
+
+def _waiting(seconds: float, asked: float, simulated: bool) -> None:
+    """A line for each real wait between handler calls (against an endpoint), on a terminal."""
+    from cfngen._contract._report import render_wait
+
+    sys.stderr.write(render_wait(seconds, asked, simulated, painter(sys.stderr)))
+    sys.stderr.flush()
 
 
 def _fix_permissions(root: Path, result: SuiteResult) -> None:

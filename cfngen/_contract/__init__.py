@@ -23,11 +23,13 @@ from cfngen._contract._protocol import (
     Settings,
 )
 from cfngen._contract._references import Seeds
+from cfngen._contract._setup import prepared
 from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
     from cfngen._contract._call import Invocation
     from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
+    from cfngen._contract._target import Target
     from cfngen._project import Project
 
 __all__ = [
@@ -78,6 +80,9 @@ def invoke(
     on_warning: Callable[[str], None] | None = None,
     on_import_output: Callable[[list[str]], None] | None = None,
     seeds: Seeds | None = None,
+    endpoint_url: str | None = None,
+    moto_server: bool = False,
+    role_arn: str | None = None,
     **options: Any,
 ) -> InvokeResult:
     """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS.
@@ -99,6 +104,9 @@ def invoke(
         max_invocations=max_invocations,
         max_delay=max_delay,
         seeds=seeds or Seeds(),
+        endpoint_url=endpoint_url,
+        moto_server=moto_server,
+        role_arn=role_arn,
     )
     listener = Listener(
         on_invocation=on_invocation,
@@ -106,13 +114,11 @@ def invoke(
         on_warning=on_warning,
         on_import_output=on_import_output,
     )
-    return contract.invoke(
-        Runner(project, contract, settings),
-        action,
-        request_file,
-        listener,
-        **_options(project, contract, options),
-    )
+    chosen = _options(project, contract, options)
+    with prepared(settings):
+        return contract.invoke(
+            Runner(project, contract, settings), action, request_file, listener, **chosen
+        )
 
 
 def run_contract_tests(
@@ -127,11 +133,24 @@ def run_contract_tests(
     strict: bool = False,
     on_result: Callable[[TestResult], None] | None = None,
     seeds: Seeds | None = None,
+    endpoint_url: str | None = None,
+    moto_server: bool = False,
+    max_delay: float = DEFAULT_MAX_DELAY,
+    keep: bool = False,
+    setup: Path | None = None,
+    profile: str | None = None,
+    role_arn: str | None = None,
+    on_target: Callable[[Target], None] | None = None,
+    on_wait: Callable[[float, float, bool], None] | None = None,
     **options: Any,
 ) -> SuiteResult:
     """Run the contract tests of the project in `root` (`options`: as for `invoke`).
 
-    Raises CfngenError when they cannot run at all (no project, no handlers, bad inputs).
+    `endpoint_url`/`moto_server`: where the handlers' AWS calls go (_target.py), told to
+    `on_target` before the first test and kept as the result's `target`; `setup`: a template
+    deployed there for the run, whose exports (and the target's) fill `{{Name}}` in inputs
+    (_setup.py). Raises CfngenError
+    when they cannot run at all (no project, no handlers, bad inputs).
     """
     from cfngen._contract._runner import Runner
     from cfngen._project import load_project
@@ -147,12 +166,35 @@ def run_contract_tests(
         keyword=keyword,
         seeds=seeds or Seeds(),
         strict=strict,
+        endpoint_url=endpoint_url,
+        moto_server=moto_server,
+        max_delay=max_delay,
+        keep=keep,
+        setup=setup,
+        profile=profile,
+        role_arn=role_arn,
     )
-    return contract.run_tests(
-        Runner(project, contract, settings),
-        Listener(on_result=on_result),
-        **_options(project, contract, options),
-    )
+    runner = Runner(project, contract, settings)
+    targets: list[Target] = []
+
+    def opened(target: Target) -> None:
+        if not targets and on_target is not None:
+            on_target(target)
+        targets.append(target)
+
+    runner.on_target = opened
+    chosen = _options(project, contract, options)
+    takes_exports = "exports" in contract.options
+    with prepared(
+        settings, setup=setup, given=chosen.get("exports"), takes_exports=takes_exports
+    ) as exports:
+        if exports:
+            chosen["exports"] = exports
+        listener = Listener(on_result=on_result, on_wait=on_wait)
+        result = contract.run_tests(runner, listener, **chosen)
+    if targets:
+        result.target = targets[0]
+    return result
 
 
 def contract_test_names(root: Path, *, region: str | None = None, **options: Any) -> list[str]:

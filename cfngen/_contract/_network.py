@@ -51,6 +51,9 @@ class NetworkPolicy:
     others_may_leave: bool
     #: What let botocore's requests leave, for messages ("--profile").
     aws_reason: str = ""
+    #: `--endpoint-url` (or the `--moto-server` cfngen started): where every botocore request
+    #: goes, whatever endpoint its client was made for.
+    endpoint_url: str | None = None
 
 
 def network_policy(
@@ -85,6 +88,7 @@ def network_policy(
         aws_may_leave=bool(reasons),
         others_may_leave=allow_network,
         aws_reason=", ".join(reasons),
+        endpoint_url=endpoint_url,
     )
 
 
@@ -238,6 +242,8 @@ def _botocore_routed() -> Iterator[None]:
             answer = _moto_answer(request)
             if answer is not None:
                 return answer
+        if policy.endpoint_url is not None:
+            request.url = _at_endpoint(request.url, policy.endpoint_url)
         parts = urlsplit(request.url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
         # botocore would wrap the guard's refusal in "Could not connect to the endpoint URL",
@@ -254,6 +260,27 @@ def _botocore_routed() -> Iterator[None]:
         yield
     finally:
         Endpoint._send = original
+
+
+def _at_endpoint(url: str, endpoint: str) -> str:
+    """`url` sent to `endpoint` instead of the host its client was made for.
+
+    Clients made while the sandbox is open already point there (AWS_ENDPOINT_URL); this
+    catches the others (made at import time, or with an endpoint of their own), keeping the
+    path and query. A bucket in the host name (S3's virtual-hosted style) moves into the path,
+    where a moto server or LocalStack reads it in the path style they both take.
+    """
+    parts = urlsplit(url)
+    target = urlsplit(endpoint)
+    if (parts.scheme, parts.netloc) == (target.scheme, target.netloc):
+        return url
+    path = parts.path
+    host = parts.hostname or ""
+    bucket, dot, rest = host.partition(".")
+    if dot and (rest.startswith("s3.") or rest.startswith("s3-")):
+        path = f"/{bucket}{path}"
+    base = target.path.rstrip("/")
+    return parts._replace(scheme=target.scheme, netloc=target.netloc, path=base + path).geturl()
 
 
 def _moto_answer(request: Any) -> Any:

@@ -14,6 +14,7 @@ written here, small: one pattern per service.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -150,7 +151,11 @@ class Seeds:
             if secrets:
                 client = self._client("secretsmanager", region)
                 for name, value in secrets.items():
-                    client.create_secret(Name=name, SecretString=value)
+                    try:
+                        client.create_secret(Name=name, SecretString=value)
+                    except client.exceptions.ResourceExistsException:
+                        # An endpoint that outlives runs (LocalStack) may hold it still.
+                        client.put_secret_value(SecretId=name, SecretString=value)
         except (botocore.exceptions.ClientError, botocore.exceptions.ParamValidationError) as exc:
             raise CfngenError(
                 f"a seeded --ssm or --secret value could not be put into the offline AWS "
@@ -158,6 +163,22 @@ class Seeds:
                 "use the parameter names and secret ids AWS accepts (an SSM name may not "
                 "start with aws or ssm; a secret id is letters, digits and /_+=.@-)",
             ) from None
+
+    def unplant(self, region: str) -> None:
+        """Take the seeds out of an account that outlives the run (an endpoint's); what is
+        already gone is no matter."""
+        import botocore.exceptions
+
+        gone = (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError)
+        for name in self.ssm:
+            with contextlib.suppress(*gone):
+                self._client("ssm", region).delete_parameter(Name=name)
+        for name in self.secrets:
+            if not name.startswith("arn:"):
+                with contextlib.suppress(*gone):
+                    self._client("secretsmanager", region).delete_secret(
+                        SecretId=name, ForceDeleteWithoutRecovery=True
+                    )
 
 
 def _json_strings(value: str) -> list[str]:

@@ -7,13 +7,16 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from cfngen._contract._call import Invocation
 from cfngen._contract._calls import in_test
 from cfngen._contract._entrypoint import HandlerCrash
 from cfngen._contract._loop import Outcome
 from cfngen._render import Paint, Style, plain
+
+if TYPE_CHECKING:
+    from cfngen._contract._target import Target
 
 Status = Literal["passed", "failed", "skipped"]
 
@@ -176,6 +179,8 @@ class SuiteResult:
     #: project) -> the pointer of a handler's permissions -> the actions to add there
     #: (`cfngen test --fix-permissions`).
     missing_permissions: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    #: Where the handlers' AWS calls went (None: no handler was imported).
+    target: Target | None = None
 
     @property
     def ran(self) -> bool:
@@ -203,6 +208,7 @@ class SuiteResult:
             "failed": self.count("failed"),
             "skipped": self.count("skipped"),
             "warnings": len(self.warnings()),
+            "target": None if self.target is None else self.target.as_json(),
         }
 
 

@@ -24,6 +24,7 @@ from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_
 from cfngen._contract._responses import Responses
 from cfngen._contract._sandbox import Sandbox
 from cfngen._contract._settings import Settings
+from cfngen._contract._target import Target
 from cfngen._simulated_time import CallbackClock
 
 T = TypeVar("T")
@@ -56,6 +57,8 @@ class Runner(Generic[P]):
         self.calls: list[Call] = []
         #: The actions they ran (a handler may run and call nothing).
         self.ran: set[str] = set()
+        #: Told where the handlers' AWS calls go once the sandbox is open (_target.py).
+        self.on_target: Callable[[Target], None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -68,11 +71,17 @@ class Runner(Generic[P]):
             directory.resolve(),
             region=self.settings.region,
             profile=self.settings.profile,
+            role_arn=self.settings.role_arn,
             session_module=self.protocol.session_module,
             allow_network=self.settings.allow_network,
             seeds=self.settings.seeds,
+            endpoint_url=self.settings.endpoint_url,
+            moto_server=self.settings.moto_server,
+            reset=self.settings.setup is None,
         ) as sandbox:
             self._sandbox = sandbox
+            if self.on_target is not None:
+                self.on_target(sandbox.target)
             try:
                 self._entrypoint = Entrypoint(self.project, self.protocol.adapt, source)
                 yield self
@@ -205,7 +214,7 @@ class Runner(Generic[P]):
             max_reinvoke=settings.max_reinvoke,
             max_invocations=settings.max_invocations,
             max_delay=settings.max_delay if max_delay is None else max_delay,
-            simulated=self.sandbox.offline,
+            simulated=self.sandbox.simulated_time,
         )
 
     def clock(self) -> CallbackClock:
@@ -213,7 +222,9 @@ class Runner(Generic[P]):
         moves on (by callbackDelaySeconds, offline) until the process ends. A worker process
         starts its own."""
         if self._clock is None or self._clock[0] != os.getpid():
-            clock = CallbackClock(simulated=self.sandbox.offline, max_delay=self.settings.max_delay)
+            clock = CallbackClock(
+                simulated=self.sandbox.simulated_time, max_delay=self.settings.max_delay
+            )
             self._clock = (os.getpid(), clock.__enter__())
         return self._clock[1]
 

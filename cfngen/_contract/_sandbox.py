@@ -14,13 +14,17 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cfngen import _redact
 from cfngen._contract._calls import botocore_recorded
 from cfngen._contract._capture import Capture
 from cfngen._contract._network import NetworkPolicy, guarded, network_policy
 from cfngen._contract._references import Seeds
 from cfngen._errors import CfngenError
+
+if TYPE_CHECKING:
+    from cfngen._contract._target import Target
 
 #: moto's default account: ARNs the handlers build and the ones moto returns then agree.
 FAKE_ACCOUNT_ID = "123456789012"
@@ -67,8 +71,10 @@ class Sandbox:
     """A context manager: while it is open, handlers can be imported and called.
 
     offline=True (the default): fake credentials, every AWS call served by moto's mock_aws,
-    the machine's AWS config files hidden. With a profile: that profile's real credentials and
-    real AWS; nothing is mocked. Either way, what else may leave the machine is the network
+    the machine's AWS config files hidden. With an endpoint (`--endpoint-url`, or the moto
+    server of `--moto-server`, started by _setup.prepared): the same fake credentials, every
+    client pointed at it. With a profile: that profile's real credentials and real AWS;
+    nothing is mocked. Either way, what else may leave the machine is the network
     policy's to say (_network.py): nothing but loopback unless `allow_network`.
     """
 
@@ -78,17 +84,44 @@ class Sandbox:
         *,
         region: str | None = None,
         profile: str | None = None,
+        role_arn: str | None = None,
         session_module: str | None = None,
         allow_network: bool = False,
         seeds: Seeds | None = None,
+        endpoint_url: str | None = None,
+        moto_server: bool = False,
+        reset: bool = True,
     ) -> None:
         self.src_dir = src_dir
         self.seeds = seeds or Seeds()
         self.session_module = session_module
         self.profile = profile
+        #: `--role-arn`: the handlers run with this role's credentials, assumed with the
+        #: profile's (or the default chain's).
+        self.role_arn = role_arn
+        #: The endpoint the profile's configuration names (its `endpoint_url`), if any.
+        self._profile_endpoint: str | None = None
         self.region = region or DEFAULT_REGION
-        self.offline = profile is None
-        self.network: NetworkPolicy = network_policy(allow_network=allow_network, profile=profile)
+        #: Where every AWS client is pointed (`--endpoint-url`, or the moto server's URL);
+        #: None: in-process moto, or AWS with a profile.
+        self.endpoint_url = endpoint_url
+        #: The endpoint is a moto server cfngen started (_target.py): simulated time, and,
+        #: with `reset`, emptied between tests (not while a setup stack must outlive them).
+        self.moto_server = moto_server
+        self._reset = reset
+        #: moto in this process (`mock_aws`): neither a profile nor an endpoint.
+        self.offline = (
+            profile is None and role_arn is None and endpoint_url is None and not moto_server
+        )
+        #: callbackDelaySeconds simulated, never slept: moto in this process or the moto
+        #: server cfngen started (_target.py); real time against anything else.
+        self.simulated_time = self.offline or moto_server
+        self.network: NetworkPolicy = network_policy(
+            allow_network=allow_network,
+            profile=profile,
+            role_arn=role_arn,
+            endpoint_url=endpoint_url,
+        )
         self.credentials = FAKE_CREDENTIALS
         self.account_id = FAKE_ACCOUNT_ID
         self._stack = contextlib.ExitStack()
@@ -113,16 +146,25 @@ class Sandbox:
         self.seeds.register_secrets()
         # First: nothing below, the profile's own calls included, runs unguarded.
         stack.enter_context(guarded(self.network))
-        if self.profile is not None:
+        if self.profile is not None or self.role_arn is not None:
             self._use_profile(self.profile)
         stack.enter_context(patched_environ(self._environment()))
         stack.enter_context(_on_sys_path(self.src_dir))
         stack.enter_context(_shared_botocore_loader())
         # The calls handlers make, for the permission contract (_calls.py).
         stack.enter_context(botocore_recorded())
+        if self.profile is None and self.session_module is not None:
+            # The fake credentials never change, in-process moto or an endpoint alike.
+            stack.enter_context(_one_session_per_credentials(self.session_module))
+        if self.endpoint_url is not None:
+            from cfngen._contract._target import caller_account
+
+            # Inputs and stand-ins that hold ARNs follow the target's account.
+            self.account_id = caller_account(self.endpoint_url, self.region, self.account_id)
+            self.seeds.plant(self.region)
+            if not self.moto_server:  # a moto server cfngen started is discarded
+                stack.callback(self.seeds.unplant, self.region)
         if self.offline:
-            if self.session_module is not None:
-                stack.enter_context(_one_session_per_credentials(self.session_module))
             # Whatever the order of sessions and this import, the guard routes every botocore
             # request to the mock (_network.py).
             from cfngen._contract._moto_imports import install
@@ -147,6 +189,14 @@ class Sandbox:
         What `mock_aws`'s stop and start do to its data and to boto3's default session, without
         unpatching and patching again: its start registers some 20,000 URL patterns (10 ms).
         """
+        if self.moto_server and self.endpoint_url is not None:
+            if not self._reset:
+                return
+            from cfngen._contract._target import reset_moto_server
+
+            reset_moto_server(self.endpoint_url)
+            self.seeds.plant(self.region)
+            return
         if self._mock is None:
             return
         from moto.core.base_backend import BackendDict
@@ -159,13 +209,27 @@ class Sandbox:
             vars(boto3)["DEFAULT_SESSION"] = None
         self.seeds.plant(self.region)
 
+    @property
+    def target(self) -> Target:
+        """Where the handlers' AWS calls go (_target.py)."""
+        from cfngen._contract._target import Target
+
+        if self.moto_server:
+            kind = "moto-server"
+        elif self.endpoint_url is not None:
+            kind = "endpoint"
+        else:
+            kind = "moto" if self.offline else "aws"
+        return Target(kind, self.endpoint_url, self.region, self.account_id, self.simulated_time)
+
     # ------------------------------------------------------------------ configuration
 
     def _environment(self) -> dict[str, str | None]:
         env: dict[str, str | None] = dict.fromkeys(_AWS_ENV)
         env["AWS_DEFAULT_REGION"] = self.region
         env["AWS_REGION"] = self.region
-        if self.offline:
+        env["AWS_ENDPOINT_URL"] = self.endpoint_url or self._profile_endpoint
+        if self.profile is None or self.role_arn is not None:
             creds = self.credentials
             env["AWS_ACCESS_KEY_ID"] = creds.access_key_id
             env["AWS_SECRET_ACCESS_KEY"] = creds.secret_access_key
@@ -179,15 +243,30 @@ class Sandbox:
             env["AWS_PROFILE"] = self.profile
         return env
 
-    def _use_profile(self, profile: str) -> None:
+    def _whose(self, profile: str | None) -> str:
+        who = f"AWS profile {profile!r}" if profile else "the default AWS credentials"
+        return who if self.role_arn is None else f"role {self.role_arn} assumed with {who}"
+
+    def _use_profile(self, profile: str | None) -> None:
+        """The profile's credentials (None: the default chain's), or, with a role, the role's
+        assumed with them; the account they are in."""
         import boto3
         import botocore.exceptions
 
+        from cfngen._contract._credentials import assumed, secret
+
         try:
             session = boto3.session.Session(profile_name=profile)
+            sts = session.client("sts", region_name=self.region, endpoint_url=self.endpoint_url)
+            if self.role_arn is not None:
+                keys, account_id = assumed(sts, self.role_arn)
+                self.credentials = Credentials(*keys)
+                self.account_id = account_id or self.account_id
+                self._profile_endpoint = session._session.get_scoped_config().get("endpoint_url")
+                return
             frozen = session.get_credentials()
             creds = frozen.get_frozen_credentials() if frozen is not None else None
-            account = session.client("sts", region_name=self.region).get_caller_identity()
+            account = sts.get_caller_identity()
         except botocore.exceptions.ProfileNotFound:
             raise CfngenError(
                 f"AWS profile {profile!r} not found",
@@ -195,16 +274,18 @@ class Sandbox:
             ) from None
         except botocore.exceptions.BotoCoreError as exc:
             raise CfngenError(
-                f"cannot use AWS profile {profile!r}: {exc}",
-                "refresh the profile's credentials, or leave out --profile to run offline",
+                f"cannot use {self._whose(profile)}: {_redact.scrub(str(exc))}",
+                "refresh the credentials, or leave out --profile/--role-arn to run offline",
             ) from None
         except botocore.exceptions.ClientError as exc:
             raise CfngenError(
-                f"AWS profile {profile!r} was refused: {exc}",
-                "refresh the profile's credentials, or leave out --profile to run offline",
+                f"{self._whose(profile)} refused: {_redact.scrub(str(exc))}",
+                "refresh the credentials (a role must trust them), or leave out "
+                "--profile/--role-arn to run offline",
             ) from None
         if creds is None:
             raise CfngenError(f"AWS profile {profile!r} has no credentials")
+        secret(creds.secret_key, creds.token)
         self.credentials = Credentials(creds.access_key, creds.secret_key, creds.token or "")
         self.account_id = str(account["Account"])
         if session.region_name and self.region == DEFAULT_REGION:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from cfngen._contract._references import Seeds
 from cfngen._simulated_time import DEFAULT_MAX_INVOCATIONS, DEFAULT_MAX_REINVOKE
@@ -19,6 +20,17 @@ class Settings:
     region: str | None = None
     #: Real AWS with this profile's credentials (real time); None: moto, simulated time.
     profile: str | None = None
+    #: `--role-arn`: real AWS with this role's credentials, assumed with the profile's.
+    role_arn: str | None = None
+    #: `--endpoint-url URL`: every AWS client the handlers make goes there (real time).
+    endpoint_url: str | None = None
+    #: `--moto-server`: a moto server cfngen starts on 127.0.0.1 (simulated time).
+    moto_server: bool = False
+    #: `--setup TEMPLATE`: a stack deployed to the target for the run (so a moto server is not
+    #: reset between tests: the stack must outlive them).
+    setup: Path | None = None
+    #: `--keep`: what the tests create on an endpoint is left there (and named).
+    keep: bool = False
     #: `--enforce-timeout S`: the kind's per-call limits scaled to S.
     enforce_timeout: float | None = None
     max_reinvoke: int = DEFAULT_MAX_REINVOKE

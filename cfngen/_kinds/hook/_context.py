@@ -60,7 +60,7 @@ def _carrier(
         exchange = _hook_protocol.HookExchange(
             point, target, context, limit=limit, token=str(uuid.uuid4())
         )
-        outcome = runner.carry(exchange, handler=point, max_delay=0.0)
+        outcome = runner.carry(exchange, handler=point)
         return _hook_protocol.as_run(outcome, point, target)
 
     return carry

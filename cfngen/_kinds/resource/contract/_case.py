@@ -8,9 +8,11 @@ from typing import Any
 
 from cfngen._contract._loop import Outcome
 from cfngen._contract._results import Failed, Skipped
+from cfngen._contract._target import Waited
 from cfngen._kinds.resource._transforms import Judgement
 from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._inputs import InputProblem, InputSet, update_request
+from cfngen._kinds.resource.contract._leftovers import Gone, Made
 from cfngen._kinds.resource.contract._messages import (
     MAX_LIST_PAGES,
     R_PAGES,
@@ -116,19 +118,33 @@ class Case(ResponseChecks):
                 continue
             if not any(_rules.same_identifier(self.info, model, m) for m in self._to_delete):
                 self._to_delete.append(copy.deepcopy(model))
+                # The run's ledger, should this worker never get to clean_up (_leftovers.py).
+                self.run.runner.send(Made(copy.deepcopy(model)))
 
     def forget(self, model: dict[str, Any]) -> None:
         self._to_delete = [
             m for m in self._to_delete if not _rules.same_identifier(self.info, m, model)
         ]
+        self.run.runner.send(Gone(copy.deepcopy(model)))
 
     def clean_up(self) -> None:
-        """Delete what the test created and did not delete; results are not judged."""
-        if "delete" not in self.info.handler_names or "DELETE" in self.run.runner.stubs:
+        """Delete what the test created and did not delete; results are not judged.
+        `--keep`: leave it (the run names it)."""
+        if self.run.runner.settings.keep:
             return
         for model in self._to_delete:
-            self._carry("DELETE", Request(desired=copy.deepcopy(model)))
+            self.delete_quietly(model)
         self._to_delete = []
+
+    def delete_quietly(self, model: dict[str, Any]) -> bool:
+        """DELETE `model`, unjudged: whether it is gone (deleted, or NotFound)."""
+        if "delete" not in self.info.handler_names or "DELETE" in self.run.runner.stubs:
+            return False
+        outcome = self._carry("DELETE", Request(desired=copy.deepcopy(model)))
+        gone = outcome.status == "SUCCESS" or outcome.error_code == "NotFound"
+        if gone:
+            self.run.runner.send(Gone(copy.deepcopy(model)))
+        return gone
 
     def _carry(self, action: str, request: Request) -> Outcome:
         request.type_configuration = copy.deepcopy(self.type_configuration)
@@ -140,7 +156,12 @@ class Case(ResponseChecks):
             limits=self.run.limits,
             timeout_minutes=handler.timeout_in_minutes if handler is not None else None,
         )
-        return self.run.runner.carry(exchange, handler=action, max_delay=0.0)
+        # --max-delay, slept only against a target whose time is real (_target.py).
+        return self.run.runner.carry(exchange, handler=action, on_wait=self._waiting)
+
+    def _waiting(self, seconds: float, asked: float, simulated: bool) -> None:
+        if not simulated and seconds > 0:
+            self.run.runner.send(Waited(seconds, asked))
 
     # ------------------------------------------------------------------ expectations
 

@@ -21,9 +21,10 @@ from cfngen._contract._isolate import ChildExit
 from cfngen._contract._permissions import Declared, declared_handlers, permission_tests
 from cfngen._contract._protocol import Listener
 from cfngen._contract._references import Seeds, resolve_model
-from cfngen._contract._results import SuiteResult, TestResult, run_test
+from cfngen._contract._results import Failed, SuiteResult, TestResult, run_test
 from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
+from cfngen._contract._target import Waited
 from cfngen._contract._type_configuration import for_run, model_class_note
 from cfngen._errors import CfngenError
 from cfngen._generate import models_older_than_schema
@@ -34,6 +35,7 @@ from cfngen._kinds.resource.contract._inputs import (
     check_user_inputs,
     load_input_sets,
 )
+from cfngen._kinds.resource.contract._leftovers import Ledger, still_listed, swept_note
 from cfngen._kinds.resource.contract._messages import R_EXIT
 from cfngen._kinds.resource.contract._request import Limits
 from cfngen._kinds.resource.contract._resource_tests import TEST_NAMES as CALLING_TESTS
@@ -91,6 +93,7 @@ def run_tests(
 
     with runner.open():
         result.notes.extend(runner.entrypoint.notes)  # requirements installed for the run
+        _follow_the_account(runner, input_sets)
         limits = Limits.enforce(runner.settings.enforce_timeout)
         run = SuiteRun(info, runner, limits, conformance, configuration)
         model_note = model_class_note(runner.entrypoint.function, configuration)
@@ -100,7 +103,17 @@ def run_tests(
             _note_bad_inputs(run, inputs, result.notes)
         if runner.stubs:
             result.notes.append(_stub_note(runner.stubs))
-        _run_plan(run, plan, result, listener)
+        ledger = Ledger(info)
+        try:
+            _run_plan(run, plan, result, listener, ledger)
+        finally:
+            # However the run ends, Ctrl-C included (a second one stops the sweep too).
+            result.notes.extend(_swept(run, ledger, input_sets))
+        leftovers = _leftovers(run, ledger, input_sets)
+        if leftovers is not None:
+            result.tests.append(leftovers)
+            if listener.on_result is not None:
+                listener.on_result(leftovers)
     for test in permission_tests(
         permissions,
         runner.calls,
@@ -154,7 +167,9 @@ def _planned(input_sets: list[InputSet], info: ResourceSchema) -> list[Planned]:
     ]
 
 
-def _run_plan(run: SuiteRun, plan: list[Planned], result: SuiteResult, listener: Listener) -> None:
+def _run_plan(
+    run: SuiteRun, plan: list[Planned], result: SuiteResult, listener: Listener, ledger: Ledger
+) -> None:
     """Every planned test, its result reported in plan order as soon as it is known; the ones
     that call handlers run in the runner's worker process."""
     ready: dict[int, TestResult] = {}
@@ -184,8 +199,94 @@ def _run_plan(run: SuiteRun, plan: list[Planned], result: SuiteResult, listener:
         flush()
 
     flush()
-    run.runner.each([unit for _, unit in units], done)
+
+    def received(message: object) -> None:
+        if isinstance(message, Waited):
+            if listener.on_wait is not None:
+                listener.on_wait(message.seconds, message.asked, False)
+        else:
+            ledger.receive(message)
+
+    run.runner.each([unit for _, unit in units], done, on_message=received)
     flush()
+
+
+def _follow_the_account(runner: Runner[Project], input_sets: list[InputSet]) -> None:
+    """ARNs of moto's account in the inputs (generated ones, stand-ins) name the target's
+    account instead: LocalStack's 000000000000, a real account's own."""
+    from cfngen._contract._sandbox import FAKE_ACCOUNT_ID
+    from cfngen._contract._target import retarget
+
+    account = runner.sandbox.account_id
+    if account == FAKE_ACCOUNT_ID:
+        return
+    for inputs in input_sets:
+        for kind in ("create", "update", "invalid"):
+            model = getattr(inputs, kind)
+            if model is not None:
+                setattr(inputs, kind, retarget(model, account, FAKE_ACCOUNT_ID))
+
+
+#: The check after the sweep against AWS (not one of the contract's tests: it runs once).
+LEFTOVERS_TEST = "cleanup_leaves_nothing"
+#: Its failure's code: what the run created is still there.
+LEFTOVER = "cfngen/cleanup-leftover"
+
+
+def _leftovers(run: SuiteRun, ledger: Ledger, input_sets: list[InputSet]) -> TestResult | None:
+    """Against AWS: what the LIST handler still shows of what the run created, as a failed
+    test naming each by its identifiers (None: not AWS, nothing created, no LIST, --keep)."""
+    target = run.runner.sandbox.target
+    if target.kind != "aws" or not ledger.made or run.runner.settings.keep:
+        return None
+    if "list" not in run.info.handler_names or "LIST" in run.runner.stubs:
+        return None
+    started = time.perf_counter()
+
+    def listed() -> list[dict[str, Any]] | str:
+        case = Case(run, input_sets[0])
+        try:
+            return case.list_all(case.create_input)
+        except Failed as exc:
+            return str(exc)
+
+    found = run.runner.isolated(listed)
+    seconds = time.perf_counter() - started
+    if isinstance(found, str):
+        return TestResult(
+            LEFTOVERS_TEST, "failed", f"LIST could not look: {found}", seconds, code=LEFTOVER
+        )
+    left = still_listed(ledger, found)
+    if not left:
+        return TestResult(LEFTOVERS_TEST, "passed", "", seconds)
+    return TestResult(
+        LEFTOVERS_TEST,
+        "failed",
+        f"LIST still shows {len(left)} resource(s) the run created and deleted: "
+        f"{ledger.names(left)}; delete them yourself",
+        seconds,
+        code=LEFTOVER,
+    )
+
+
+def _swept(run: SuiteRun, ledger: Ledger, input_sets: list[InputSet]) -> list[str]:
+    """Delete what the ledger still holds when the target outlives the run (an endpoint,
+    AWS); the notes that say what was done or kept."""
+    target = run.runner.sandbox.target
+    if target.kind not in ("endpoint", "aws") or not ledger.models or not input_sets:
+        return []
+    where = target.endpoint_url or "AWS"
+    if run.runner.settings.keep:
+        return [f"--keep: left on {where}: {ledger.names()}"]
+    models = list(ledger.models)
+
+    def sweep() -> list[dict[str, Any]]:
+        case = Case(run, input_sets[0])
+        return [model for model in models if not case.delete_quietly(model)]
+
+    left = run.runner.isolated(sweep)
+    note = swept_note(ledger, left, len(models) - len(left), where)
+    return [] if note is None else [note]
 
 
 def _without_calls(run: SuiteRun, test: ResourceTest, name: str) -> TestResult | None:
