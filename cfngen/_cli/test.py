@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cfngen._cli._options import (
     add_format,
@@ -76,6 +76,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "permissions lists (every other byte kept), print the diff; then `cfngen generate` "
         "makes resource-role.yaml follow",
     )
+    p.add_argument(
+        "--upgrade-from",
+        metavar="REV",
+        help="instead of the contract tests: the project as it was at git revision REV "
+        "creates a resource, then this project's handlers read, update and delete it (on a "
+        "moto server cfngen starts, or --endpoint-url): a resource made by the released "
+        "handlers survives the new ones",
+    )
     add_format(
         p,
         text_help="text (default: each test's line, then the summary, on stdout) or one JSON "
@@ -113,24 +121,27 @@ def run(args: argparse.Namespace) -> int:
         lines.flush()
 
     confirm_target(args)
-    result = run_contract_tests(
-        project_folder(args),
-        keyword=args.keyword,
-        enforce_timeout=args.enforce_timeout,
-        max_reinvoke=args.max_reinvoke,
-        max_invocations=args.max_invocations,
-        region=args.region,
-        allow_network=args.allow_network,
-        strict=args.strict,
-        on_result=progress,
-        seeds=seed_options(args),
-        max_delay=max(args.max_delay, 0.0),
-        keep=args.keep,
-        on_target=_say_target,
-        on_wait=_waiting if sys.stderr.isatty() else None,
-        **target_options(args),
-        **kind_options(args),
-    )
+    if args.upgrade_from is not None:
+        result = _upgrade(args, progress)
+    else:
+        result = run_contract_tests(
+            project_folder(args),
+            keyword=args.keyword,
+            enforce_timeout=args.enforce_timeout,
+            max_reinvoke=args.max_reinvoke,
+            max_invocations=args.max_invocations,
+            region=args.region,
+            allow_network=args.allow_network,
+            strict=args.strict,
+            on_result=progress,
+            seeds=seed_options(args),
+            max_delay=max(args.max_delay, 0.0),
+            keep=args.keep,
+            on_target=_say_target,
+            on_wait=_waiting if sys.stderr.isatty() else None,
+            **target_options(args),
+            **kind_options(args),
+        )
     for note in result.notes:
         print_warning(note)
     if args.fix_permissions:
@@ -143,6 +154,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_summary(result, painter(sys.stdout)))
     return ExitCode.OK if result.ok else ExitCode.FAILED
+
+
+def _upgrade(args: argparse.Namespace, progress: Any) -> SuiteResult:
+    from cfngen._contract import run_upgrade_test
+
+    return run_upgrade_test(
+        project_folder(args),
+        args.upgrade_from,
+        region=args.region,
+        endpoint_url=target_options(args).get("endpoint_url"),
+        on_result=progress,
+    )
 
 
 def _say_target(target: Target) -> None:

@@ -197,6 +197,29 @@ def run_contract_tests(
     return result
 
 
+def run_upgrade_test(
+    root: Path,
+    rev: str,
+    *,
+    region: str | None = None,
+    endpoint_url: str | None = None,
+    on_result: Callable[[TestResult], None] | None = None,
+) -> SuiteResult:
+    """`cfngen test --upgrade-from REV` (_upgrade.py): the project at `rev` creates a resource
+    on one AWS both share, this project's handlers read, update and delete it."""
+    import functools
+
+    from cfngen._contract._upgrade import run_upgrade
+
+    return run_upgrade(
+        root,
+        rev,
+        invoke=functools.partial(invoke, region=region),
+        endpoint_url=endpoint_url,
+        on_result=on_result,
+    )
+
+
 def contract_test_names(root: Path, *, region: str | None = None, **options: Any) -> list[str]:
     """The names `run_contract_tests` reports on the project in `root` with no keyword, in
     its order, without importing a handler (`pytest --cfngen` collects them). Raises

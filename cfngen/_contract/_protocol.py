@@ -104,6 +104,10 @@ class ContractProtocol(Responses, Protocol):
     #: Whether `cfngen invoke` runs without a request file (a custom resource's template has
     #: the properties); otherwise a missing one is a usage error.
     request_optional: bool
+    #: Whether resources the kind's handlers made outlive a new version of them, so that
+    #: `cfngen test --upgrade-from` applies (CREATE by the old handlers; READ, UPDATE and
+    #: DELETE by the new: a resource type's actions).
+    upgradable: bool
     #: The extra of cfngen (optional dependencies, cfngen/_extras.py) running this kind's
     #: handlers needs ("test": moto, the handler library), or None when base cfngen runs them.
     extra: str | None

@@ -230,6 +230,7 @@ class CustomResourceContract:
     label = "custom resource function"
     #: `cfngen invoke Create` needs no request file: the template has the properties.
     request_optional = True
+    upgradable = False
     extra: str | None = "test"
     #: Options beyond the runner's own that these functions take.
     options: tuple[str, ...] = (

@@ -232,6 +232,7 @@ class HookProtocol:
         "Properties",
     )
     request_optional = False
+    upgradable = False
     extra: str | None = "test"
     status_key = _hook_protocol.STATUS_KEY
     in_progress: str | None = "IN_PROGRESS"

@@ -93,6 +93,7 @@ class ModuleContract:
     #: The `cfngen test` options a module takes (cfngen/_cli/_options.py declares them).
     options: tuple[str, ...] = ("logical_id", "params", "params_file")
     request_optional = False
+    upgradable = False
     extra: str | None = None
     status_key = ""
     in_progress: str | None = None

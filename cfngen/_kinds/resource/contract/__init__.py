@@ -34,6 +34,7 @@ class ResourceProtocol:
     #: A resource's SetTypeConfiguration takes the properties alone: no envelope.
     typeconfig_envelope: tuple[str, ...] = ()
     request_optional = False
+    upgradable = True
     extra: str | None = "test"
     status_key = "status"
     in_progress: str | None = "IN_PROGRESS"
