@@ -588,10 +588,10 @@ def test_models_are_black_formatted():
 
 @pytest.mark.parametrize("python", [(3, 8), (3, 9), (3, 10)])
 def test_black_writes_the_same_bytes_when_ruff_is_missing(monkeypatch, python):
-    from cfngen._models import _assemble
+    from cfngen._models import _format
 
     with_ruff = render_models(AWKWARD, python=python)
-    monkeypatch.setattr(_assemble, "_ruff_format", lambda *args: None)
+    monkeypatch.setattr(_format, "_ruff_format", lambda *args: None)
     assert render_models(AWKWARD, python=python) == with_ruff
 
 

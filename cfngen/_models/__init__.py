@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cfngen._models._assemble import assemble, format_source
+from cfngen._models._assemble import assemble
+from cfngen._models._format import format_source
 from cfngen._models._generate import (
     MODERN_PYTHON,
     OLDEST_PYTHON,
