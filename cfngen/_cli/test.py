@@ -16,6 +16,8 @@ from cfngen._cli._options import (
     seed_options,
 )
 from cfngen._cli._output import painter, print_warning
+from cfngen._cli._watch import add_watch_options, run_watch
+from cfngen._cli._watch import run_options as _run_options
 from cfngen._errors import ExitCode
 
 if TYPE_CHECKING:
@@ -82,6 +84,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_handler_options(p, after="fail an action after")
     add_kind_options(p)
+    add_watch_options(p)
     p.set_defaults(run=run)
 
 
@@ -101,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
     paint_lines = painter(lines)
 
     verbose = getattr(args, "verbose", False)
+    if getattr(args, "watch", False):
+        return run_watch(args, _run_options(args))
 
     def progress(result: TestResult) -> None:
         lines.write(render_progress(result, paint_lines))

@@ -10,7 +10,7 @@ handlers to run.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -127,10 +127,12 @@ def run_contract_tests(
     strict: bool = False,
     on_result: Callable[[TestResult], None] | None = None,
     seeds: Seeds | None = None,
+    first: Collection[str] = (),
     **options: Any,
 ) -> SuiteResult:
     """Run the contract tests of the project in `root` (`options`: as for `invoke`).
 
+    Tests named in `first` run before the others, in the order the suite gives them.
     Raises CfngenError when they cannot run at all (no project, no handlers, bad inputs).
     """
     from cfngen._contract._runner import Runner
@@ -147,6 +149,7 @@ def run_contract_tests(
         keyword=keyword,
         seeds=seeds or Seeds(),
         strict=strict,
+        first=frozenset(first),
     )
     return contract.run_tests(
         Runner(project, contract, settings),

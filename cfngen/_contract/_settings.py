@@ -33,3 +33,5 @@ class Settings:
     #: `--strict`: what a test warns of and CloudFormation accepts fails it (a permission
     #: declared only under another handler).
     strict: bool = False
+    #: Tests to run before the others, by name (`cfngen test --watch`: the ones that failed).
+    first: frozenset[str] = frozenset()
