@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cfngen._contract._capture import Sink, current_sink, set_sink
+from cfngen._contract._compiled import compiled_once
 from cfngen._contract._requirements import REQUIREMENTS_FILE, install_requirements, to_install
 from cfngen._contract._returned import NotAProgressEvent, is_progress_event, not_a_progress_event
 from cfngen._errors import CfngenError, ExitCode
@@ -177,7 +178,8 @@ class Entrypoint:
         sink = Sink()
         set_sink(sink)
         try:
-            module = self._import(module_name, package)
+            with compiled_once(self.project.root):
+                module = self._import(module_name, package)
         except CfngenError:
             raise
         except Exception as exc:
