@@ -200,6 +200,9 @@ class Session:
             self._test(verdict)
         except CfngenError as error:
             verdict.error, verdict.hint = _one_message(error), error.hint
+        except Exception as error:  # a bug of cfngen's must not end the session: say it, go on
+            verdict.error = f"internal error: {type(error).__name__}: {error}"
+            verdict.hint = "please report it; the watch goes on"
         # What generate wrote is not a change of the user's.
         self._hashes = self._snapshot()
         verdict.seconds = time.perf_counter() - started

@@ -281,3 +281,25 @@ def test_a_sigkilled_sessions_workers_die_with_it_and_the_next_removes_its_folde
     assert left, "SIGKILL runs no cleanup: the folder is there until the next session"
     sweep_dead_sessions()  # what the next session does first
     assert not session_folders(watch.process.pid)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--watch", "--format", "json"], "--watch prints its own verdicts"),
+        (["--watch", "--fix-permissions"], "--watch never edits the schema"),
+        (["--poll"], "--poll applies to --watch only"),
+    ],
+)
+def test_options_a_watch_cannot_honour_are_a_usage_error(project, tmp_path, args, says):
+    done = subprocess.run(
+        [*cfngen_argv(), "test", *args, str(project)],
+        env=cfngen_env(tmp_path / "home"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert says in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr

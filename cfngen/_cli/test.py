@@ -106,6 +106,10 @@ def run(args: argparse.Namespace) -> int:
     verbose = getattr(args, "verbose", False)
     if getattr(args, "watch", False):
         return run_watch(args, _run_options(args))
+    if getattr(args, "poll", False):
+        from cfngen._errors import CfngenError
+
+        raise CfngenError("--poll applies to --watch only", "add --watch, or leave out --poll")
 
     def progress(result: TestResult) -> None:
         lines.write(render_progress(result, paint_lines))
