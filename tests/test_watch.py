@@ -303,3 +303,27 @@ def test_options_a_watch_cannot_honour_are_a_usage_error(project, tmp_path, args
     assert done.returncode == 2
     assert says in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        None,
+        "    raise RuntimeError('planted')\n",
+        "    import os; os._exit(3)\n",
+    ],
+    ids=["as written", "read raises", "read ends the worker"],
+)
+def test_two_workers_give_the_verdicts_one_gives(project, read):
+    """A watch run shares its tests between two workers (each test is a new container): the
+    same results, in the same order, as one worker, permission tests and crashes included."""
+    from cfngen._contract import run_contract_tests
+
+    if read is not None:
+        (project / HANDLERS).write_text(planted(project, None).replace(READ, read))
+    found = {}
+    for workers in (1, 2):
+        result = run_contract_tests(project, workers=workers)
+        found[workers] = [(t.name, t.outcome, t.message) for t in result.tests]
+    assert found[2] == found[1]
+    assert any(outcome == "failed" for _n, outcome, _m in found[2]) == (read is not None)

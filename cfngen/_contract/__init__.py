@@ -128,11 +128,13 @@ def run_contract_tests(
     on_result: Callable[[TestResult], None] | None = None,
     seeds: Seeds | None = None,
     first: Collection[str] = (),
+    workers: int = 1,
     **options: Any,
 ) -> SuiteResult:
     """Run the contract tests of the project in `root` (`options`: as for `invoke`).
 
-    Tests named in `first` run before the others, in the order the suite gives them.
+    Tests named in `first` run before the others, in the order the suite gives them; `workers`
+    processes run them at once.
     Raises CfngenError when they cannot run at all (no project, no handlers, bad inputs).
     """
     from cfngen._contract._runner import Runner
@@ -150,6 +152,7 @@ def run_contract_tests(
         seeds=seeds or Seeds(),
         strict=strict,
         first=frozenset(first),
+        workers=workers,
     )
     return contract.run_tests(
         Runner(project, contract, settings),

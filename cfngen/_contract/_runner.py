@@ -14,13 +14,15 @@ import gc
 import importlib
 import os
 import sys
+import threading
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from cfngen._contract._call import Invocation
 from cfngen._contract._calls import RECORDER, Call, attributed
 from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source, Stub
-from cfngen._contract._isolate import ChildExit, Send, isolated
+from cfngen._contract._isolate import ChildExit, Send, can_fork, isolated
 from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_call
 from cfngen._contract._responses import Responses
 from cfngen._contract._sandbox import Sandbox
@@ -50,7 +52,8 @@ class Runner(Generic[P]):
         self._sandbox: Sandbox | None = None
         self._entrypoint: Entrypoint | None = None
         self._send: Send | None = None
-        self._calling: tuple[str, int] | None = None
+        #: The call each worker is making (its driving thread's `calling`), named if it dies.
+        self._calls_made = threading.local()
         #: The simulated (or real) clock of the process that runs handlers, and that process.
         self._clock: tuple[int, CallbackClock] | None = None
         #: The AWS calls the handlers made in the units run so far, from every worker.
@@ -136,9 +139,56 @@ class Runner(Generic[P]):
         gets a ChildExit and a new worker carries on with the next. Exceptions a unit raises
         (CfngenError) end the run and are raised here.
         """
+        workers = min(self.settings.workers, len(units))
+        if workers > 1 and fresh and can_fork():
+            self._each_at_once(units, on_done, workers, on_message)
+            return
         start: int | None = 0
         while start is not None and start < len(units):
             start = self._worker(units, start, on_done, fresh=fresh, on_message=on_message)
+
+    def _each_at_once(
+        self,
+        units: Sequence[Callable[[], T]],
+        on_done: Callable[[int, T | ChildExit], None],
+        workers: int,
+        on_message: Send | None,
+    ) -> None:
+        """`each` in `workers` worker processes at once, unit i in the (i % workers)th, each
+        driven by a thread here; `on_done` and `on_message` are called one at a time."""
+        lock = threading.Lock()
+        failed: list[BaseException] = []
+
+        def message(value: Any) -> None:
+            if on_message is not None:
+                with lock:
+                    on_message(value)
+
+        def share(k: int) -> None:
+            mine = list(range(k, len(units), workers))
+            sub = [units[i] for i in mine]
+
+            def done(index: int, result: T | ChildExit) -> None:
+                with lock:
+                    on_done(mine[index], result)
+
+            try:
+                start: int | None = 0
+                while start is not None and start < len(sub) and not failed:
+                    start = self._worker(sub, start, done, fresh=True, on_message=message)
+            except BaseException as exc:  # raised in the calling thread below
+                failed.append(exc)
+
+        threads = [threading.Thread(target=share, args=(k,), daemon=True) for k in range(workers)]
+        with warnings.catch_warnings():
+            # Python 3.12+ warns of fork() in a process with threads; ours fork and wait only.
+            warnings.filterwarnings("ignore", ".*fork", DeprecationWarning)
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        if failed:
+            raise failed[0]
 
     def _worker(
         self,
@@ -173,7 +223,7 @@ class Runner(Generic[P]):
         def received(message: Any) -> None:
             if isinstance(message, _Started):
                 running[:] = [message.index]
-                self._calling = None
+                self._calls_made.calling = None
             elif isinstance(message, _Done):
                 running.clear()
                 self.entrypoint.hung.update(message.hung)
@@ -182,7 +232,7 @@ class Runner(Generic[P]):
                 self.ran.update(message.ran)
                 on_done(message.index, message.result)
             elif isinstance(message, _Calling):
-                self._calling = (message.label, message.number)
+                self._calls_made.calling = (message.label, message.number)
             elif on_message is not None:
                 on_message(message)
 
@@ -193,8 +243,9 @@ class Runner(Generic[P]):
             if not running:
                 raise
             how = exc.how
-            if self._calling is not None:
-                how += f" during {self._calling[0]} #{self._calling[1]}"
+            calling = getattr(self._calls_made, "calling", None)
+            if calling is not None:
+                how += f" during {calling[0]} #{calling[1]}"
             on_done(running[0], ChildExit(how))
             return running[0] + 1
         finally:

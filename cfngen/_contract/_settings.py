@@ -35,3 +35,6 @@ class Settings:
     strict: bool = False
     #: Tests to run before the others, by name (`cfngen test --watch`: the ones that failed).
     first: frozenset[str] = frozenset()
+    #: Worker processes running a suite's tests at once (each test is a new container, so
+    #: they are independent); `cfngen test --watch` uses one per CPU, up to 2.
+    workers: int = 1
