@@ -5,7 +5,8 @@ and the runtime library imported, the handlers' services loaded into moto. A wat
 pays that once. It is a long-lived parent that never runs the project's code: on each save it
 regenerates what is derived (in this process, as `cfngen generate` does, all or nothing),
 then runs the tests in a child forked from it (cfngen/_contract/_isolate.py), which opens the
-sandbox, imports the handler package afresh from disk and forks the usual worker. So no run
+sandbox, imports the handler package afresh from disk and forks two workers that share the tests
+(each test is a new container either way). So no run
 sees another's modules, moto accounts or environment, and none can run stale code: the child
 imports what is on disk when it starts, and a save during a run starts another. After a run,
 this process imports the library modules the child imported (moto's backends of the services
@@ -41,7 +42,7 @@ from typing import Any
 from cfngen._errors import CfngenError
 
 #: watchfiles groups the events of one save for this long after the last one (its `step`)...
-STEP_MS = 30
+STEP_MS = 10
 #: ...and at most this long after the first (its `debounce`; 1,600 by default).
 DEBOUNCE_MS = 300
 #: How often `poll=True` looks at every file (a stat each: ~0.1 ms for the example).
