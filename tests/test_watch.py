@@ -327,3 +327,21 @@ def test_two_workers_give_the_verdicts_one_gives(project, read):
         found[workers] = [(t.name, t.outcome, t.message) for t in result.tests]
     assert found[2] == found[1]
     assert any(outcome == "failed" for _n, outcome, _m in found[2]) == (read is not None)
+
+
+@pytest.mark.parametrize(
+    ("kind", "name"),
+    [("custom-resource", "watch-custom-example"), ("hook", "watch-hook-example")],
+)
+def test_two_workers_give_other_kinds_the_verdicts_one_gives(tmp_path_factory, kind, name):
+    """A custom resource's suite reports each test as it ends: with two workers, still in
+    the order of its plan (a hook's suite runs its tests in one worker either way)."""
+    from cfngen._contract import run_contract_tests
+
+    made = made_once(tmp_path_factory, name, "--artifact-type", kind, "--example")
+    found = {}
+    for workers in (1, 2):
+        result = run_contract_tests(made, workers=workers)
+        found[workers] = [(t.name, t.outcome, t.message) for t in result.tests]
+    assert found[2] == found[1]
+    assert len(found[1]) > 5

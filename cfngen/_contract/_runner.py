@@ -155,9 +155,20 @@ class Runner(Generic[P]):
         on_message: Send | None,
     ) -> None:
         """`each` in `workers` worker processes at once, unit i in the (i % workers)th, each
-        driven by a thread here; `on_done` and `on_message` are called one at a time."""
+        driven by a thread here; `on_done` and `on_message` are called one at a time, and
+        `on_done` in the units' order, as `each` calls it with one worker."""
         lock = threading.Lock()
         failed: list[BaseException] = []
+        finished: dict[int, T | ChildExit] = {}
+        handed = 0
+
+        def hand_on(index: int, result: T | ChildExit) -> None:
+            nonlocal handed
+            with lock:
+                finished[index] = result
+                while handed in finished:
+                    on_done(handed, finished.pop(handed))
+                    handed += 1
 
         def message(value: Any) -> None:
             if on_message is not None:
@@ -169,8 +180,7 @@ class Runner(Generic[P]):
             sub = [units[i] for i in mine]
 
             def done(index: int, result: T | ChildExit) -> None:
-                with lock:
-                    on_done(mine[index], result)
+                hand_on(mine[index], result)
 
             try:
                 start: int | None = 0
