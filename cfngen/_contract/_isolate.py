@@ -18,6 +18,7 @@ import gc
 import os
 import pickle
 import signal
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -53,18 +54,23 @@ def isolated(work: Callable[[Send], T], on_message: Send, *, graceful: float | N
     """
     if not can_fork():
         return work(on_message)
-    read_fd, write_fd = os.pipe()
-    # The child's collections leave what this process made alone: they would write into (and so
-    # copy) nearly every page of it, hundreds of MB with moto and botocore imported.
-    gc.freeze()
-    try:
-        pid = _lifetime.fork()  # a child that dies with this process, however it ends
-        if pid == 0:  # the child: never returns
-            os.close(read_fd)
-            _child(work, write_fd, graceful=graceful is not None)
-    finally:
-        gc.unfreeze()  # here (the child never gets this far)
-    os.close(write_fd)
+    # One fork at a time (threads fork workers at once, Runner.each): no other child inherits
+    # this one's write end, which would keep its end-of-file from coming when it dies, and no
+    # thread unfreezes while another forks.
+    with _forking:
+        read_fd, write_fd = os.pipe()
+        # The child's collections leave what this process made alone: they would write into
+        # (and so copy) nearly every page of it, hundreds of MB with moto and botocore imported.
+        gc.freeze()
+        try:
+            pid = _lifetime.fork()  # a child that dies with this process, however it ends
+            if pid == 0:  # the child: never returns
+                _reset_after_fork()
+                os.close(read_fd)
+                _child(work, write_fd, graceful=graceful is not None)
+        finally:
+            gc.unfreeze()  # here (the child never gets this far)
+        os.close(write_fd)
     try:
         outcome = _receive(read_fd, on_message)
     except BaseException:  # Ctrl-C, or on_message failed: the child must not outlive us
@@ -77,6 +83,15 @@ def isolated(work: Callable[[Send], T], on_message: Send, *, graceful: float | N
     if kind == "error":
         raise value
     return value  # type: ignore[no-any-return]
+
+
+_forking = threading.Lock()
+
+
+def _reset_after_fork() -> None:
+    """In the child: a lock of its own (the one it inherited is held, by the fork)."""
+    global _forking  # noqa: PLW0603 - one per process
+    _forking = threading.Lock()
 
 
 def _end(pid: int, graceful: float | None) -> None:
