@@ -549,6 +549,26 @@ def test_a_stub_whose_marker_is_deleted_is_tested_for_real(stubs, tmp_path):
     assert result.count("passed") > 0 and result.count("failed") > 0
 
 
+@pytest.mark.parametrize("edits", [1, 2], ids=["marker deleted", "deleted and put back"])
+def test_a_stub_marker_edited_between_runs_of_one_process_is_seen(stubs, tmp_path, edits):
+    """What a handler's source says is read again once the file changed: the markers found
+    are kept by file size and mtime for the imports of one run (cfngen/_contract/_entrypoint.py),
+    never across an edit."""
+    root = project(tmp_path, stubs)
+    handlers = root / WIDGET_HANDLERS
+    marked = handlers.read_text()
+
+    def run():
+        return message(run_contract_tests(root, keyword="create_create"), "contract_create_create")
+
+    assert "not implemented" in run()
+    texts = [marked.replace(CREATE_STUB, CREATE_STUB[: -len(MARKER)]), marked][:edits]
+    for text in texts:
+        handlers.write_text(text)
+        found = run()
+        assert ("not implemented" in found) == (text == marked), found
+
+
 def test_a_stub_marker_outside_a_handler_is_not_a_stub(tmp_path):
     root = project(tmp_path, "store")
     handlers = root / STORE_HANDLERS

@@ -17,6 +17,8 @@ from cfngen._cli._options import (
 )
 from cfngen._cli._output import painter, print_warning
 from cfngen._cli._target_options import add_target_options, target_options
+from cfngen._cli._watch import add_watch_options, run_watch
+from cfngen._cli._watch import run_options as _run_options
 from cfngen._errors import ExitCode
 
 if TYPE_CHECKING:
@@ -93,6 +95,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_handler_options(p, after="fail an action after")
     add_target_options(p, test=True)
     add_kind_options(p)
+    add_watch_options(p)
     p.set_defaults(run=run)
 
 
@@ -113,6 +116,12 @@ def run(args: argparse.Namespace) -> int:
     paint_lines = painter(lines)
 
     verbose = getattr(args, "verbose", False)
+    if getattr(args, "watch", False):
+        return run_watch(args, _run_options(args))
+    if getattr(args, "poll", False):
+        from cfngen._errors import CfngenError
+
+        raise CfngenError("--poll applies to --watch only", "add --watch, or leave out --poll")
 
     def progress(result: TestResult) -> None:
         lines.write(render_progress(result, paint_lines))

@@ -10,7 +10,7 @@ handlers to run.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -142,6 +142,8 @@ def run_contract_tests(
     role_arn: str | None = None,
     on_target: Callable[[Target], None] | None = None,
     on_wait: Callable[[float, float, bool], None] | None = None,
+    first: Collection[str] = (),
+    workers: int = 1,
     **options: Any,
 ) -> SuiteResult:
     """Run the contract tests of the project in `root` (`options`: as for `invoke`).
@@ -149,8 +151,9 @@ def run_contract_tests(
     `endpoint_url`/`moto_server`: where the handlers' AWS calls go (_target.py), told to
     `on_target` before the first test and kept as the result's `target`; `setup`: a template
     deployed there for the run, whose exports (and the target's) fill `{{Name}}` in inputs
-    (_setup.py). Raises CfngenError
-    when they cannot run at all (no project, no handlers, bad inputs).
+    (_setup.py). Tests named in `first` run before the others, in the order the suite
+    gives them; `workers` processes run them at once. Raises CfngenError when they cannot
+    run at all (no project, no handlers, bad inputs).
     """
     from cfngen._contract._runner import Runner
     from cfngen._project import load_project
@@ -173,6 +176,8 @@ def run_contract_tests(
         setup=setup,
         profile=profile,
         role_arn=role_arn,
+        first=frozenset(first),
+        workers=workers,
     )
     runner = Runner(project, contract, settings)
     targets: list[Target] = []

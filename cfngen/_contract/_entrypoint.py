@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cfngen._contract._capture import Sink, current_sink, set_sink
+from cfngen._contract._compiled import compiled_once
 from cfngen._contract._requirements import REQUIREMENTS_FILE, install_requirements, to_install
 from cfngen._contract._returned import NotAProgressEvent, is_progress_event, not_a_progress_event
 from cfngen._errors import CfngenError, ExitCode
@@ -177,7 +178,8 @@ class Entrypoint:
         sink = Sink()
         set_sink(sink)
         try:
-            module = self._import(module_name, package)
+            with compiled_once(self.project.root):
+                module = self._import(module_name, package)
         except CfngenError:
             raise
         except Exception as exc:
@@ -320,26 +322,55 @@ def find_stubs(entrypoint: Any, root: Path) -> dict[str, Stub]:
     for action, function in handlers.items():
         name = str(getattr(action, "value", action))
         original = inspect.unwrap(function)
-        try:
-            filename = inspect.getsourcefile(original)
-            if filename is not None:
-                # The file may have changed since an earlier import in this process.
-                linecache.checkcache(filename)
-            lines, start = inspect.getsourcelines(original)
-        except (OSError, TypeError):
+        marker = _stub_marker(original)
+        if marker is None:
             continue
-        for offset, text in enumerate(lines):
-            if STUB_MARKER.match(text):
-                where = Path(filename or "?")
-                with contextlib.suppress(ValueError, OSError):
-                    where = where.resolve().relative_to(root.resolve())
-                found[name] = Stub(
-                    action=name,
-                    function=getattr(original, "__name__", repr(original)),
-                    where=f"{where.as_posix()}:{start + offset}",
-                    line=text.strip(),
-                )
-                break
+        filename, number, text = marker
+        where = Path(filename)
+        with contextlib.suppress(ValueError, OSError):
+            where = where.resolve().relative_to(root.resolve())
+        found[name] = Stub(
+            action=name,
+            function=getattr(original, "__name__", repr(original)),
+            where=f"{where.as_posix()}:{number}",
+            line=text,
+        )
+    return found
+
+
+#: `_stub_marker` by (file, its size and mtime, the function's first line): the project's
+#: package is imported again for every test, and reading a function's source tokenizes its
+#: file (a quarter of the time of an import of the example's package).
+_MARKERS: dict[tuple[str, int, int, int], tuple[str, int, str] | None] = {}
+
+
+def _stub_marker(function: Any) -> tuple[str, int, str] | None:
+    """(file, line number, line) of the STUB marker in the function's own source, or None."""
+    code = getattr(function, "__code__", None)
+    try:
+        filename = inspect.getsourcefile(function)
+        stat = os.stat(filename) if filename is not None else None
+    except (OSError, TypeError):
+        return None
+    key = None
+    if filename is not None and stat is not None and code is not None:
+        key = (filename, stat.st_size, stat.st_mtime_ns, code.co_firstlineno)
+        if key in _MARKERS:
+            return _MARKERS[key]
+    try:
+        if filename is not None:
+            # The file may have changed since an earlier import in this process.
+            linecache.checkcache(filename)
+        lines, start = inspect.getsourcelines(function)
+    except (OSError, TypeError):
+        return None
+    found = None
+    for offset, text in enumerate(lines):
+        if STUB_MARKER.match(text):
+            found = (filename or "?", start + offset, text.strip())
+            break
+    if key is not None:
+        _MARKERS[key] = found
     return found
 
 

@@ -18,6 +18,8 @@ import gc
 import os
 import pickle
 import signal
+import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -39,32 +41,40 @@ def can_fork() -> bool:
     return hasattr(os, "fork")
 
 
-def isolated(work: Callable[[Send], T], on_message: Send) -> T:
+def isolated(work: Callable[[Send], T], on_message: Send, *, graceful: float | None = None) -> T:
     """`work(send)` in a child process; `send(obj)` there calls `on_message(obj)` here.
 
     Returns what `work` returned, raises what it raised (its class and message; not its
     traceback), or ChildExit when the child ended without saying either.
+
+    With `graceful` (seconds), the child is cfngen's own code that cleans up after itself (a
+    watch session's test run, which makes a sandbox and workers): Ctrl-C, SIGTERM and SIGHUP
+    end it as they end cfngen, by KeyboardInterrupt, and when this process is interrupted the
+    child gets SIGTERM and that long to finish before SIGKILL.
     """
     if not can_fork():
         return work(on_message)
-    read_fd, write_fd = os.pipe()
-    # The child's collections leave what this process made alone: they would write into (and so
-    # copy) nearly every page of it, hundreds of MB with moto and botocore imported.
-    gc.freeze()
-    try:
-        pid = _lifetime.fork()  # a child that dies with this process, however it ends
-        if pid == 0:  # the child: never returns
-            os.close(read_fd)
-            _child(work, write_fd)
-    finally:
-        gc.unfreeze()  # here (the child never gets this far)
-    os.close(write_fd)
+    # One fork at a time (threads fork workers at once, Runner.each): no other child inherits
+    # this one's write end, which would keep its end-of-file from coming when it dies, and no
+    # thread unfreezes while another forks.
+    with _forking:
+        read_fd, write_fd = os.pipe()
+        # The child's collections leave what this process made alone: they would write into
+        # (and so copy) nearly every page of it, hundreds of MB with moto and botocore imported.
+        gc.freeze()
+        try:
+            pid = _lifetime.fork()  # a child that dies with this process, however it ends
+            if pid == 0:  # the child: never returns
+                _reset_after_fork()
+                os.close(read_fd)
+                _child(work, write_fd, graceful=graceful is not None)
+        finally:
+            gc.unfreeze()  # here (the child never gets this far)
+        os.close(write_fd)
     try:
         outcome = _receive(read_fd, on_message)
     except BaseException:  # Ctrl-C, or on_message failed: the child must not outlive us
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+        _end(pid, graceful)
         raise
     _, status = os.waitpid(pid, 0)
     if outcome is None:
@@ -73,6 +83,36 @@ def isolated(work: Callable[[Send], T], on_message: Send) -> T:
     if kind == "error":
         raise value
     return value  # type: ignore[no-any-return]
+
+
+_forking = threading.Lock()
+
+
+def _reset_after_fork() -> None:
+    """In the child: a lock of its own (the one it inherited is held, by the fork)."""
+    global _forking  # noqa: PLW0603 - one per process
+    _forking = threading.Lock()
+
+
+def _end(pid: int, graceful: float | None) -> None:
+    """End the child and reap it: SIGKILL, or SIGTERM first and SIGKILL after `graceful`."""
+    if graceful is not None:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + graceful
+        while time.monotonic() < deadline:
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] != 0:
+                    return
+            except ChildProcessError:
+                return
+            except KeyboardInterrupt:  # a second Ctrl-C: no more waiting
+                break
+            time.sleep(0.01)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
 
 
 def _receive(read_fd: int, on_message: Send) -> tuple[str, Any] | None:
@@ -93,15 +133,25 @@ def _receive(read_fd: int, on_message: Send) -> tuple[str, Any] | None:
     return outcome
 
 
-def _child(work: Callable[[Send], Any], write_fd: int) -> None:
+#: The child's collection thresholds: a worker is short-lived and allocates in bursts (a
+#: handler package imported again for each test, a botocore session and clients in each), and
+#: with the default first threshold (700) it spent a tenth of its CPU collecting, mostly in two
+#: full collections of everything it made. One young collection per 100,000 objects still
+#: frees what a test leaves in cycles long before it adds up.
+_CHILD_GC_THRESHOLDS = (100_000, 20, 100)
+
+
+def _child(work: Callable[[Send], Any], write_fd: int, *, graceful: bool = False) -> None:
     code = 0
+    gc.enable()  # whatever the parent was doing when it forked
+    gc.set_threshold(*_CHILD_GC_THRESHOLDS)
     # cfngen turns Ctrl-C, SIGTERM and SIGHUP into KeyboardInterrupt (cfngen/_process.py), and
     # so did this fork: a handler signalling its own process came back as an interrupt of
     # cfngen and ended the run without a report. Here they end the worker, which the parent
     # reports as the signal that killed it (the user's Ctrl-C reaches the parent too).
     for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+            signal.signal(getattr(signal, name), _interrupted if graceful else signal.SIG_DFL)
     try:
         out = os.fdopen(write_fd, "wb")
 
@@ -121,6 +171,10 @@ def _child(work: Callable[[Send], Any], write_fd: int) -> None:
     finally:
         # No atexit handlers, no flushing of buffers the parent also holds.
         os._exit(code)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _error(exc: BaseException) -> bytes:

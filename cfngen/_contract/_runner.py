@@ -10,16 +10,19 @@ runs a unit of work in a child process (_isolate.py) and `carry` drives one acti
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import os
 import sys
+import threading
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from cfngen._contract._call import Invocation
 from cfngen._contract._calls import RECORDER, Call, attributed
 from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source, Stub
-from cfngen._contract._isolate import ChildExit, Send, isolated
+from cfngen._contract._isolate import ChildExit, Send, can_fork, isolated
 from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_call
 from cfngen._contract._responses import Responses
 from cfngen._contract._sandbox import Sandbox
@@ -50,7 +53,8 @@ class Runner(Generic[P]):
         self._sandbox: Sandbox | None = None
         self._entrypoint: Entrypoint | None = None
         self._send: Send | None = None
-        self._calling: tuple[str, int] | None = None
+        #: The call each worker is making (its driving thread's `calling`), named if it dies.
+        self._calls_made = threading.local()
         #: The simulated (or real) clock of the process that runs handlers, and that process.
         self._clock: tuple[int, CallbackClock] | None = None
         #: The AWS calls the handlers made in the units run so far, from every worker.
@@ -67,23 +71,28 @@ class Runner(Generic[P]):
         """The sandbox and the imported entrypoint, for the length of the block: the one
         `.rpdk-config` names, or `source` (a custom resource's function)."""
         directory = self.project.src_dir if source is None else source.directory
-        with Sandbox(
-            directory.resolve(),
-            region=self.settings.region,
-            profile=self.settings.profile,
-            role_arn=self.settings.role_arn,
-            session_module=self.protocol.session_module,
-            allow_network=self.settings.allow_network,
-            seeds=self.settings.seeds,
-            endpoint_url=self.settings.endpoint_url,
-            moto_server=self.settings.moto_server,
-            reset=self.settings.setup is None,
-        ) as sandbox:
+        paused = _CollectionsPaused()
+        with (
+            paused,
+            Sandbox(
+                directory.resolve(),
+                region=self.settings.region,
+                profile=self.settings.profile,
+                role_arn=self.settings.role_arn,
+                session_module=self.protocol.session_module,
+                allow_network=self.settings.allow_network,
+                seeds=self.settings.seeds,
+                endpoint_url=self.settings.endpoint_url,
+                moto_server=self.settings.moto_server,
+                reset=self.settings.setup is None,
+            ) as sandbox,
+        ):
             self._sandbox = sandbox
             if self.on_target is not None:
                 self.on_target(sandbox.target)
             try:
                 self._entrypoint = Entrypoint(self.project, self.protocol.adapt, source)
+                paused.resume()
                 yield self
             finally:
                 if self._clock is not None and self._clock[0] == os.getpid():
@@ -139,9 +148,66 @@ class Runner(Generic[P]):
         gets a ChildExit and a new worker carries on with the next. Exceptions a unit raises
         (CfngenError) end the run and are raised here.
         """
+        workers = min(self.settings.workers, len(units))
+        if workers > 1 and fresh and can_fork():
+            self._each_at_once(units, on_done, workers, on_message)
+            return
         start: int | None = 0
         while start is not None and start < len(units):
             start = self._worker(units, start, on_done, fresh=fresh, on_message=on_message)
+
+    def _each_at_once(
+        self,
+        units: Sequence[Callable[[], T]],
+        on_done: Callable[[int, T | ChildExit], None],
+        workers: int,
+        on_message: Send | None,
+    ) -> None:
+        """`each` in `workers` worker processes at once, unit i in the (i % workers)th, each
+        driven by a thread here; `on_done` and `on_message` are called one at a time, and
+        `on_done` in the units' order, as `each` calls it with one worker."""
+        lock = threading.Lock()
+        failed: list[BaseException] = []
+        finished: dict[int, T | ChildExit] = {}
+        handed = 0
+
+        def hand_on(index: int, result: T | ChildExit) -> None:
+            nonlocal handed
+            with lock:
+                finished[index] = result
+                while handed in finished:
+                    on_done(handed, finished.pop(handed))
+                    handed += 1
+
+        def message(value: Any) -> None:
+            if on_message is not None:
+                with lock:
+                    on_message(value)
+
+        def share(k: int) -> None:
+            mine = list(range(k, len(units), workers))
+            sub = [units[i] for i in mine]
+
+            def done(index: int, result: T | ChildExit) -> None:
+                hand_on(mine[index], result)
+
+            try:
+                start: int | None = 0
+                while start is not None and start < len(sub) and not failed:
+                    start = self._worker(sub, start, done, fresh=True, on_message=message)
+            except BaseException as exc:  # raised in the calling thread below
+                failed.append(exc)
+
+        threads = [threading.Thread(target=share, args=(k,), daemon=True) for k in range(workers)]
+        with warnings.catch_warnings():
+            # Python 3.12+ warns of fork() in a process with threads; ours fork and wait only.
+            warnings.filterwarnings("ignore", ".*fork", DeprecationWarning)
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        if failed:
+            raise failed[0]
 
     def _worker(
         self,
@@ -176,7 +242,7 @@ class Runner(Generic[P]):
         def received(message: Any) -> None:
             if isinstance(message, _Started):
                 running[:] = [message.index]
-                self._calling = None
+                self._calls_made.calling = None
             elif isinstance(message, _Done):
                 running.clear()
                 self.entrypoint.hung.update(message.hung)
@@ -185,7 +251,7 @@ class Runner(Generic[P]):
                 self.ran.update(message.ran)
                 on_done(message.index, message.result)
             elif isinstance(message, _Calling):
-                self._calling = (message.label, message.number)
+                self._calls_made.calling = (message.label, message.number)
             elif on_message is not None:
                 on_message(message)
 
@@ -196,8 +262,9 @@ class Runner(Generic[P]):
             if not running:
                 raise
             how = exc.how
-            if self._calling is not None:
-                how += f" during {self._calling[0]} #{self._calling[1]}"
+            calling = getattr(self._calls_made, "calling", None)
+            if calling is not None:
+                how += f" during {calling[0]} #{calling[1]}"
             on_done(running[0], ChildExit(how))
             return running[0] + 1
         finally:
@@ -281,6 +348,31 @@ class _Done:
         self.moto_modules = moto_modules
         self.calls: list[Call] = []
         self.ran: set[str] = set()
+
+
+class _CollectionsPaused:
+    """No cyclic garbage collection while the sandbox opens and the handlers are imported:
+    they import moto, botocore and the runtime library (a third of a second), making objects
+    that live as long as the process, and collecting the young ones again and again cost about
+    a twentieth of a cold `cfngen test`. Collections come back as they were at `resume()` (once
+    the entrypoint is imported) or at the end of the block."""
+
+    def __enter__(self) -> None:
+        self._enabled = gc.isenabled()
+        gc.disable()
+
+    def resume(self) -> None:
+        if self._enabled:
+            gc.enable()
+
+    def __exit__(self, *exc: object) -> None:
+        self.resume()
+
+
+def moto_modules() -> set[str]:
+    """The moto modules workers of this process imported (a watch session imports them in
+    the process it forks runs from)."""
+    return set(_moto_modules)
 
 
 def _import_moto_modules() -> None:

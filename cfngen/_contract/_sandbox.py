@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen import _redact
+from cfngen._contract._botocore_caches import shared_event_aliases
 from cfngen._contract._calls import botocore_recorded
 from cfngen._contract._capture import Capture
 from cfngen._contract._network import NetworkPolicy, guarded, network_policy
@@ -151,6 +152,7 @@ class Sandbox:
         stack.enter_context(patched_environ(self._environment()))
         stack.enter_context(_on_sys_path(self.src_dir))
         stack.enter_context(_shared_botocore_loader())
+        stack.enter_context(shared_event_aliases())
         # The calls handlers make, for the permission contract (_calls.py).
         stack.enter_context(botocore_recorded())
         if self.profile is None and self.session_module is not None:

@@ -45,3 +45,8 @@ class Settings:
     #: `--strict`: what a test warns of and CloudFormation accepts fails it (a permission
     #: declared only under another handler).
     strict: bool = False
+    #: Tests to run before the others, by name (`cfngen test --watch`: the ones that failed).
+    first: frozenset[str] = frozenset()
+    #: Worker processes running a suite's tests at once (each test is a new container, so
+    #: they are independent); `cfngen test --watch` uses one per CPU, up to 2.
+    workers: int = 1

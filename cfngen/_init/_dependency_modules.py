@@ -7,6 +7,7 @@ edit. cfngen init refuses a package name that would hide one of them."""
 #: Distribution (canonical name) -> the top-level modules it installs.
 MODULES: dict[str, tuple[str, ...]] = {
     "annotated-types": ("annotated_types",),
+    "anyio": ("anyio",),
     "argcomplete": ("argcomplete",),
     "attrs": ("attr", "attrs"),
     "beautifulsoup4": ("bs4",),
@@ -98,6 +99,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "typing-extensions": ("typing_extensions",),
     "typing-inspection": ("typing_inspection",),
     "urllib3": ("urllib3",),
+    "watchfiles": ("watchfiles",),
     "wcwidth": ("wcwidth",),
     "werkzeug": ("werkzeug",),
     "xmltodict": ("xmltodict",),

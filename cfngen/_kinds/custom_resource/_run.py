@@ -94,6 +94,8 @@ def _run_tests(
         ]
         for lid in ids
     }
+    for tests in plan.values():
+        tests.sort(key=lambda t: t[0] not in runner.settings.first)
     if not any(plan.values()):
         names = [name for lid in ids for name in _named(ids, lid)]
         raise CfngenError(

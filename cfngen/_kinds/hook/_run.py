@@ -81,6 +81,8 @@ def _run_tests(
     notes.extend(configuration.report())
     result = SuiteResult(notes=notes, needs_a_test=True)
     plan = [p for p in _planned(input_sets, points) if select(p[4]) or select(p[3])]
+    first = runner.settings.first
+    plan.sort(key=lambda p: p[4] not in first and p[3] not in first)
     permissions = _declared(project, points)
     if not points:
         result.notes.append("the schema declares no handler: there is nothing to test")

@@ -83,6 +83,8 @@ def run_tests(
     result = SuiteResult(notes=notes)
 
     plan = [p for p in _planned(input_sets, info) if select(p[0].name) or select(p[2])]
+    first = runner.settings.first
+    plan.sort(key=lambda p: p[0].name not in first and p[2] not in first)
     permissions = _declared(runner.project)
     if not plan and not any(select(d.test) for d in permissions):
         raise CfngenError(

@@ -1,0 +1,401 @@
+"""`cfngen test --watch`: a verdict on every save, from a process that stays warm.
+
+A cold `cfngen test` spends most of its CPU starting: the interpreter, cfngen, moto, botocore
+and the runtime library imported, the handlers' services loaded into moto. A watch session
+pays that once. It is a long-lived parent that never runs the project's code: on each save it
+regenerates what is derived (in this process, as `cfngen generate` does, all or nothing),
+then runs the tests in a child forked from it (cfngen/_contract/_isolate.py), which opens the
+sandbox, imports the handler package afresh from disk and forks two workers that share the tests
+(each test is a new container either way). So no run
+sees another's modules, moto accounts or environment, and none can run stale code: the child
+imports what is on disk when it starts, and a save during a run starts another. After a run,
+this process imports the library modules the child imported (moto's backends of the services
+the handlers call, their third-party dependencies; never the project's own), so the next
+child starts with them.
+
+Files come from watchfiles (Rust's notify: inotify, FSEvents, ReadDirectoryChangesW), or with
+`poll=True` (file systems that send no events) from a look at every file's size, mtime and
+inode every `POLL_MS`. watchfiles' debounce (1.6 s by default) alone would exceed the half a
+second a verdict is meant to take: a save's events are grouped for `STEP_MS` after the last
+one, at most `DEBOUNCE_MS`. Events on files whose bytes did not change (a touch, generate
+rewriting what it wrote) start nothing.
+
+Everything the runs write to the temporary folder goes to one folder of the session, removed
+when it ends; one left by a session killed with SIGKILL is removed by the next session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cfngen._errors import CfngenError
+
+#: watchfiles groups the events of one save for this long after the last one (its `step`)...
+STEP_MS = 10
+#: ...and at most this long after the first (its `debounce`; 1,600 by default).
+DEBOUNCE_MS = 300
+#: How often `poll=True` looks at every file (a stat each: ~0.1 ms for the example).
+POLL_MS = 50
+#: Folders whose files are never the project's sources (caches, build output, tools).
+IGNORED_DIRS = frozenset(
+    {
+        ".git",
+        "__pycache__",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".venv",
+        "venv",
+        "node_modules",
+        "build",
+        "dist",
+        ".hypothesis",
+        ".tox",
+        ".idea",
+        ".vscode",
+    }
+)
+#: Editors' swap, backup and temporary files.
+IGNORED_SUFFIXES = (".swp", ".swx", ".swo", "~", ".tmp", ".pyc", ".pyo")
+_TEMP_PREFIX = "cfngen-watch-"
+#: Worker processes a run's tests share: each test is a new container, so they are
+#: independent, and two CPUs give a verdict in about half the time.
+WORKERS = min(2, os.cpu_count() or 1)
+#: How long a run gets to clean up after the session is told to end, before SIGKILL.
+GRACE_SECONDS = 5.0
+
+
+@dataclass
+class Verdict:
+    """What one run found."""
+
+    #: Files whose bytes changed since the run before (relative to the project), sorted.
+    changed: list[str]
+    generated: bool = False
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    #: The failed tests' names, in the order they ran, and each one's message.
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    #: Every test's name, in the order they ran (the ones that failed last time first).
+    order: list[str] = field(default_factory=list)
+    #: Notes the suite gave (stale models, installed requirements).
+    notes: list[str] = field(default_factory=list)
+    #: The one message when the tests could not run (a syntax error, an invalid schema).
+    error: str | None = None
+    hint: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.failed == 0
+
+
+class Session:
+    """One project watched: `runs()` yields a Verdict for the start and for every save."""
+
+    def __init__(
+        self,
+        root: Path,
+        options: dict[str, Any],
+        *,
+        poll: bool = False,
+        generate: bool = True,
+    ) -> None:
+        self.root = root.resolve()
+        self.options = options
+        self.poll = poll
+        self.generate = generate
+        self._failing: list[str] = []
+        self._hashes: dict[str, str] = {}
+        self._tmp: str | None = None
+
+    # ------------------------------------------------------------------ the session
+
+    @contextlib.contextmanager
+    def opened(self) -> Iterator[Session]:
+        """The session's temporary folder (and those of dead sessions removed), for the
+        length of the block."""
+        sweep_dead_sessions()
+        self._tmp = tempfile.mkdtemp(prefix=f"{_TEMP_PREFIX}{os.getpid()}-")
+        try:
+            yield self
+        finally:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    def runs(self, changes: Iterable[set[Path]] | None = None) -> Iterator[Verdict]:
+        """A verdict now, then one for each batch of `changes` that changed a file's bytes
+        (the file watcher's, by default); stops when `changes` ends."""
+        self._hashes = self._snapshot()
+        yield self.run(set(self._hashes), first_run=True)
+        for batch in self.watch() if changes is None else changes:
+            changed = self._changed(batch)
+            if changed:
+                yield self.run(changed)
+
+    def watch(self) -> Iterator[set[Path]]:
+        """Batches of paths that saw events: watchfiles' native events, else polling."""
+        if self.poll:
+            yield from self._polled()
+            return
+        import watchfiles
+
+        for batch in watchfiles.watch(
+            self.root,
+            watch_filter=lambda _change, path: _watched(self.root, Path(path)),
+            debounce=DEBOUNCE_MS,
+            step=STEP_MS,
+            raise_interrupt=True,
+        ):
+            yield {Path(path) for _change, path in batch}
+
+    def _polled(self) -> Iterator[set[Path]]:
+        """Batches of paths whose size, mtime or inode changed, looked at every POLL_MS.
+
+        Not watchfiles' own polling mode (notify's poll watcher): in the flip test below it
+        missed a save that came within a second of the one before with the same size.
+        """
+        seen = self._stats()
+        while True:
+            time.sleep(POLL_MS / 1000)
+            now = self._stats()
+            changed = {path for path in seen.keys() | now.keys() if seen.get(path) != now.get(path)}
+            seen = now
+            if changed:
+                yield changed
+
+    def _stats(self) -> dict[Path, tuple[int, int, int]]:
+        found = {}
+        for path in self._files():
+            with contextlib.suppress(OSError):
+                stat = path.stat()
+                found[path] = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        return found
+
+    def _files(self) -> Iterator[Path]:
+        for directory, dirs, files in os.walk(self.root):
+            dirs[:] = [d for d in dirs if d not in IGNORED_DIRS and not d.startswith(".cfngen")]
+            for name in files:
+                path = Path(directory, name)
+                if _watched(self.root, path):
+                    yield path
+
+    # ------------------------------------------------------------------ one run
+
+    def run(self, changed: set[str], *, first_run: bool = False) -> Verdict:
+        started = time.perf_counter()
+        verdict = Verdict(sorted(changed))
+        only_inputs = not first_run and all(_is_input(path) for path in changed)
+        try:
+            if self.generate and not only_inputs:
+                verdict.generated = self._generate()
+            self._test(verdict)
+        except CfngenError as error:
+            verdict.error, verdict.hint = _one_message(error), error.hint
+        except Exception as error:  # a bug of cfngen's must not end the session: say it, go on
+            verdict.error = f"internal error: {type(error).__name__}: {error}"
+            verdict.hint = "please report it; the watch goes on"
+        # What generate wrote is not a change of the user's.
+        self._hashes = self._snapshot()
+        verdict.seconds = time.perf_counter() - started
+        return verdict
+
+    def _generate(self) -> bool:
+        """generate, in this process (cfngen's own code only): whether it wrote anything."""
+        from cfngen._generate import generate_project
+
+        return bool(generate_project(self.root).written)
+
+    def _test(self, verdict: Verdict) -> None:
+        from cfngen._contract._isolate import ChildExit, isolated
+
+        first = list(self._failing)
+        tmp = self._tmp
+
+        def work(send: Callable[[Any], None]) -> tuple[Verdict, list[str]]:
+            from cfngen._contract import run_contract_tests
+
+            if tmp is not None:  # whatever the run writes there goes when the session ends
+                tempfile.tempdir = tmp
+                os.environ["TMPDIR"] = tmp
+            before = set(sys.modules)
+            result = run_contract_tests(self.root, first=first, workers=WORKERS, **self.options)
+            for test in result.tests:
+                if test.outcome == "failed":
+                    verdict.failures.append((test.name, test.message or ""))
+            verdict.passed = result.count("passed")
+            verdict.failed = result.count("failed")
+            verdict.skipped = result.count("skipped")
+            verdict.notes = list(result.notes)
+            verdict.order = [test.name for test in result.tests]
+            from cfngen._contract import _runner
+
+            # The run's own imports, and the moto modules its workers imported (_runner.py).
+            imported = _library_modules(set(sys.modules) - before, self.root)
+            return verdict, sorted({*imported, *_runner.moto_modules()})
+
+        try:
+            done, imported = isolated(work, lambda _message: None, graceful=GRACE_SECONDS)
+        except ChildExit as exc:
+            raise CfngenError(f"the test run ended: {exc.how}") from None
+        verdict.passed, verdict.failed, verdict.skipped = done.passed, done.failed, done.skipped
+        verdict.failures, verdict.notes, verdict.order = done.failures, done.notes, done.order
+        self._failing = [name for name, _message in done.failures]
+        warm(imported)
+
+    # ------------------------------------------------------------------ what changed
+
+    def _snapshot(self) -> dict[str, str]:
+        """Every watched file's digest, by path relative to the project."""
+        digests: dict[str, str] = {}
+        for path in self._files():
+            with contextlib.suppress(OSError):
+                relative = path.relative_to(self.root).as_posix()
+                digests[relative] = hashlib.sha1(path.read_bytes()).hexdigest()
+        return digests
+
+    def _changed(self, paths: set[Path]) -> set[str]:
+        """The paths among `paths` whose bytes differ from the last run's (or that came or
+        went since)."""
+        changed = set()
+        for path in paths:
+            try:
+                relative = path.resolve().relative_to(self.root).as_posix()
+            except (ValueError, OSError):
+                continue
+            try:
+                digest: str | None = hashlib.sha1(path.read_bytes()).hexdigest()
+            except OSError:
+                digest = None
+            if digest != self._hashes.get(relative):
+                changed.add(relative)
+        return changed
+
+
+def warm(modules: Iterable[str]) -> None:
+    """Import here the library modules a run imported, so the next run's child has them."""
+    if not modules:
+        return
+    from cfngen._contract._moto_imports import install
+
+    install()  # as in the sandbox: moto's EC2 models only if a run imported them for real
+    for name in sorted(modules):
+        if name in sys.modules:
+            continue
+        with contextlib.suppress(Exception):  # only a head start: the child imports the rest
+            importlib.import_module(name)
+    # moto parses the botocore model of a service it answers once per process (with its own
+    # additions); a worker did it for every run.
+    get_service_model = getattr(sys.modules.get("moto.core.utils"), "get_service_model", None)
+    for name in modules:
+        parts = name.split(".")
+        if get_service_model is not None and len(parts) == 3 and parts[2] == "responses":
+            with contextlib.suppress(Exception):  # a moto service botocore names otherwise
+                get_service_model(parts[1])
+
+
+def prepare() -> None:
+    """Import what every run needs before the first: cfngen's runner and generate (with the
+    model renderer), moto, botocore and the runtime library."""
+    from cfngen._contract._moto_imports import install
+
+    install()
+    for name in (
+        "cfngen._contract._runner",
+        "cfngen._contract._results",
+        "cfngen._generate",
+        "cfngen._kinds",
+        # What renders models.py when a schema edit changes it (0.5 s to import).
+        "datamodel_code_generator.config",
+        "datamodel_code_generator.model.dataclass",
+        "datamodel_code_generator.parser.jsonschema",
+        "black",
+        "black.mode",
+        "black.parsing",
+        "moto",
+        "moto.core.models",
+        "boto3",
+        "botocore.session",
+        "cloudformation_cli_python_lib",
+        "jsonschema",
+        "time_machine",
+    ):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
+def _library_modules(names: set[str], root: Path) -> list[str]:
+    """The modules among `names` that are libraries: not the project's own, not from a
+    folder the run made (requirements installed for it), not a stand-in."""
+    found = []
+    project = str(root) + os.sep
+    temp = tempfile.gettempdir() + os.sep
+    for name in names:
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None) or ""
+        if not path or path.startswith((project, temp)) or name == "__main__":
+            continue
+        found.append(name)
+    return found
+
+
+def _watched(root: Path, path: Path) -> bool:
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return False
+    if any(part in IGNORED_DIRS or part.startswith(".cfngen") for part in parts[:-1]):
+        return False
+    name = parts[-1] if parts else ""
+    return not (name.endswith(IGNORED_SUFFIXES) or name.startswith(".#"))
+
+
+def _is_input(relative: str) -> bool:
+    return relative.startswith("inputs/")
+
+
+def _one_message(error: CfngenError) -> str:
+    """The error as one message: an invalid schema's first error, else its own words."""
+    report = getattr(error, "report", None)
+    errors = [d for d in getattr(report, "diagnostics", None) or [] if d.severity == "error"]
+    if report is None or not errors:
+        # Its first line: a handler's syntax error says where; the frames under it add nothing.
+        lines = error.message.strip().splitlines()
+        return lines[0] if lines else str(error)
+    first = errors[0]
+    line = f":{first.line}" if first.line else ""
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{report.path}{line}: {first.message}{more}; nothing was generated"
+
+
+def sweep_dead_sessions() -> None:
+    """Remove the temporary folders of watch sessions whose process is gone (SIGKILL runs no
+    `finally`)."""
+    base = Path(tempfile.gettempdir())
+    for folder in base.glob(f"{_TEMP_PREFIX}*"):
+        pid_text = folder.name[len(_TEMP_PREFIX) :].split("-", 1)[0]
+        if not pid_text.isdigit() or _alive(int(pid_text)):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
