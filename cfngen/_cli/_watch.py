@@ -20,7 +20,8 @@ SHOWN_FAILURES = 5
 def run_watch(args: argparse.Namespace, options: dict[str, object]) -> int:
     """Watch until Ctrl-C (or SIGTERM): exit 0 then, as the session ended as asked."""
     from cfngen._cli._options import project_folder
-    from cfngen._watch import Session, prepare
+    from cfngen._watch import Session
+    from cfngen._watch_warm import prepare
 
     _refuse(args)
     poll = args.poll

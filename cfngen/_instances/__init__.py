@@ -32,6 +32,7 @@ import json
 from typing import Any
 
 from cfngen._instances import _conformance
+from cfngen._instances._repair import instance
 from cfngen._instances._scalars import MISSING, format_samples
 from cfngen._instances._values import Builder
 from cfngen._schema import pointer_tokens, property_name
@@ -62,7 +63,7 @@ def input_errors(schema: dict[str, Any], instance: dict[str, Any]) -> list[tuple
 
 def _create(schema: dict[str, Any], variant: int) -> tuple[dict[str, Any], bool]:
     builder = Builder(schema, variant)
-    value, errors = builder.instance(schema)
+    value, errors = instance(builder, schema)
     if not isinstance(value, dict) or value is MISSING:
         return {}, False
     return value, not errors

@@ -24,7 +24,6 @@ from cfngen._instances._scalars import (
     _dependencies,
     _map_key,
     _merge,
-    _strategies,
     _types,
     enum_value,
     number_value,
@@ -336,86 +335,3 @@ class Builder:
             if self.valid(s, trial):
                 out = trial
         return out
-
-    # -- the repair loop
-
-    def instance(self, schema: Any) -> tuple[Any, list[Any]]:
-        """An instance of `schema` (the resource) and the errors left (empty: it is valid)."""
-        result = self.value(schema, (), 0)
-        errors: list[Any] = []
-        for _ in range(MAX_ROUNDS):
-            if result is MISSING:
-                result = {}
-            errors = _conformance.iter_errors(self.validator, result)
-            if not errors:
-                return result, []
-            targets = []
-            for error in errors:
-                where = tuple(error.absolute_path)
-                while where and where not in self.nodes:
-                    where = where[:-1]
-                if where not in targets:
-                    targets.append(where)
-            # Deepest first; a parent is regenerated as a whole, so skip what lies below it.
-            targets.sort(key=len, reverse=True)
-            done: list[Path] = []
-            for where in targets:
-                if any(where[: len(d)] == d for d in done):
-                    continue
-                result, redone = self.repair(result, where)
-                done.append(redone)
-                if result is MISSING:
-                    break
-        return result, errors
-
-    def repair(self, instance: Any, where: Path) -> tuple[Any, Path]:
-        node = self.nodes.get(where)
-        if node is None:
-            return instance, where
-        limit = _strategies(self.effective(node.schema))
-        tries = self.attempts.get(where, 0) + 1
-        self.attempts[where] = tries
-        if tries >= limit and where:
-            # Out of strategies here: let the parent try its next one (which may drop us).
-            # Our count stays spent, so when the parent makes us again and we fail again, the
-            # parent moves on at once: rounds add up along a path instead of multiplying.
-            parent = where[:-1]
-            while parent and parent not in self.nodes:
-                parent = parent[:-1]
-            return self.repair(instance, parent)
-        self.forget(where)
-        value = self.value(node.schema, where, node.depth, node.required)
-        if not where:
-            return value, where
-        try:
-            container = _get(instance, where[:-1])
-        except (KeyError, IndexError, TypeError):
-            return instance, where
-        key = where[-1]
-        if value is MISSING:
-            if isinstance(container, dict) and not node.required:
-                container.pop(key, None)
-                return instance, where
-            return (
-                self.repair(instance, where[:-1])
-                if where[:-1] in self.nodes
-                else (
-                    instance,
-                    where,
-                )
-            )
-        if isinstance(container, dict) or (
-            isinstance(container, list) and isinstance(key, int) and key < len(container)
-        ):
-            container[key] = value  # type: ignore[index]
-        return instance, where
-
-    def forget(self, where: Path) -> None:
-        for path in [p for p in self.nodes if p[: len(where)] == where and p != where]:
-            del self.nodes[path]
-
-
-def _get(instance: Any, path: Path) -> Any:
-    for key in path:
-        instance = instance[key]
-    return instance

@@ -1,0 +1,79 @@
+"""What a watch session imports ahead of its runs, so that each run's child starts warm: what
+every run needs before the first, and after each run the library modules it imported."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+
+def warm(modules: Iterable[str]) -> None:
+    """Import here the library modules a run imported, so the next run's child has them."""
+    if not modules:
+        return
+    from cfngen._contract._moto_imports import install
+
+    install()  # as in the sandbox: moto's EC2 models only if a run imported them for real
+    for name in sorted(modules):
+        if name in sys.modules:
+            continue
+        with contextlib.suppress(Exception):  # only a head start: the child imports the rest
+            importlib.import_module(name)
+    # moto parses the botocore model of a service it answers once per process (with its own
+    # additions); a worker did it for every run.
+    get_service_model = getattr(sys.modules.get("moto.core.utils"), "get_service_model", None)
+    for name in modules:
+        parts = name.split(".")
+        if get_service_model is not None and len(parts) == 3 and parts[2] == "responses":
+            with contextlib.suppress(Exception):  # a moto service botocore names otherwise
+                get_service_model(parts[1])
+
+
+def prepare() -> None:
+    """Import what every run needs before the first: cfngen's runner and generate (with the
+    model renderer), moto, botocore and the runtime library."""
+    from cfngen._contract._moto_imports import install
+
+    install()
+    for name in (
+        "cfngen._contract._runner",
+        "cfngen._contract._results",
+        "cfngen._generate",
+        "cfngen._kinds",
+        # What renders models.py when a schema edit changes it (0.5 s to import).
+        "datamodel_code_generator.config",
+        "datamodel_code_generator.model.dataclass",
+        "datamodel_code_generator.parser.jsonschema",
+        "black",
+        "black.mode",
+        "black.parsing",
+        "moto",
+        "moto.core.models",
+        "boto3",
+        "botocore.session",
+        "cloudformation_cli_python_lib",
+        "jsonschema",
+        "time_machine",
+    ):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
+def library_modules(names: set[str], root: Path) -> list[str]:
+    """The modules among `names` that are libraries: not the project's own, not from a
+    folder the run made (requirements installed for it), not a stand-in."""
+    found = []
+    project = str(root) + os.sep
+    temp = tempfile.gettempdir() + os.sep
+    for name in names:
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None) or ""
+        if not path or path.startswith((project, temp)) or name == "__main__":
+            continue
+        found.append(name)
+    return found
