@@ -127,3 +127,38 @@ def test_a_kind_without_resources_to_take_over_is_a_usage_error(tmp_path_factory
     shutil.copytree(made, root)
     done = cfngen("test", "--upgrade-from", "HEAD", cwd=root)
     assert done.returncode == 2 and "for resource types" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("filtered", [True, False], ids=["data filter", "without it"])
+def test_the_archive_is_unpacked_inside_and_without_links_out(tmp_path, monkeypatch, filtered):
+    import contextlib
+    import io
+    import tarfile
+
+    from cfngen._contract import _upgrade
+    from cfngen._errors import CfngenError
+
+    if not filtered:  # the rules cfngen applies on a Python older than tarfile's data filter
+        monkeypatch.delattr(tarfile, "data_filter", raising=False)
+
+    def archive(*members: tuple[str, bytes | None, str | None]) -> bytes:
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w") as tar:
+            for name, data, link in members:
+                info = tarfile.TarInfo(name)
+                if link is not None:
+                    info.type, info.linkname = tarfile.SYMTYPE, link
+                    tar.addfile(info)
+                else:
+                    info.size = len(data or b"")
+                    tar.addfile(info, io.BytesIO(data or b""))
+        return buffer.getvalue()
+
+    _upgrade._extract(archive(("p/a.txt", b"kept", None)), tmp_path / "ok")
+    assert (tmp_path / "ok" / "p" / "a.txt").read_bytes() == b"kept"
+    with pytest.raises((CfngenError, tarfile.TarError)):
+        _upgrade._extract(archive(("../evil.txt", b"x", None)), tmp_path / "out")
+    assert not (tmp_path / "evil.txt").exists()
+    with contextlib.suppress(CfngenError, tarfile.TarError):  # refused, or left out
+        _upgrade._extract(archive(("p/link", None, "/etc/passwd")), tmp_path / "link")
+    assert not (tmp_path / "link" / "p" / "link").is_symlink()

@@ -215,9 +215,23 @@ def _checkout(root: Path, rev: str, scratch: Path) -> Path:
     if git(["cat-file", "-e", f"{commit}:{config}"], top, check=False).returncode != 0:
         raise CfngenError(f"the project did not exist at {rev}: nothing to upgrade from", hint)
     archive = _archive(top, commit, relpath)
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(scratch / "old", filter="data")  # nothing outside, no links out
+    _extract(archive, scratch / "old")
     return scratch / "old" / relpath
+
+
+def _extract(archive: bytes, where: Path) -> None:
+    """Unpack `archive` under `where`: nothing outside it, no link leading out (tarfile's data
+    filter where this Python has it: 3.11.4, 3.10.12 and later; else the same rules here)."""
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(where, filter="data")
+            return
+        for member in tar.getmembers():
+            parts = Path(member.name).parts
+            if member.name.startswith("/") or ".." in parts:
+                raise CfngenError(f"git archive holds {member.name!r}, outside the project", None)
+            if member.isfile() or member.isdir():
+                tar.extract(member, where)  # links are left out: they could lead anywhere
 
 
 def _archive(top: Path, commit: str, relpath: str) -> bytes:
