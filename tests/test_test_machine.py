@@ -23,6 +23,8 @@ TOOLS = {
     "unshare": "util-linux",
     "git": "git",
     "java": "default-jdk-headless",
+    "node": "nodejs",
+    "npm": "npm",
 }
 
 
