@@ -21,7 +21,7 @@ from cfngen._errors import CfngenError
 from cfngen._package._aws import Clock, aws_call
 from cfngen._package._submit import Say, SubmitOptions
 from cfngen._publish._plan import RegionPlan, decide, inspect
-from cfngen._publish._region import RegionOutcome, run_region
+from cfngen._publish._region import Choices, RegionOutcome, run_region
 from cfngen._publish._state import State
 
 __all__ = [
@@ -135,12 +135,17 @@ def publish(
             "confirm on a terminal, or pass --yes (see them with --plan)",
         )
 
+    choices = Choices(
+        account=account,
+        public=options.public,
+        configuration=options.configuration,
+        accept_terms=options.accept_terms,
+        submit=options.submit,
+        clock=clock,
+    )
+
     def one(plan: RegionPlan) -> RegionOutcome:
-        outcome = run_region(
-            session, plan, build, account=account, public=options.public,
-            configuration=options.configuration, accept_terms=options.accept_terms,
-            submit=options.submit, say=say, clock=clock,
-        )  # fmt: skip
+        outcome = run_region(session, plan, build, choices, say)
         state.record(
             plan.region,
             status="done" if outcome.ok else "failed",

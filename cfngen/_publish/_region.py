@@ -32,18 +32,20 @@ def bucket_name(account: str, region: str) -> str:
     return f"cfngen-publish-{account}-{region}"
 
 
+@dataclass(frozen=True)
+class Choices:
+    """What every region of one publish is run with."""
+
+    account: str
+    public: bool
+    configuration: str | None
+    accept_terms: bool
+    submit: SubmitOptions
+    clock: Clock
+
+
 def run_region(
-    session: Any,
-    plan: RegionPlan,
-    build: Any,
-    *,
-    account: str,
-    public: bool,
-    configuration: str | None,
-    accept_terms: bool,
-    submit: SubmitOptions,
-    say: Say,
-    clock: Clock,
+    session: Any, plan: RegionPlan, build: Any, choices: Choices, say: Say
 ) -> RegionOutcome:
     region = plan.region
 
@@ -51,28 +53,13 @@ def run_region(
         say(f"{region}: {message}")
 
     try:
-        return _run(
-            session, plan, build, account=account, public=public, configuration=configuration,
-            accept_terms=accept_terms, submit=submit, say=said, clock=clock,
-        )  # fmt: skip
+        return _run(session, plan, build, choices, said)
     except CfngenError as exc:
         said(f"failed: {exc.message}")
         return RegionOutcome(region, False, reason=exc.message)
 
 
-def _run(
-    session: Any,
-    plan: RegionPlan,
-    build: Any,
-    *,
-    account: str,
-    public: bool,
-    configuration: str | None,
-    accept_terms: bool,
-    submit: SubmitOptions,
-    say: Say,
-    clock: Clock,
-) -> RegionOutcome:
+def _run(session: Any, plan: RegionPlan, build: Any, choices: Choices, say: Say) -> RegionOutcome:
     from cfngen._package._aws import Clients
 
     region = plan.region
@@ -81,34 +68,40 @@ def _run(
     for arn in plan.deregister:
         aws_call(f"deregistering {arn}", cfn.deregister_type, Arn=arn)
         say(f"deregistered {arn}")
-    bucket = bucket_name(account, region)
+    bucket = bucket_name(choices.account, region)
     ensure_bucket(s3, bucket, region)
     options = SubmitOptions(
-        role_arn=submit.role_arn,
-        use_role=submit.use_role,
+        role_arn=choices.submit.role_arn,
+        use_role=choices.submit.use_role,
         set_default=True,
         bucket=bucket,
-        log_role_arn=submit.log_role_arn,
-        timeout=submit.timeout,
+        log_role_arn=choices.submit.log_role_arn,
+        timeout=choices.submit.timeout,
     )
     registered = submit_package(
         build,
         Clients(cfn, s3, region),
         options,
-        configuration=configuration,
+        configuration=choices.configuration,
         say=say,
-        clock=clock,
+        clock=choices.clock,
     )
-    if not public:
+    if not choices.public:
         return RegionOutcome(region, True, registered.type_version_arn)
-    if plan.publisher == "none" and accept_terms:
+    if plan.publisher == "none" and choices.accept_terms:
         aws_call(
             "registering as a publisher",
             cfn.register_publisher,
             AcceptTermsAndConditions=True,
         )
         say("registered as a publisher (terms accepted with --accept-terms)")
-    _test(cfn, registered.type_version_arn, say=say, clock=clock, timeout=submit.timeout)
+    _test(
+        cfn,
+        registered.type_version_arn,
+        say=say,
+        clock=choices.clock,
+        timeout=choices.submit.timeout,
+    )
     request: dict[str, Any] = {"Arn": registered.type_arn}
     if plan.version is not None:
         request["PublicVersionNumber"] = plan.version
