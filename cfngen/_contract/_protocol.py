@@ -89,6 +89,12 @@ class Listener:
         if self.on_warning is not None:
             self.on_warning(text)
 
+    def add(self, suite: SuiteResult, test: TestResult) -> None:
+        """`test` into `suite`'s results, and told as it ends."""
+        suite.tests.append(test)
+        if self.on_result is not None:
+            self.on_result(test)
+
 
 class ContractProtocol(Responses, Protocol):
     """One kind's request/response protocol and contract tests (`Kind.contract`): what the

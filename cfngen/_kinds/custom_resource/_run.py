@@ -149,9 +149,7 @@ def _run_suite(
                 "os._exit, sys.exit or a signal to its own process",
                 0.0,
             )
-        result.tests.append(found)
-        if listener.on_result is not None:
-            listener.on_result(found)
+        listener.add(result, found)
 
     with contextlib.ExitStack() as stack:
         try:

@@ -116,9 +116,7 @@ def _run_tests(
         def done(index: int, found: TestResult | ChildExit) -> None:
             if isinstance(found, ChildExit):
                 found = TestResult(plan[index][3], "failed", f"{found.how}\n  rule: {R_EXIT}", 0.0)
-            result.tests.append(found)
-            if listener.on_result is not None:
-                listener.on_result(found)
+            listener.add(result, found)
 
         units = [functools.partial(unit, *planned) for planned in plan]
         # Runs are shared by the tests of an input set: one worker keeps them (fresh=False).
@@ -131,9 +129,7 @@ def _run_tests(
         selected=select,
         suite=result,
     ):
-        result.tests.append(test)
-        if listener.on_result is not None:
-            listener.on_result(test)
+        listener.add(result, test)
     result.seconds = time.perf_counter() - started
     if not result.ran:
         result.notes.append("no test ran: every test was skipped (the reasons are above)")

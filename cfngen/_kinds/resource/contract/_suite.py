@@ -113,9 +113,7 @@ def run_tests(
             result.notes.extend(_swept(run, ledger, input_sets))
         leftovers = _leftovers(run, ledger, input_sets)
         if leftovers is not None:
-            result.tests.append(leftovers)
-            if listener.on_result is not None:
-                listener.on_result(leftovers)
+            listener.add(result, leftovers)
     for test in permission_tests(
         permissions,
         runner.calls,
@@ -124,9 +122,7 @@ def run_tests(
         selected=select,
         suite=result,
     ):
-        result.tests.append(test)
-        if listener.on_result is not None:
-            listener.on_result(test)
+        listener.add(result, test)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -187,9 +183,7 @@ def _run_plan(
     def flush() -> None:
         nonlocal shown
         while shown in ready:
-            result.tests.append(ready[shown])
-            if listener.on_result is not None:
-                listener.on_result(ready[shown])
+            listener.add(result, ready[shown])
             shown += 1
 
     def done(index: int, found: TestResult | ChildExit) -> None:
