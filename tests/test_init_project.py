@@ -288,7 +288,7 @@ def test_the_example_renders_black_clean(tmp_path, caplog, type_name):
 
 
 def test_every_stub_handler_carries_the_stub_marker_and_nothing_else_does(tmp_path):
-    from cfngen._contract._entrypoint import STUB_MARKER
+    from cfngen._contract._stub_markers import STUB_MARKER
 
     handlers = (render(tmp_path / "p", {}) / "src/acme_svc_widget/handlers.py").read_text()
     marked = [line for line in handlers.splitlines() if STUB_MARKER.match(line)]

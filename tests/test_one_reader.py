@@ -49,3 +49,17 @@ def test_the_layer_reads_short_forms_both_ways():
     assert position(decoded.template["Resources"]["B"]) == (3, 5)
     assert read_plain(text)["Resources"]["B"]["Properties"]["BucketName"] == "Name"
     assert decode("Resources: [\n").errors and decode("Resources: [\n").template is None
+
+
+def test_no_logic_module_is_over_400_lines():
+    """Small modules: a data table (the Unicode classes) and the runtime library copied into
+    projects (cfngen/_support/, issue 26 moves it) are the exceptions."""
+    exceptions = {ROOT / "_patterns" / "_unicode.py"}
+    long = [
+        path.relative_to(ROOT).as_posix()
+        for path in sorted(ROOT.rglob("*.py"))
+        if "_support" not in path.parts
+        and path not in exceptions
+        and len(path.read_text().splitlines()) > 400
+    ]
+    assert long == []

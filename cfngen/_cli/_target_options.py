@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from cfngen._cli._options import delay, endpoint_url
+from cfngen._cli._values import delay, endpoint_url
 
 
 def add_target_options(p: argparse.ArgumentParser, *, test: bool) -> None:

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 from cfngen._cli._options import (
     add_handler_options,
     add_kind_options,
-    delay,
     kind_options,
     project_folder,
     seed_options,
 )
 from cfngen._cli._output import paint, painter, print_warning
 from cfngen._cli._target_options import add_target_options, target_options
+from cfngen._cli._values import delay
 from cfngen._completion import offer
 from cfngen._errors import ExitCode
 

@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cfngen._cli._options import add_format, region, seconds
+from cfngen._cli._options import add_format
 from cfngen._cli._output import paint
+from cfngen._cli._values import region, seconds
 from cfngen._cli.build import add_package_options, build_package
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._files import write_atomic

@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfngen._cli._options import endpoint_url, region, seconds
 from cfngen._cli._output import paint
+from cfngen._cli._values import endpoint_url, region, seconds
 from cfngen._cli.build import add_package_options, build_package
 from cfngen._errors import ExitCode
 

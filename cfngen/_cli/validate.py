@@ -6,8 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfngen._cli._options import add_format, region
+from cfngen._cli._options import add_format
 from cfngen._cli._output import painter, quiet
+from cfngen._cli._values import region
 from cfngen._errors import ExitCode
 
 #: The one line `cfngen --help` lists it with.

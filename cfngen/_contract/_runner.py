@@ -21,12 +21,13 @@ from typing import Any, Generic, TypeVar
 
 from cfngen._contract._call import Invocation
 from cfngen._contract._calls import RECORDER, Call, attributed
-from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source, Stub
+from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source
 from cfngen._contract._isolate import ChildExit, Send, can_fork, isolated
 from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_call
 from cfngen._contract._responses import Responses
 from cfngen._contract._sandbox import Sandbox
 from cfngen._contract._settings import Settings
+from cfngen._contract._stub_markers import Stub
 from cfngen._contract._target import Target
 from cfngen._simulated_time import CallbackClock
 

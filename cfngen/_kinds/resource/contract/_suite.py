@@ -16,7 +16,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from cfngen._contract._entrypoint import Stub
 from cfngen._contract._isolate import ChildExit
 from cfngen._contract._permissions import Declared, declared_handlers, permission_tests
 from cfngen._contract._protocol import Listener
@@ -24,6 +23,7 @@ from cfngen._contract._references import Seeds, resolve_model
 from cfngen._contract._results import Failed, SuiteResult, TestResult, run_test
 from cfngen._contract._runner import Runner
 from cfngen._contract._select import compile_expression
+from cfngen._contract._stub_markers import Stub
 from cfngen._contract._target import Waited
 from cfngen._contract._type_configuration import for_run, model_class_note
 from cfngen._errors import CfngenError
