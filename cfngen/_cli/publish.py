@@ -259,16 +259,20 @@ def _stack_set(
     print(f"wrote {args.stack_set_template}")
     if not args.deploy_stack_set:
         return ExitCode.OK
+    from cfngen._package._aws import aws_call
     from cfngen._publish import regions as resolve
     from cfngen._publish._region import ensure_bucket
 
-    account = session.client("sts").get_caller_identity()["Account"]
+    # AWS's refusals are sentences (exit 1 or 2), as in `publish` itself, not tracebacks.
+    sts = session.client("sts")
+    account = str(aws_call("reading the account", sts.get_caller_identity)["Account"])
     targets = resolve(session, regions)
     key = f"{build.path.name}"
     for target in targets:
         s3 = session.client("s3", region_name=target)
         ensure_bucket(s3, bucket_name(account, target), target)
-        s3.put_object(Bucket=bucket_name(account, target), Key=key, Body=build.data)
+        bucket = bucket_name(account, target)
+        aws_call(f"uploading to {bucket}", s3.put_object, Bucket=bucket, Key=key, Body=build.data)
     operation = deploy_stack_set(
         session,
         args.deploy_stack_set,
