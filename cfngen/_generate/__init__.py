@@ -30,9 +30,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._files import Transaction, inspect, read_optional, recover
-from cfngen._generate import _ownership
-from cfngen._generate._conflicts import conflict_line
+from cfngen._files import Transaction, _ownership, inspect, read_optional, recover
+from cfngen._files._conflicts import conflict_line
 from cfngen._progress import phase
 from cfngen._project import load_project
 from cfngen._render import Rendered

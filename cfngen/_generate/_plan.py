@@ -15,8 +15,8 @@ from pathlib import Path, PurePosixPath
 
 from cfngen._errors import CfngenError
 from cfngen._files import inspect, read_optional, writable
-from cfngen._generate._conflicts import conflict_line
-from cfngen._generate._ownership import (
+from cfngen._files._conflicts import conflict_line
+from cfngen._files._ownership import (
     MANIFEST_PATH,
     Manifest,
     can_carry_header,

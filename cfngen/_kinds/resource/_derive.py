@@ -139,7 +139,7 @@ def render_project(
     `render_models` and `example_inputs` replace cfngen._models.render_models and
     cfngen._instances.example_inputs (tests pass stand-ins to check the rest on its own).
     """
-    from cfngen._generate._ownership import with_header
+    from cfngen._files._ownership import with_header
     from cfngen._models import render_models as real_render_models
 
     render = render_models or real_render_models

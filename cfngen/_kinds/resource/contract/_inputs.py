@@ -124,7 +124,7 @@ def _refresh_derived(
     of the schema: after a schema edit without a generate, use them as the schema makes them
     now, rather than blame the handler for a stale input."""
     from cfngen._files import read_optional
-    from cfngen._generate._ownership import MANIFEST_PATH, load_manifest, sha256
+    from cfngen._files._ownership import MANIFEST_PATH, load_manifest, sha256
 
     if not sets or not (root / MANIFEST_PATH).is_file():
         return
