@@ -63,3 +63,45 @@ def test_no_logic_module_is_over_400_lines():
         and len(path.read_text().splitlines()) > 400
     ]
     assert long == []
+
+
+#: What the file layer may import from cfngen: itself and the modules below every engine.
+_BELOW_ENGINES = ("cfngen._files", "cfngen._errors", "cfngen._git", "cfngen._progress")
+
+
+def _imports(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.module, [alias.name for alias in node.names]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, []
+
+
+def test_the_file_layer_imports_no_engine_and_no_kind():
+    """The manifest, the conflict detector and the caches sit below every engine."""
+    upward = [
+        (path.relative_to(ROOT).as_posix(), module)
+        for path, tree in _modules()
+        if "_files" in path.relative_to(ROOT).parts
+        for module, names in _imports(tree)
+        if module.startswith("cfngen")
+        and module != "cfngen"  # the version
+        and not module.startswith(_BELOW_ENGINES)
+    ]
+    assert upward == []
+
+
+def test_no_engine_imports_another_for_the_ownership_manifest():
+    """init, upgrade, test and build read which files are cfngen's from the file layer, not
+    from the generate engine."""
+    manifest_names = {"_ownership", "_conflicts", "refuse_conflicts", "conflicted_files"}
+    found = [
+        (path.relative_to(ROOT).as_posix(), module)
+        for path, tree in _modules()
+        if "_generate" not in path.relative_to(ROOT).parts
+        for module, names in _imports(tree)
+        if module.startswith("cfngen._generate")
+        and (module.rsplit(".", 1)[-1] in manifest_names or manifest_names & set(names))
+    ]
+    assert found == []

@@ -37,6 +37,13 @@ cfngen's home and its caches (see _home and _cache):
     note(text), take_notes()            what the command should say once when it ends
     ENV_HOME, ENV_NO_CACHE              CFNGEN_HOME, CFNGEN_NO_CACHE
 
+Which files are cfngen's (generate, init, upgrade, test and build ask the same; engines pass
+their kind's `may_derive`, this layer knows no kind):
+    _ownership                          the manifest (.cfngen/generated.json), cfngen's header,
+                                        what the official tool wrote
+    _conflicts, _conflicted             git's conflict markers; conflicted_files(root,
+                                        may_derive), refuse_conflicts(...) -> ConflictsError
+
 Reading (regular files only; a named pipe, folder, loop or dangling link is a CfngenError
 that names the file, never a hang or a traceback):
     read_bytes(path), read_optional(path), inspect(path) -> Entry, reason(OSError) -> str
