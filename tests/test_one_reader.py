@@ -105,3 +105,46 @@ def test_no_engine_imports_another_for_the_ownership_manifest():
         and (module.rsplit(".", 1)[-1] in manifest_names or manifest_names & set(names))
     ]
     assert found == []
+
+
+#: The modules that write a file by renaming a temporary one over it: write_atomic, the
+#: Transaction and its journal, and the cache entries (locked and synced, one layer).
+_ATOMIC_WRITERS = {ROOT / "_files" / name for name in ("_atomic.py", "_journal.py", "_cache.py")}
+_ATOMIC_WRITERS.add(ROOT / "_files" / "_transaction.py")
+#: git wants a fresh index file name for `git write-tree`: a name, not a write of cfngen's.
+_GIT_INDEX = ROOT / "_init" / "_template_repo.py"
+
+
+def _calls(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            owner = node.func.value
+            yield node, node.func.attr, owner.id if isinstance(owner, ast.Name) else None
+
+
+def test_one_digest_of_bytes():
+    """Every digest cfngen records or compares (manifest, journal, cache entries, build keys,
+    the watch) is cfngen._files.sha256: no second `hashlib.<algorithm>(data).hexdigest()`."""
+    found = [
+        path.relative_to(ROOT).as_posix()
+        for path, tree in _modules()
+        for node, attr, _owner in _calls(tree)
+        if attr == "hexdigest" and isinstance(node.func.value, ast.Call) and node.func.value.args
+    ]
+    assert found == ["_files/_digest.py"]
+
+
+def test_one_atomic_write():
+    """A file replaced whole goes through the file layer (write_atomic, a Transaction, a
+    cache): no module elsewhere renames a temporary file over another."""
+    found = [
+        (path.relative_to(ROOT).as_posix(), node.lineno)
+        for path, tree in _modules()
+        if path not in _ATOMIC_WRITERS
+        for node, attr, owner in _calls(tree)
+        if (attr == "replace" and owner == "os")
+        # Path.replace(target); str.replace takes two arguments, dataclasses.replace keywords
+        or (attr == "replace" and len(node.args) == 1 and not node.keywords)
+        or (attr in ("mkstemp", "NamedTemporaryFile") and path != _GIT_INDEX)
+    ]
+    assert found == []

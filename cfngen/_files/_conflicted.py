@@ -14,7 +14,8 @@ from pathlib import Path
 
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._files._conflicts import conflict_line
-from cfngen._files._ownership import MANIFEST_PATH, Manifest, load_manifest, sha256
+from cfngen._files._digest import sha256
+from cfngen._files._ownership import MANIFEST_PATH, Manifest, load_manifest
 from cfngen._files._read import inspect, read_optional
 
 

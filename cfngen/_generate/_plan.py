@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from cfngen._errors import CfngenError
-from cfngen._files import inspect, read_optional, writable
+from cfngen._files import inspect, read_optional, sha256, writable
 from cfngen._files._conflicts import conflict_line
 from cfngen._files._ownership import (
     MANIFEST_PATH,
@@ -24,7 +24,6 @@ from cfngen._files._ownership import (
     is_official_output,
     is_official_sam,
     recorded_and_marked,
-    sha256,
 )
 
 #: Where --discard-edits saves a file's edited bytes before overwriting it.

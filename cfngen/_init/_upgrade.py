@@ -274,7 +274,8 @@ def _edited(root: Path, old: dict[str, bytes]) -> set[str]:
     """The template's files the user changed: neither what the project's template version
     rendered there nor what `cfngen generate` recorded writing there since (it rewrites a
     template 0.1.0 project's inputs/ from the schema)."""
-    from cfngen._files._ownership import load_manifest, sha256
+    from cfngen._files import sha256
+    from cfngen._files._ownership import load_manifest
 
     recorded = load_manifest(root, lambda path: True).files
     edited = set()
