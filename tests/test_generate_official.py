@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from cfngen._files._ownership import MARKER
 from cfngen._generate import generate_project
-from cfngen._generate._ownership import MARKER
 from tests._generate_helpers import snapshot_tree
 
 BIN = Path(sys.executable).parent

@@ -378,25 +378,28 @@ def test_a_hook_is_configured_after_registration(tmp_path, stubs):
         (
             hook_configuration({"EncryptionAlgorithm": "DES"}),
             "/CloudFormationConfiguration/HookConfiguration/Properties/EncryptionAlgorithm: "
-            "'DES' is not one of",
+            '"DES" is not allowed; use one of',
         ),
-        (hook_configuration({"Unknown": 1}), "Additional properties are not allowed ('Unknown'"),
+        (hook_configuration({"Unknown": 1}), "/Properties/Unknown: unknown key 'Unknown'"),
         (
             hook_configuration({"Limits": {"Max": 0}}),
-            "/Properties/Limits/Max: 0 is less than the minimum of 1",
+            "/Properties/Limits/Max: must be at least 1, not 0",
         ),
         (
             hook_configuration({}, FailureMode="IGNORE"),
-            "/HookConfiguration/FailureMode: 'IGNORE' is not one of",
+            '/HookConfiguration/FailureMode: "IGNORE" is not allowed',
         ),
         (
             hook_configuration({}, TargetOperations=["STACKS"]),
-            "/TargetOperations/0: 'STACKS' is not one of",
+            '/TargetOperations/0: "STACKS" is not allowed',
         ),
-        ({"HookConfiguration": {}}, "/: 'CloudFormationConfiguration' is a required property"),
+        (
+            {"HookConfiguration": {}},
+            "/CloudFormationConfiguration: missing required key 'CloudFormationConfiguration'",
+        ),
         (
             {"CloudFormationConfiguration": {"HookConfiguration": {"Properties": {}}}},
-            "'FailureMode' is a required property",
+            "/FailureMode: missing required key 'FailureMode'",
         ),
     ],
 )
@@ -521,7 +524,7 @@ def test_a_resource_configuration_is_the_properties_object_itself(resource, tmp_
     project.schema_path.write_text(json.dumps(schema))
     with pytest.raises(CfngenError) as caught:
         prepare_configuration(project, config)
-    assert "/ApiKey: 'k' is too short" in caught.value.message
+    assert "/ApiKey: must be at least 2 characters long, not 1" in caught.value.message
     config.write_text('{"ApiKey": "key"}')
     assert json.loads(prepare_configuration(project, config)) == {"ApiKey": "key"}
 

@@ -53,9 +53,12 @@ def _contract(project: Project, command: str) -> ContractProtocol:
             f"{project.root}: a {project.kind.label} project has no handlers for cfngen to run",
             "`cfngen invoke` and `cfngen test` run the handlers of projects that have them",
         )
-    from cfngen._generate import refuse_conflicts
+    from cfngen._files._conflicted import refuse_conflicts
 
-    refuse_conflicts(project, "no handler was run")
+    kind = project.kind
+    refuse_conflicts(
+        project.root, lambda path: kind.may_derive(project, path), "no handler was run"
+    )
     if contract.extra is not None:
         from cfngen._extras import require
 

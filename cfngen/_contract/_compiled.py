@@ -12,12 +12,13 @@ import; the module itself is still made and executed afresh every time.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.machinery
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from cfngen._files import sha256
 
 #: Code objects by (path, digest of the source).
 _CODE: dict[tuple[str, str], Any] = {}
@@ -33,7 +34,7 @@ def compiled_once(root: Path) -> Iterator[None]:
     def source_to_code(self: Any, data: Any, path: Any, *args: Any, **kwargs: Any) -> Any:
         if not isinstance(path, str) or not os.path.abspath(path).startswith(prefix):
             return original(self, data, path, *args, **kwargs)
-        key = (path, hashlib.sha1(bytes(data)).hexdigest())
+        key = (path, sha256(bytes(data)))
         code = _CODE.get(key)
         if code is None:
             code = _CODE[key] = original(self, data, path, *args, **kwargs)

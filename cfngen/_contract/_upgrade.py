@@ -192,7 +192,7 @@ def _inputs(root: Path, which: str) -> dict[str, Any]:
 def _checkout(root: Path, rev: str, scratch: Path) -> Path:
     """The project folder as it was at `rev`, from git, under `scratch`."""
     from cfngen._files import repository_root
-    from cfngen._init._git import git, git_available
+    from cfngen._git import git, git_available
 
     hint = "pass a revision of the project's git repository (HEAD~1, v1.2.0, main)"
     if not git_available():

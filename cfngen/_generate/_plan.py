@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from cfngen._errors import CfngenError
-from cfngen._files import inspect, read_optional, writable
-from cfngen._generate._conflicts import conflict_line
-from cfngen._generate._ownership import (
+from cfngen._files import inspect, read_optional, sha256, writable
+from cfngen._files._conflicts import conflict_line
+from cfngen._files._ownership import (
     MANIFEST_PATH,
     Manifest,
     can_carry_header,
@@ -24,7 +24,6 @@ from cfngen._generate._ownership import (
     is_official_output,
     is_official_sam,
     recorded_and_marked,
-    sha256,
 )
 
 #: Where --discard-edits saves a file's edited bytes before overwriting it.
@@ -133,11 +132,18 @@ def _taken_over(root: Path, relpath: str, old: Manifest) -> bool:
     return relpath in old.files and sha256(current) != old.files[relpath]
 
 
+#: The role templates the official core writes on every `cfn generate`, whatever the language.
+_OFFICIAL_ROLES = ("resource-role.yaml", "hook-role.yaml")
+
+
 def _official_generate_ran(root: Path, rendered: Mapping[str, bytes]) -> bool:
     """Whether the official `cfn generate` ran here since cfngen's last generate: it rewrote
-    models.py, with its own header (and, with it, the role and docs/, which it wipes first)."""
+    models.py, with its own header (and, with it, the role and docs/, which it wipes first).
+    Where the handlers are another language's, models.py is not cfngen's: the role the
+    official core writes for every language, in its own words, is the evidence there."""
     for relpath in rendered:
-        if PurePosixPath(relpath).name == "models.py" and inspect(root / relpath).kind == "file":
+        evidence = PurePosixPath(relpath).name == "models.py" or relpath in _OFFICIAL_ROLES
+        if evidence and inspect(root / relpath).kind == "file":
             data = read_optional(root / relpath)
             if data is not None and is_official_output(relpath, data):
                 return True

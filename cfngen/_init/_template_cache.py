@@ -31,7 +31,7 @@ from packaging.version import InvalidVersion, Version
 from cfngen._errors import CfngenError
 from cfngen._files import home, note, scratch_folder
 from cfngen._files._home import DEFAULT, bypassed, unusable
-from cfngen._init._git import git, require_git
+from cfngen._git import git, require_git
 from cfngen._init._template_repo import ensure_repo, tree_id, verified, write_tree
 from cfngen._render import Rendered
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cfngen._errors import CfngenError
 from cfngen._files import write_atomic
-from cfngen._generate import refuse_conflicts
+from cfngen._files._conflicted import refuse_conflicts
 from cfngen._kinds._kind import FileSet, PackageContext
 from cfngen._package._handler import HandlerZip, build_handler_zip
 from cfngen._package._layout import package_name, source_files
@@ -66,7 +66,8 @@ def build_package(
     """
     project = root if isinstance(root, Project) else load_project(root.absolute())
     file_set = file_set_for(project)
-    refuse_conflicts(project, "nothing was built")
+    kind = project.kind
+    refuse_conflicts(project.root, lambda path: kind.may_derive(project, path), "nothing was built")
     derived = derivation(project)
     handlers: list[HandlerZip] = []
 

@@ -98,8 +98,10 @@ def _check(instance: Any, schema: dict[str, Any], base: str) -> list[str]:
             f"the extension's configuration schema is not a valid JSON schema: {exc.message}",
             "run `cfngen validate`",
         ) from None
-    out = []
-    for error in errors:
-        where = base + "".join(f"/{p}" for p in error.absolute_path)
-        out.append(f"{where or '/'}: {error.message}")
-    return out
+    from cfngen._instances import describe
+
+    return [
+        f"{base + pointer or '/'}: {message}"
+        for error in errors
+        for pointer, message in describe(error)
+    ]

@@ -173,7 +173,7 @@ def _join(folder: str, name: str) -> str:
 
 
 def render(inputs: Mapping[str, bytes | None]) -> dict[str, bytes]:
-    from cfngen._generate._ownership import with_header
+    from cfngen._files._ownership import with_header
 
     text = (inputs.get("helper") or b"").decode()
     folders = json.loads((inputs.get("folders") or b"[]").decode())

@@ -166,8 +166,8 @@ def imported_modules(project: Project) -> set[str]:
 def render(project: Project, inputs: Mapping[str, bytes | None]) -> Rendered:
     """Validate the schema (InvalidSchemaError, nothing rendered, when it is invalid), then
     render every derived file."""
+    from cfngen._files._ownership import with_header
     from cfngen._generate import InvalidSchemaError
-    from cfngen._generate._ownership import with_header
 
     report = _validate(project, inputs)
     if not report.valid or report.schema is None:

@@ -9,7 +9,7 @@ own step (`cfngen generate`), never a side effect of validate.
 
 The official tool rewrites `schema.json` in its own form whenever `cfn validate` or `cfn submit`
 runs: `is_official_schema` recognises that exact shape, so the next `cfngen generate` rewrites
-it without calling it a hand edit (cfngen/_generate/_ownership.py asks).
+it without calling it a hand edit (cfngen/_files/_ownership.py asks).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def read_inputs(project: Project) -> dict[str, bytes | None]:
 
 
 def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-    from cfngen._generate._ownership import with_header
+    from cfngen._files._ownership import with_header
     from cfngen._kinds import Derived
     from cfngen._kinds.module._fragment import decode_utf8
     from cfngen._kinds.module._validate import check_text
