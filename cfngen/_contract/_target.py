@@ -73,6 +73,9 @@ def moto_server() -> Iterator[str]:
     A thread, not a process of its own: the handlers' workers are forked from this process
     and reach it over loopback, and nothing is left running if cfngen is killed.
     """
+    from cfngen._contract._moto_imports import install
+
+    install()  # before the server imports a backend: EC2's models only when EC2 is called
     try:
         from moto.server import ThreadedMotoServer
     except ModuleNotFoundError as exc:
