@@ -116,7 +116,8 @@ class ProcessEntrypoint(Entrypoint):
         if "error" in result:
             raise HandlerError(result["error"])
         if "ended" in result:
-            raise RuntimeEnded(f"the {self.api.launch.argv[0]} runtime ended: {result['ended']}")
+            program = os.path.basename(self.api.launch.argv[0])
+            raise RuntimeEnded(f"the {program} runtime ended: {result['ended']}")
         if result.get("timed_out"):
             raise RuntimeEnded(f"no answer within {limit:g} s: the runtime was stopped")
         response = result.get("response") or {}

@@ -81,6 +81,9 @@ async function main() {
       getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     };
     let answer;
+    // Lambda keeps the runtime up while a handler runs: a promise that never settles is a
+    // timeout (the limit stops it), not a process that ends with nothing left to do.
+    const alive = setInterval(() => {}, 1 << 30);
     try {
       const result = await invoke(handler, JSON.parse(next.body), context);
       answer = call('POST', `/invocation/${id}/response`, JSON.stringify(result ?? null));
@@ -89,6 +92,7 @@ async function main() {
         'Lambda-Runtime-Function-Error-Type': 'Runtime.UnhandledPromiseRejection',
       });
     }
+    clearInterval(alive);
     await answer;
   }
 }
