@@ -37,7 +37,8 @@ SCHEMA = {
     "primaryIdentifier": ["/properties/Name"],
     "tagging": {"taggable": False},
     "handlers": {
-        action: {"permissions": []} for action in ("create", "read", "update", "delete", "list")
+        **{action: {"permissions": []} for action in ("create", "read", "update", "delete")},
+        "list": {"permissions": ["ssm:DescribeParameters"]},
     },
 }
 ENV = {
@@ -127,6 +128,18 @@ def test_a_planted_bug_is_caught_by_the_named_test(node, tmp_path, bug):
     assert done.returncode == 1, done.stdout + done.stderr
     test = verdicts(done)[name]
     assert test["outcome"] == "failed" and says in test["message"], test
+
+
+def test_calls_are_recorded_at_the_endpoint_for_the_permission_contract(node, tmp_path):
+    root = js_project(tmp_path / "p")
+    schema = json.loads((root / "example-ssm-parameter.json").read_text())
+    schema["handlers"]["list"]["permissions"] = []
+    (root / "example-ssm-parameter.json").write_text(json.dumps(schema, indent=2))
+    done = cfngen("test", "--format", "json", cwd=root)
+    assert done.returncode == 1, done.stdout + done.stderr
+    test = verdicts(done)["contract_list_permissions"]
+    assert test["outcome"] == "failed", test
+    assert "ssm:DescribeParameters" in test["message"], test
 
 
 def test_a_hung_handler_fails_its_test_and_a_new_runtime_serves_the_next(node, tmp_path):

@@ -22,6 +22,7 @@ import socket
 import urllib.request
 from typing import Any
 
+from cfngen._contract._calls import RECORDER
 from cfngen._contract._capture import current_sink
 from cfngen._contract._entrypoint import Entrypoint, HandlerCrash, HandlerProject
 from cfngen._contract._runtime_api import GRACE, RuntimeApi
@@ -109,6 +110,8 @@ class ProcessEntrypoint(Entrypoint):
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         with opener.open(request, timeout=limit + GRACE + 30) as answer:
             result = json.loads(answer.read())
+        for service, operation in result.get("calls", []):  # seen by the moto server
+            RECORDER.record(service, operation)
         sink = current_sink()
         if sink is not None:
             for line in result.get("output", []):

@@ -34,6 +34,7 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from cfngen._contract._observed import listening
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._languages import Launch
 
@@ -55,6 +56,8 @@ class _Pending:
         self.output_from = 0
         self.done = threading.Event()
         self.result: dict[str, Any] = {}
+        #: The AWS calls the endpoint saw while it ran (_observed.py).
+        self.calls: list[tuple[str, str]] = []
 
 
 class _Runtime:
@@ -161,6 +164,15 @@ class RuntimeApi:
         self.control = _Server(("127.0.0.1", 0), _control_routes(self))
         threading.Thread(target=self.control.serve_forever, args=(0.05,), daemon=True).start()
         self.url = f"http://127.0.0.1:{self.control.server_address[1]}/invoke"
+        self._listening = contextlib.ExitStack()
+        self._listening.enter_context(listening(self._observed))
+
+    def _observed(self, service: str, operation: str) -> None:
+        """A call the moto server saw: the running invocation's (one runs at a time)."""
+        with self.cond:
+            runtime = self.runtime
+            for pending in list(runtime.handed.values()) if runtime is not None else ():
+                pending.calls.append((service, operation))
 
     def start(self) -> list[str]:
         """Start the runtime and wait until it asks for its first event; what it printed
@@ -235,6 +247,7 @@ class RuntimeApi:
         if runtime is not None:
             runtime.handed.pop(pending.id, None)
             result["output"] = runtime.output()[pending.output_from :]
+        result["calls"] = pending.calls
         pending.result = result
         pending.done.set()
 
@@ -275,6 +288,7 @@ class RuntimeApi:
             runtime.stop()
         self.control.shutdown()
         self.control.server_close()
+        self._listening.close()
 
 
 class _Server(ThreadingHTTPServer):
