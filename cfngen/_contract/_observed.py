@@ -79,6 +79,6 @@ def _body(environ: dict[str, Any]) -> bytes:
         return b""
     if length <= 0 or length > _MAX_QUERY_BODY:
         return b""
-    body = environ["wsgi.input"].read(length)
+    body: bytes = environ["wsgi.input"].read(length)
     environ["wsgi.input"] = io.BytesIO(body)
     return body
