@@ -178,6 +178,7 @@ def test_loading_errors_and_missing_or_stale_builds_stop_before_any_test(node, t
     assert stale.returncode == 2, stale.stdout + stale.stderr
     assert "dist/handlers.js is older than src/handlers.ts" in stale.stderr
     assert "npx tsc" in stale.stderr  # no build script in this package.json: the compiler
+    assert "AWS calls go to" not in stale.stderr  # said before a moto server is started
     (root / "package.json").write_text('{"scripts": {"build": "tsc"}}')
     (root / "dist" / "handlers.js").unlink()
     missing = cfngen("test", cwd=root)
@@ -294,3 +295,58 @@ def test_an_official_typescript_project_gets_per_test_verdicts(oracle_tool, node
     # class-transformer 0.3.1 cannot fill: the model lacks its primary identifier.
     assert "primaryIdentifier" in found["contract_create_read"]["message"]
     assert tree(root) == before
+
+
+# --------------------------------------------------------------------------- init
+
+
+@pytest.mark.parametrize("example", [True, False], ids=["example", "stubs"])
+def test_init_makes_a_project_in_the_plugins_layout(tmp_path, example):
+    root = tmp_path / "widget"
+    args = ["init", "--no-input", "--language", "typescript", str(root)]
+    done = cfngen(
+        *args, *(["--example"] if example else ["--type-name", "Acme::Svc::Widget"]), cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "npm install && npm run build" in done.stdout
+    config = json.loads((root / ".rpdk-config").read_text())
+    assert config["language"] == "typescript" and config["entrypoint"] == "dist/handlers.entrypoint"
+    name = TYPE_NAME if example else "Acme::Svc::Widget"
+    schema = root / ("example-ssm-parameter.json" if example else "acme-svc-widget.json")
+    assert json.loads(schema.read_text())["typeName"] == name == config["typeName"]
+    handlers = (root / "src" / "handlers.ts").read_text()
+    assert ("@aws-sdk/client-ssm" in handlers) is example
+    assert ("STUB: write the create handler" in handlers) is not example
+    package = json.loads((root / "package.json").read_text())
+    assert package["scripts"]["build"] == "tsc" and "aws-sdk" in package["dependencies"]
+    assert package["dependencies"]["class-transformer"].startswith("^0.5")
+    log = subprocess.run(
+        ["git", "log", "--oneline"], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert log.stdout.count("\n") == 1, log.stdout
+    assert cfngen("validate", cwd=root).returncode == 0  # the language-free commands work
+    unbuilt = cfngen("test", cwd=root)
+    assert unbuilt.returncode == 2 and "npm install && npm run build" in unbuilt.stderr
+
+
+def test_init_refuses_what_a_typescript_project_cannot_take(tmp_path):
+    hook = cfngen(
+        "init",
+        "--no-input",
+        "--language",
+        "typescript",
+        "--artifact-type",
+        "hook",
+        "h",
+        cwd=tmp_path,
+    )
+    assert hook.returncode == 2 and "--language typescript makes a" in hook.stderr, hook.stderr
+    (tmp_path / "taken" / "src").mkdir(parents=True)
+    (tmp_path / "taken" / "src" / "handlers.ts").write_text("mine\n")
+    forced = cfngen(
+        "init", "--no-input", "--language", "typescript", "--force", "taken", cwd=tmp_path
+    )
+    assert forced.returncode == 2 and "src/handlers.ts" in forced.stderr, forced.stderr
+    assert (tmp_path / "taken" / "src" / "handlers.ts").read_text() == "mine\n"
+    assert sorted(p.name for p in (tmp_path / "taken").iterdir()) == ["src"]
+    assert not list(tmp_path.glob(".cfngen-init-*"))

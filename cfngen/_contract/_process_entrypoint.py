@@ -184,6 +184,18 @@ def _environment(sandbox: Sandbox, extra: dict[str, str], closed: socket.socket)
 
 
 def not_runnable(project: object) -> CfngenError | None:
-    """Why the project's handlers cannot be run at all (a language cfngen does not run)."""
+    """Why the project's handlers cannot be run at all: a language cfngen does not run, or
+    built handlers that are missing or stale (said before a moto server is started)."""
     language = getattr(project, "language", None)
-    return language.run_refusal() if isinstance(language, Language) else None
+    if not isinstance(language, Language):
+        return None
+    refusal = language.run_refusal()
+    if refusal is None and language.runtime is not None:
+        config = getattr(project, "config", {})
+        root = getattr(project, "root", None)
+        try:
+            if root is not None:
+                language.launch(root, config if isinstance(config, dict) else {})
+        except CfngenError as exc:
+            return exc
+    return refusal

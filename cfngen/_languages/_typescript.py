@@ -46,11 +46,12 @@ class NodeRuntime:
         module, _, export = entrypoint.rpartition(".")
         build = build_command(root)
         built = root / f"{module}.js"
+        installed = (root / "node_modules").is_dir()
         if not built.is_file():
             raise CfngenError(
                 f"{built.relative_to(root)} is not built (the entrypoint {entrypoint} in "
                 ".rpdk-config)",
-                f"build the handlers first: {build}",
+                f"build the handlers first: {build if installed else 'npm install && ' + build}",
             )
         path = readable(built, repository_root(root), what=".rpdk-config entrypoint")
         newer = newer_source(root, built.stat().st_mtime)
@@ -60,7 +61,7 @@ class NodeRuntime:
                 "handlers as they were at the last build",
                 f"build them again: {build}",
             )
-        if not (root / "node_modules").is_dir():
+        if not installed:
             raise CfngenError(
                 f"{root}/node_modules is missing: the handlers' libraries are not installed",
                 f"install and build them: npm install && {build}",

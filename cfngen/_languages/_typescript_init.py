@@ -86,8 +86,7 @@ def init_typescript(dest: Path, type_name: str | None, *, example: bool, git: bo
         elif git:
             made.commit = _commit(staging, name)
         if dest.exists():
-            for entry in sorted(staging.iterdir()):
-                os.rename(entry, dest / entry.name)
+            _move_files(staging, dest)
         else:
             os.rename(staging, dest)
     finally:
@@ -96,6 +95,24 @@ def init_typescript(dest: Path, type_name: str | None, *, example: bool, git: bo
         "build it before `cfngen test`: npm install && npm run build (Node.js 20 and npm)"
     )
     return made
+
+
+def _move_files(staging: Path, dest: Path) -> None:
+    """Every rendered file into the existing `dest` (`--force`), none if one of them is there
+    already: a file of the user's is never replaced."""
+    files = sorted(p for p in staging.rglob("*") if not p.is_dir())
+    taken = [
+        p.relative_to(staging).as_posix() for p in files if (dest / p.relative_to(staging)).exists()
+    ]
+    if taken:
+        raise CfngenError(
+            f"{dest} already has {', '.join(taken[:5])}: nothing was written",
+            "choose an empty folder, or move those files away",
+        )
+    for path in files:
+        target = dest / path.relative_to(staging)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(path, target)
 
 
 def _enclosing_repository(dest: Path) -> Path | None:
