@@ -160,6 +160,17 @@ def test_a_runtime_that_exits_fails_the_call_by_name(node, tmp_path):
     assert "runtime ended: exit code 3" in verdicts(done)["contract_create_read"]["message"]
 
 
+def test_a_build_broken_during_the_run_fails_the_next_calls_instead_of_hanging(node, tmp_path):
+    root = js_project(tmp_path / "p", "breaks-its-build")
+    done = cfngen(
+        "test", "--format", "json", "-k", "create_read or create_list", cwd=root, timeout=120
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    found = verdicts(done)
+    assert "runtime ended: exit code 4" in found["contract_create_read"]["message"]
+    assert "no longer loads: rebuilt broken" in found["contract_create_list"]["message"]
+
+
 def test_a_connection_off_the_machine_is_refused_by_name(node, tmp_path):
     root = js_project(tmp_path / "p", "connects-out")
     done = cfngen("test", "--format", "json", "-k", "create_read", cwd=root)

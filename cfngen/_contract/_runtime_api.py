@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import json
 import os
 import select
 import signal
@@ -31,14 +30,13 @@ import subprocess
 import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from cfngen._contract._observed import listening
+from cfngen._contract._runtime_routes import Server, control_routes, runtime_routes
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._languages import Launch
 
-_PREFIX = "/2018-06-01/runtime"
 #: Seconds past an invocation's limit before its runtime is killed: the worker gives up at the
 #: limit itself, and its next call must not find the old runtime still busy.
 GRACE = 0.5
@@ -65,7 +63,7 @@ class _Runtime:
 
     def __init__(self, api: RuntimeApi) -> None:
         self.api = api
-        self.server = _Server(("127.0.0.1", 0), _runtime_routes(api, self))
+        self.server = Server(("127.0.0.1", 0), runtime_routes(api, self))
         threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
         self.lines: list[str] = []
         self._partial = b""
@@ -161,7 +159,7 @@ class RuntimeApi:
         self.queue: collections.deque[_Pending] = collections.deque()
         self.runtime: _Runtime | None = None
         self.starts = 0
-        self.control = _Server(("127.0.0.1", 0), _control_routes(self))
+        self.control = Server(("127.0.0.1", 0), control_routes(self))
         threading.Thread(target=self.control.serve_forever, args=(0.05,), daemon=True).start()
         self.url = f"http://127.0.0.1:{self.control.server_address[1]}/invoke"
         self._listening = contextlib.ExitStack()
@@ -225,11 +223,21 @@ class RuntimeApi:
             self._running()
             self.queue.append(pending)
             self.cond.notify_all()
+        queued = time.monotonic()
         while not pending.done.wait(0.02):
             with self.cond:
                 runtime = pending.runtime
                 if runtime is None:
-                    if self.runtime is None or not self.runtime.alive:
+                    current = self.runtime
+                    if current is not None and current.init_error is not None:
+                        # A new runtime could not load the handler (rebuilt broken meanwhile).
+                        error = current.init_error.get("errorMessage", "")
+                        self.queue.remove(pending)
+                        self._finish(pending, ended=f"the handler no longer loads: {error}")
+                    elif time.monotonic() > queued + limit + START_LIMIT:
+                        self.queue.remove(pending)
+                        self._finish(pending, timed_out=True)
+                    elif current is None or not current.alive:
                         self._running()  # the one it was queued for ended: a new container
                     continue
                 if not runtime.alive:
@@ -291,106 +299,8 @@ class RuntimeApi:
         self._listening.close()
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """Quiet: a runtime killed mid-request (past its limit) resets its connection."""
-
-
 def _die_with_parent() -> None:
     import ctypes
 
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-
-
-class _Quiet(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    # Headers and body go in separate writes: with Nagle's algorithm, the second waits for the
-    # peer's delayed ACK, 40 ms a call on Linux.
-    disable_nagle_algorithm = True
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def _body(self) -> bytes:
-        return self.rfile.read(int(self.headers.get("Content-Length") or 0))
-
-    def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
-        self.send_response(status)
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
-def _runtime_routes(api: RuntimeApi, runtime: _Runtime) -> type[BaseHTTPRequestHandler]:
-    accepted = b'{"status":"OK"}'
-
-    class Routes(_Quiet):
-        def do_GET(self) -> None:
-            if self.path != f"{_PREFIX}/invocation/next":
-                self._send(404, b'{"errorMessage":"no such route"}')
-                return
-            pending = api.next_event(runtime)
-            if pending is None:
-                self.close_connection = True
-                self._send(410, b'{"errorMessage":"this runtime was replaced"}')
-                return
-            deadline = int((time.time() + pending.limit) * 1000)
-            self._send(
-                200,
-                pending.event,
-                {
-                    "Lambda-Runtime-Aws-Request-Id": pending.id,
-                    "Lambda-Runtime-Deadline-Ms": str(deadline),
-                    "Lambda-Runtime-Invoked-Function-Arn": api.env.get("CFNGEN_FUNCTION_ARN", ""),
-                    "Lambda-Runtime-Trace-Id": f"Root=1-{pending.id[:8]}",
-                },
-            )
-
-        def do_POST(self) -> None:
-            body = self._body()
-            if self.path == f"{_PREFIX}/init/error":
-                runtime.init_error = _json(body)
-                self._send(202, accepted)
-                return
-            parts = self.path[len(_PREFIX) :].strip("/").split("/")
-            if len(parts) == 3 and parts[0] == "invocation" and parts[2] in ("response", "error"):
-                key = "response" if parts[2] == "response" else "error"
-                value = _json(body) if key == "error" else _raw_json(body)
-                if api.answered(runtime, parts[1], **{key: value}):
-                    self._send(202, accepted)
-                    return
-            self._send(400, b'{"errorMessage":"no such invocation"}')
-
-    return Routes
-
-
-def _control_routes(api: RuntimeApi) -> type[BaseHTTPRequestHandler]:
-    class Routes(_Quiet):
-        def do_POST(self) -> None:
-            asked = json.loads(self._body())
-            event = json.dumps(asked["event"]).encode("utf-8")
-            result = api.invoke(event, float(asked["limit"]))
-            self._send(200, json.dumps(result, default=str).encode("utf-8"))
-
-    return Routes
-
-
-def _json(body: bytes) -> dict[str, Any]:
-    try:
-        value = json.loads(body)
-    except ValueError:
-        return {"errorMessage": body.decode("utf-8", "replace")}
-    return value if isinstance(value, dict) else {"errorMessage": str(value)}
-
-
-def _raw_json(body: bytes) -> Any:
-    try:
-        return {"value": json.loads(body)}
-    except ValueError:
-        return {"not_json": body.decode("utf-8", "replace")}
