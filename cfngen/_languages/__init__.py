@@ -11,8 +11,10 @@ What it does with handlers depends on it, and a `Language` says what:
   its own, out of process (`runtime`: a `node` child speaking the Lambda Runtime API,
   cfngen/_contract/_runtime_api.py); the build stays the user's (`npm run build`), and
   cfngen says so when the built file is missing or older than the sources;
-- Go, Java: recognised; a command that needs their handlers stops before it writes anything,
-  saying so.
+- Go: the same, with the `bootstrap` the plugin's Makefile builds (`make`): it speaks the
+  Runtime API itself (cfngen/_languages/_go.py);
+- Java: recognised; a command that needs its handlers stops before it writes anything, saying
+  so.
 
 The language-free commands work in every one of them and leave the plugin's files alone.
 """
@@ -26,7 +28,7 @@ from typing import Any
 from cfngen._errors import CfngenError
 from cfngen._languages._runtime import Launch, OutOfProcess
 
-__all__ = ["PYTHON", "TYPESCRIPT", "Language", "Launch", "OutOfProcess", "language_of"]
+__all__ = ["GO", "PYTHON", "TYPESCRIPT", "Language", "Launch", "OutOfProcess", "language_of"]
 
 
 @dataclass(frozen=True)
@@ -65,8 +67,8 @@ class Language:
         if self.runs_handlers:
             return None
         return CfngenError(
-            f"this is a {self.label} project (made by {self.plugin}): cfngen runs Python and "
-            "TypeScript handlers only",
+            f"this is a {self.label} project (made by {self.plugin}): cfngen runs Python, "
+            "TypeScript and Go handlers only",
             f"use the official `cfn test` with {self.plugin} for its handlers "
             "(docs/languages.md says what works per language); `cfngen validate` works here",
         )
@@ -89,15 +91,22 @@ def _typescript() -> OutOfProcess:
     return TYPESCRIPT_RUNTIME
 
 
+def _go() -> OutOfProcess:
+    from cfngen._languages._go import GO_RUNTIME
+
+    return GO_RUNTIME
+
+
 TYPESCRIPT = Language(
     "typescript", "TypeScript", False, "cloudformation-cli-typescript-plugin", _typescript()
 )
+GO = Language("go", "Go", False, "cloudformation-cli-go-plugin", _go())
 _OFFICIAL = {
     language.name: language
     for language in (
         TYPESCRIPT,
+        GO,
         Language("java", "Java", False, "cloudformation-cli-java-plugin"),
-        Language("go", "Go", False, "cloudformation-cli-go-plugin"),
     )
 }
 
