@@ -94,3 +94,15 @@ def test_a_missing_or_stale_bootstrap_names_make(oracle_tool, tmp_path):
     (root / "bin" / "bootstrap").unlink()
     missing = cfngen("test", cwd=root)
     assert missing.returncode == 2 and "bin/bootstrap is not built" in missing.stderr
+
+
+@pytest.mark.oracle
+def test_a_go_run_connects_to_loopback_only(oracle_tool, tmp_path):
+    import sys
+
+    from tests.test_network import traced
+
+    root = go_project(tmp_path / "p", oracle_tool("go"))
+    run = traced([sys.executable, "-m", "cfngen", "test"], cwd=root, timeout=300)
+    assert run.returncode == 0, run.output
+    assert run.destinations and run.outside == [], run.outside
