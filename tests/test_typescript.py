@@ -121,6 +121,16 @@ def test_built_handlers_get_the_contract_suite_per_test(node, tmp_path):
     assert "a moto server cfngen started" in done.stderr
 
 
+def test_invoke_runs_one_action_through_the_same_runtime(node, tmp_path):
+    root = js_project(tmp_path / "p")
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps({"desiredResourceState": {"Name": "p1", "Value": "v1"}}))
+    done = cfngen("invoke", "CREATE", str(request), cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "CREATE #1 -> SUCCESS" in done.stdout + done.stderr
+    assert '"Value": "v1"' in done.stdout + done.stderr
+
+
 @pytest.mark.parametrize("bug", list(PLANTED))
 def test_a_planted_bug_is_caught_by_the_named_test(node, tmp_path, bug):
     name, says = PLANTED[bug]
