@@ -108,6 +108,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--no-git", dest="git", action="store_false", help="do not make a git repository"
     )
+    p.add_argument(
+        "--language",
+        choices=("python", "typescript"),
+        default="python",
+        help="what the handlers are written in (default: python); typescript makes a resource "
+        "type in the official TypeScript plugin's layout, its handlers on the AWS SDK v3 "
+        "(with --example: a working SSM parameter), built with `npm install && npm run build`",
+    )
     offer(
         p.add_argument(
             "--template-version",
@@ -187,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
     checks = {q.key: q for q in questions}
     checks.update({q.key: q for q in (_spec(kind).questions if kind is not None else ())})
     given = _answers.collect(list(checks.values()), flags, data)
+    if args.language == "typescript":
+        return _typescript(args, dest, kind, given)
     if args.no_input:
         kind = kind or _kinds()[0]
         spec = _spec(kind)
@@ -216,6 +226,33 @@ def run(args: argparse.Namespace) -> int:
     text = rendered()
     result.render(text, where=_display_path(result.root))
     show(text)
+    return ExitCode.OK
+
+
+def _typescript(
+    args: argparse.Namespace, dest: Path, kind: Kind | None, given: dict[str, Any]
+) -> int:
+    """`--language typescript`: a resource type in the TypeScript plugin's layout."""
+    from cfngen._languages._typescript_init import init_typescript, refuse_answers
+
+    if kind is not None and kind is not _kinds()[0]:
+        raise CfngenError(
+            f"--language typescript makes a {_kinds()[0].label} project, not a {kind.label}",
+            "leave out --artifact-type",
+        )
+    refuse_answers(given)
+    type_name = given.get("type_name")
+    made = init_typescript(
+        dest,
+        None if type_name is None else str(type_name),
+        example=bool(given.get("example")),
+        git=args.git,
+    )
+    print(f"Created {_display_path(made.root)} (TypeScript): {', '.join(made.files)}")
+    if made.commit:
+        print(f"  git: one commit, {made.commit}")
+    for note in made.notes:
+        print(f"  note: {note}")
     return ExitCode.OK
 
 

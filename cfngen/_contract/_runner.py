@@ -24,6 +24,7 @@ from cfngen._contract._calls import RECORDER, Call, attributed
 from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source
 from cfngen._contract._isolate import ChildExit, Send, can_fork, isolated
 from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_call
+from cfngen._contract._process_entrypoint import ProcessEntrypoint, out_of_process
 from cfngen._contract._responses import Responses
 from cfngen._contract._sandbox import Sandbox
 from cfngen._contract._settings import Settings
@@ -89,10 +90,16 @@ class Runner(Generic[P]):
             ) as sandbox,
         ):
             self._sandbox = sandbox
+            language = out_of_process(self.project) if source is None else None
+            if language is not None:  # its clock is its own: time is real (_process_entrypoint)
+                sandbox.simulated_time = False
             if self.on_target is not None:
                 self.on_target(sandbox.target)
             try:
-                self._entrypoint = Entrypoint(self.project, self.protocol.adapt, source)
+                if language is not None:
+                    self._entrypoint = ProcessEntrypoint(self.project, language, sandbox)
+                else:
+                    self._entrypoint = Entrypoint(self.project, self.protocol.adapt, source)
                 paused.resume()
                 yield self
             finally:
