@@ -116,13 +116,13 @@ def _move_files(staging: Path, dest: Path) -> None:
 
 
 def _enclosing_repository(dest: Path) -> Path | None:
-    from cfngen._init._git import work_tree_root
+    from cfngen._git import work_tree_root
 
     return work_tree_root(dest if dest.exists() else dest.parent)
 
 
 def _commit(root: Path, name: TypeName) -> str | None:
-    from cfngen._init._git import git, git_available, has_identity
+    from cfngen._git import git, git_available, has_identity
 
     if not git_available():
         return None
