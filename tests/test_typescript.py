@@ -53,7 +53,7 @@ ENV = {
 PLANTED = {
     "delete-returns-model": ("contract_delete_delete", "DELETE returned SUCCESS with a model"),
     "read-after-delete": ("contract_delete_read", "READ returned SUCCESS; expected FAILED"),
-    "undeclared-property": ("contract_create_read", "/Colour: is not a property"),
+    "undeclared-property": ("contract_create_read", "/Colour: unknown key 'Colour'"),
 }
 
 
