@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Literal
 from cfngen._errors import CfngenError
 
 if TYPE_CHECKING:
-    from cfngen._kinds._kind import Project
+    from cfngen._kind._kind import Project
 
 #: The day the statuses below were last checked against Lambda's dates.
 AS_OF = "2026-11-21"
@@ -157,7 +157,7 @@ def declared_python(runtime: str | None, language: str | None, where: str) -> tu
 def project_python(project: Project) -> tuple[int, int]:
     """The Python version a project's code must run on (its Lambda runtime's), from
     `.rpdk-config`; CfngenError for python3.7 and older, whatever the kind."""
-    from cfngen._kinds._kind import CONFIG_FILE
+    from cfngen._rpdk_config import CONFIG_FILE
 
     language = project.config.get("language")
     return declared_python(
@@ -172,7 +172,7 @@ def runtime_name(declared: str | None) -> str:
 
 def runtime_warnings(declared: str | None) -> list[str]:
     """What to tell the user about the runtime `.rpdk-config` declares (None: none)."""
-    from cfngen._project import CONFIG_FILE
+    from cfngen._rpdk_config import CONFIG_FILE
 
     if declared is None:
         return [

@@ -102,14 +102,14 @@ class ModuleStandIn:
 
     @property
     def packaging(self):
-        from cfngen._package import MODULE
+        from cfngen._kind import named
 
-        return MODULE
+        return named("module").packaging
 
     def may_derive(self, project, relpath: str) -> bool:
         """What the module kind derives (build refuses a derived file holding conflict
         markers); the kind's own answer."""
-        from cfngen._kinds import named
+        from cfngen._kind import named
 
         return named("module").may_derive(project, relpath)
 

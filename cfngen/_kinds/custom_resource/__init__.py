@@ -25,17 +25,15 @@ Nothing heavy is imported here: the registry imports every kind.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cfngen._kinds._shared._base import KindBase
+
 if TYPE_CHECKING:
-    from cfngen._contract import ContractProtocol
-    from cfngen._kinds import Derived
-    from cfngen._kinds._init_spec import InitSpec
-    from cfngen._package import FileSet
+    from cfngen._kind import Derived
     from cfngen._project import Project
     from cfngen._validate._file_report import FileReport
 
@@ -51,7 +49,7 @@ HELPER_MODULE = "cfngen_custom_resource.py"
 CUSTOM_TYPE_NAME = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")
 
 
-class CustomResourceKind:
+class CustomResourceKind(KindBase):
     name = "custom-resource"
     label = "custom resource"
     order = 3
@@ -71,12 +69,19 @@ class CustomResourceKind:
             )
         return value
 
+    def project_file(self, root: Path) -> Path | None:
+        """The template that makes `root` a custom resource's project (it has no
+        `.rpdk-config`): the first one at its top that declares a custom resource."""
+        from cfngen._kinds.custom_resource._detect import project_template
+
+        return project_template(root)
+
     # ------------------------------------------------------------------ validate
 
     def checked_files(self, project: Project) -> list[Path]:
+        from cfngen._kinds.custom_resource._detect import custom_resources
         from cfngen._kinds.custom_resource._template import find_template
         from cfngen._kinds.custom_resource._type_files import schema_files
-        from cfngen._project import custom_resources
 
         template = project.template or find_template(project.root, None)
         types = set(custom_resources(template).values())
@@ -85,8 +90,8 @@ class CustomResourceKind:
     def claims(self, path: Path) -> str | None:
         """A template given by path is a custom resource's when it declares one; a properties
         schema when it sits where a custom resource's template looks for one."""
+        from cfngen._kinds.custom_resource._detect import custom_resource_template, custom_resources
         from cfngen._kinds.custom_resource._type_files import SCHEMAS_FOLDER, is_schema_file
-        from cfngen._project import custom_resource_template, custom_resources
 
         if is_schema_file(path):
             folder = path.parent.parent if path.parent.name == SCHEMAS_FOLDER else path.parent
@@ -124,7 +129,7 @@ class CustomResourceKind:
         return read_inputs(project)
 
     def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-        from cfngen._kinds._kind import Derived
+        from cfngen._kind._kind import Derived
         from cfngen._kinds.custom_resource._derived import render
 
         return Derived(files=render(inputs))
@@ -139,23 +144,7 @@ class CustomResourceKind:
             "nothing to generate"
         ]
 
-    # ------------------------------------------------------------------ invoke, test, init
-
-    @functools.cached_property
-    def contract(self) -> ContractProtocol | None:
-        from cfngen._kinds.custom_resource._run import CONTRACT
-
-        return CONTRACT
-
-    @functools.cached_property
-    def init(self) -> InitSpec | None:
-        from cfngen._kinds.custom_resource._answers import INIT
-
-        return INIT
-
-    # ------------------------------------------------------------------ build, submit
-
-    packaging: FileSet | None = None
+    packaging_at = None
 
 
 KIND = CustomResourceKind()

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from cfngen._errors import CfngenError
 from cfngen._init._answers import check_runtime, ci_question, folder_words, parse_bool
-from cfngen._kinds._init_spec import Question
+from cfngen._kind._init_spec import Question
 from cfngen._kinds.custom_resource import CUSTOM_TYPE_NAME
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
 

@@ -117,7 +117,7 @@ def _with_schema(
 
 
 def _all_types(document: Mapping[str, Any]) -> list[str]:
-    from cfngen._project import is_custom_resource_type
+    from cfngen._kinds.custom_resource._detect import is_custom_resource_type
 
     return [
         str(body["Type"])
@@ -129,8 +129,8 @@ def _all_types(document: Mapping[str, Any]) -> list[str]:
 def _served_types(document: Mapping[str, Any]) -> dict[str, set[str]]:
     """Function logical id -> the custom types whose ServiceToken reaches it (directly, or
     through the SNS topic it subscribes to)."""
+    from cfngen._kinds.custom_resource._detect import is_custom_resource_type
     from cfngen._kinds.custom_resource._template import _subscriber, _token_target
-    from cfngen._project import is_custom_resource_type
 
     resources = document.get("Resources") or {}
     served: dict[str, set[str]] = {}

@@ -24,12 +24,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError
+from cfngen._kinds._shared._base import KindBase
 
 if TYPE_CHECKING:
-    from cfngen._contract import ContractProtocol
-    from cfngen._kinds import Derived
-    from cfngen._kinds._init_spec import InitSpec
-    from cfngen._package import FileSet
+    from cfngen._kind import Derived
     from cfngen._project import Project
     from cfngen._validate import SchemaRules
     from cfngen._validate._file_report import FileReport
@@ -49,18 +47,13 @@ def schema_rules() -> SchemaRules:
     )
 
 
-class HookKind:
+class HookKind(KindBase):
     name = "hook"
     label = "hook"
     order = 1
     artifact_types = ("HOOK",)
     aliases: tuple[str, ...] = ()
     example_files = (EXAMPLE_SCHEMA,)
-
-    def check_type_name(self, value: str) -> str:
-        from cfngen._typename import TypeName
-
-        return TypeName(value)
 
     # ------------------------------------------------------------------ validate
 
@@ -111,7 +104,7 @@ class HookKind:
         return read_inputs(project)
 
     def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-        from cfngen._kinds._kind import Derived
+        from cfngen._kind._kind import Derived
         from cfngen._kinds.hook._derived import render
         from cfngen._runtimes import runtime_warnings
 
@@ -123,31 +116,6 @@ class HookKind:
         from cfngen._kinds.hook._derived import handler_warnings
 
         return handler_warnings(project, inputs)
-
-    # ------------------------------------------------------------------ invoke, test, init
-
-    @functools.cached_property
-    def contract(self) -> ContractProtocol | None:
-        from cfngen._kinds.hook._run import CONTRACT
-
-        return CONTRACT
-
-    @functools.cached_property
-    def init(self) -> InitSpec | None:
-        from cfngen._kinds.hook._answers import INIT
-
-        return INIT
-
-    # ------------------------------------------------------------------ build, submit
-
-    @functools.cached_property
-    def packaging(self) -> FileSet | None:
-        import dataclasses
-
-        from cfngen._kinds.hook._package import target_info
-        from cfngen._package import HOOK
-
-        return dataclasses.replace(HOOK, target_info=target_info)
 
 
 KIND = HookKind()

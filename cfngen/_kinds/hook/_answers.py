@@ -25,8 +25,8 @@ from cfngen._init._answers import (
     type_name_error,
     type_name_from_folder,
 )
-from cfngen._kinds._init_spec import Question
-from cfngen._kinds.hook import _targets
+from cfngen._kind._init_spec import Question
+from cfngen._kinds._shared import _targets
 from cfngen._kinds.hook._template_data import copier_data
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
 from cfngen._typename import TypeName, python_package_name
@@ -261,7 +261,7 @@ def _questions() -> tuple[Question, ...]:
             default=lambda a: TypeName(EXAMPLE_TYPE_NAME) if a.get("example") else None,
             problem=type_name_error,
             flags=("-t", "--type-name"),
-            help="Organization::Service::Resource, e.g. Acme::Storage::Bucket",
+            help=f"Organization::Service::Hook, e.g. {EXAMPLE_TYPE_NAME}",
             propose=lambda a, folder: None if a.get("example") else type_name_from_folder(folder),
         ),
         Question(

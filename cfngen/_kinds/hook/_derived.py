@@ -32,14 +32,14 @@ from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._files import read_optional
-from cfngen._kinds.hook import _targets
+from cfngen._kinds._shared import _targets
+from cfngen._kinds._shared._targets import target_names
 from cfngen._kinds.hook._model_source import (
     models_module,
     target_module,
     target_table,
 )
 from cfngen._kinds.hook._target_schemas import TARGET_INFO, TARGET_SCHEMAS, modelled_targets
-from cfngen._kinds.hook._targets import target_names
 from cfngen._project import CONFIG_FILE, Project
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def official_style(project: Project) -> bool:
 
 
 def read_inputs(project: Project) -> dict[str, bytes | None]:
-    from cfngen._kinds._handler import require_handler
+    from cfngen._kind._handler import require_handler
 
     # As for a resource type: a python3.7 hook cannot run the models, and a typo in the
     # entrypoint would put them in a second package (exit 2, the fix named).
@@ -209,7 +209,7 @@ def _texts(
     *,
     official: bool,
 ) -> dict[str, str]:
-    from cfngen._kinds.resource._sam import render_requirements, render_template
+    from cfngen._kinds._shared._sam import render_requirements, render_template
     from cfngen._runtimes import project_python
     from cfngen._support import source
 
@@ -260,7 +260,7 @@ def _default_runtime() -> str:
 def render_role(schema: dict[str, Any], type_name: str) -> str:
     """The official hook role: the hooks and resources services may assume it, for this hook
     type only; Allow the handlers' actions, or Deny everything when they need none."""
-    from cfngen._kinds.resource._role import handler_actions, max_session_duration
+    from cfngen._kinds._shared._role import handler_actions, max_session_duration
     from cfngen._typename import TypeName
 
     actions = handler_actions(schema)

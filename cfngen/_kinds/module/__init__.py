@@ -18,16 +18,14 @@ Nothing heavy is imported here: the registry imports every kind.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cfngen._kinds._shared._base import KindBase
+
 if TYPE_CHECKING:
-    from cfngen._contract import ContractProtocol
-    from cfngen._kinds import Derived
-    from cfngen._kinds._init_spec import InitSpec
-    from cfngen._package import FileSet
+    from cfngen._kind import Derived
     from cfngen._project import Project
     from cfngen._validate._file_report import FileReport
 
@@ -35,7 +33,7 @@ if TYPE_CHECKING:
 EXAMPLE_FRAGMENT = Path(__file__).with_name("example-fragment.yaml")
 
 
-class ModuleKind:
+class ModuleKind(KindBase):
     name = "module"
     label = "module"
     order = 2
@@ -97,28 +95,6 @@ class ModuleKind:
 
     def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
         return []
-
-    # ------------------------------------------------------------------ invoke, test, init
-
-    @functools.cached_property
-    def contract(self) -> ContractProtocol | None:
-        from cfngen._kinds.module._run import CONTRACT
-
-        return CONTRACT
-
-    @functools.cached_property
-    def init(self) -> InitSpec | None:
-        from cfngen._kinds.module._answers import INIT
-
-        return INIT
-
-    # ------------------------------------------------------------------ build, submit
-
-    @functools.cached_property
-    def packaging(self) -> FileSet | None:
-        from cfngen._kinds.module._package import PACKAGING
-
-        return PACKAGING
 
 
 KIND = ModuleKind()

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from cfngen._errors import CfngenError
 from cfngen._init._answers import parse_bool, type_name_from_folder
-from cfngen._kinds._init_spec import Question
+from cfngen._kind._init_spec import Question
 from cfngen._kinds.module._fragment import check_module_type_name, module_type_name_problem
 from cfngen._typename import reserved_namespace
 

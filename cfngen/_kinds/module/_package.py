@@ -9,12 +9,10 @@ fragment stops the build (exit 1) before anything is uploaded.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._kinds._kind import Entries, PackageContext
-from cfngen._package import MODULE
+from cfngen._kind import Entries, FileSet, PackageContext
 from cfngen._package._layout import overrides, rpdk_config
 
 
@@ -42,4 +40,4 @@ def module_files(context: PackageContext) -> Entries:
     }
 
 
-PACKAGING = dataclasses.replace(MODULE, parts=(rpdk_config, module_files, overrides))
+PACKAGING = FileSet(registry_type="MODULE", parts=(rpdk_config, module_files, overrides))

@@ -93,7 +93,8 @@ class ModuleContract:
     #: The `cfngen test` options a module takes (cfngen/_cli/_options.py declares them).
     options: tuple[str, ...] = ("logical_id", "params", "params_file")
     request_optional = False
-    upgradable = False
+    upgrade_identifiers = None
+    typeconfig_envelope: tuple[str, ...] = ()
     extra: str | None = None
     status_key = ""
     in_progress: str | None = None

@@ -27,7 +27,7 @@ from cfngen._kinds.module._fragment import FRAGMENT_DIR, SCHEMA_FILE
 from cfngen._project import CONFIG_FILE, Project
 
 if TYPE_CHECKING:
-    from cfngen._kinds import Derived
+    from cfngen._kind import Derived
     from cfngen._validate._file_report import FileReport
 
 DOCS_FILE = "docs/README.md"
@@ -68,7 +68,7 @@ def read_inputs(project: Project) -> dict[str, bytes | None]:
 
 def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
     from cfngen._generate._ownership import with_header
-    from cfngen._kinds import Derived
+    from cfngen._kind import Derived
     from cfngen._kinds.module._fragment import decode_utf8
     from cfngen._kinds.module._validate import check_text
 

@@ -22,7 +22,7 @@ from cfngen._init._answers import (
     type_name_error,
     type_name_from_folder,
 )
-from cfngen._kinds._init_spec import Question
+from cfngen._kind._init_spec import Question
 from cfngen._kinds.resource import HANDLERS
 from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
 from cfngen._typename import TypeName, python_package_name

@@ -41,11 +41,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from cfngen._errors import CfngenError
 from cfngen._languages import Language, language_of
+from cfngen._rpdk_config import CONFIG_FILE
 from cfngen._typename import TypeName
 
 if TYPE_CHECKING:
     from cfngen._contract._protocol import ContractProtocol
-    from cfngen._kinds._init_spec import InitSpec
+    from cfngen._kind._init_spec import InitSpec
+    from cfngen._package._limits import Limit
     from cfngen._package._sources import ProjectFiles
     from cfngen._validate._file_report import FileReport
 
@@ -95,6 +97,13 @@ class Kind(Protocol):
     aliases: tuple[str, ...]
     #: Example files that ship with cfngen, checked by `cfngen validate --example`.
     example_files: tuple[Path, ...]
+
+    def project_file(self, root: Path) -> Path | None:
+        """For a kind without `.rpdk-config` (no `artifact_types`): the file at the top of
+        `root` that makes it a project of this kind (a custom resource's template), else None;
+        a CfngenError when such a file cannot be read (a named pipe). The project loader asks
+        every kind when a folder has no `.rpdk-config`."""
+        ...
 
     def check_type_name(self, value: str) -> str:
         """`.rpdk-config`'s typeName checked by this kind's rules (the project loader asks;
@@ -170,8 +179,6 @@ class Kind(Protocol):
 
 
 # --------------------------------------------------------------------------- the project
-
-CONFIG_FILE = ".rpdk-config"
 
 
 @dataclass(frozen=True)
@@ -252,7 +259,7 @@ class Project:
     def entrypoint_problem(self) -> CfngenError | None:
         """Why the handlers `.rpdk-config` names cannot be imported from src/, or None (see
         cfngen/_kinds/_handler.py)."""
-        from cfngen._kinds._handler import entrypoint_problem
+        from cfngen._kind._handler import entrypoint_problem
 
         return entrypoint_problem(self)
 
@@ -274,20 +281,27 @@ class PackageContext:
     project: Project
     #: Builds ResourceProvider.zip when a part asks for it (it is the slow part).
     handler_zip: Callable[[], bytes]
-    #: Target info for a hook: target type name -> what the registry wants to know about it.
-    target_info: Callable[[Project], dict[str, Any]] | None = None
+    #: The one reader parts read the project's files with: it follows links as far as the
+    #: repository, leaves dotfiles and backups out, and records both (_package/_sources.py).
+    files: ProjectFiles
     warnings: list[str] = field(default_factory=list)
-
-    @functools.cached_property
-    def files(self) -> ProjectFiles:
-        """The one reader parts read the project's files with: it follows links as far as the
-        repository, leaves dotfiles and backups out, and records both (_package/_sources.py)."""
-        from cfngen._package._sources import ProjectFiles
-
-        return ProjectFiles(self.project.root)
 
 
 Part = Callable[[PackageContext], Entries]
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """How a kind's type configuration file wraps the properties SetTypeConfiguration sets."""
+
+    #: The keys from the top of the file down to the properties (a hook's
+    #: CloudFormationConfiguration, HookConfiguration, Properties); (): the file is the
+    #: properties alone.
+    envelope: tuple[str, ...] = ()
+    #: The JSON schema the whole file is checked against before its properties (None: none).
+    envelope_schema: Mapping[str, Any] | None = None
+    #: The largest file CloudFormation takes (None: no limit of its own).
+    limit: Limit | None = None
 
 
 @dataclass(frozen=True)
@@ -299,17 +313,12 @@ class FileSet:
     parts: tuple[Part, ...]
     #: The IAM role template `submit` deploys as the handlers' execution role (None: no code).
     role_template: str | None = None
-    #: How `submit --configure FILE` wraps the type configuration: "hook" for the
-    #: CloudFormationConfiguration.HookConfiguration envelope, "plain" for a resource.
-    configuration: str | None = None
-    #: A hook's target info (target type name -> TypeName, Schema, ...); by default read from
-    #: the project's target-schemas/ and target-info.json as the official dry-run does offline.
-    #: A kind that finds schemas elsewhere passes its own: dataclasses.replace(HOOK, ...).
-    target_info: Callable[[Project], dict[str, Any]] | None = None
+    #: How `submit --configure FILE` reads the type configuration; None: the kind has none.
+    configuration: Configuration | None = None
 
     def collect(self, context: PackageContext) -> Entries:
         if self.role_template is not None:  # it ships handlers: Lambda must import them
-            from cfngen._kinds._handler import require_handler
+            from cfngen._kind._handler import require_handler
 
             require_handler(context.project, attribute=True)
         entries: Entries = {}

@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError
+from cfngen._rpdk_config import CONFIG_FILE
 
 if TYPE_CHECKING:
-    from cfngen._kinds._kind import Project
+    from cfngen._kind._kind import Project
 
-CONFIG_FILE = ".rpdk-config"
 #: The attributes `cfn init` entrypoints name, tried when a hint has to name one.
 _USUAL_ATTRIBUTES = ("resource", "hook")
 
