@@ -73,6 +73,15 @@ class Derived:
     #: `cfn validate`), each with the test that recognises its rewrite: such a rewrite of a
     #: file cfngen wrote is not a hand edit.
     official_rewrites: Mapping[str, Callable[[bytes], bool]] = field(default_factory=dict)
+    #: Paths of `files` the official CLI generates too (`cfn init`, `cfn generate`), each with
+    #: the test that recognises its output: such a file is cfngen's to rewrite without
+    #: cfngen's header (cfngen works in `cfn init` projects), and, where the official generate
+    #: ran, its output over cfngen's file is no hand edit.
+    official_outputs: Mapping[str, Callable[[bytes], bool]] = field(default_factory=dict)
+    #: The path of `official_outputs` whose official output shows the official generate ran
+    #: here since cfngen's last generate (a resource's models.py: it rewrites the role and
+    #: docs/ with it); None: nothing shows it.
+    official_witness: str | None = None
 
 
 # --------------------------------------------------------------------------- the kind

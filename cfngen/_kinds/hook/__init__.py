@@ -110,7 +110,15 @@ class HookKind(KindBase):
 
         rendered = render(project, dict(inputs))
         warnings = runtime_warnings(project.runtime) + rendered.warnings
-        return Derived(files=rendered.files, report=rendered.report, warnings=warnings)
+        from cfngen._kinds._shared._official import official_outputs, official_witness
+
+        return Derived(
+            files=rendered.files,
+            report=rendered.report,
+            warnings=warnings,
+            official_outputs=official_outputs(rendered.files),
+            official_witness=official_witness(rendered.files),
+        )
 
     def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
         from cfngen._kinds.hook._derived import handler_warnings

@@ -18,6 +18,7 @@ from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, read_optional
 from cfngen._kind._handler import require_handler
 from cfngen._kind._kind import Derived
+from cfngen._kinds._shared._official import official_outputs, official_witness
 from cfngen._kinds.resource import CALLBACK_CONTEXT_FILE
 from cfngen._progress import phase
 from cfngen._project import CONFIG_FILE, Project
@@ -103,6 +104,8 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
         files=files,
         report=report,
         warnings=runtime_warnings(project.runtime),
+        official_outputs=official_outputs(files),
+        official_witness=official_witness(files),
         until_edited=frozenset(
             f"{CONTRACT_INPUTS}/inputs_1_{kind}.json" for kind in EXAMPLE_INPUTS
         ),
