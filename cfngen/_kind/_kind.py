@@ -106,6 +106,15 @@ class Kind(Protocol):
     aliases: tuple[str, ...]
     #: Example files that ship with cfngen, checked by `cfngen validate --example`.
     example_files: tuple[Path, ...]
+    #: Every spelling of ACTION `cfngen invoke` takes for this kind (the shell completion
+    #: offers them, `cfngen invoke --help` names them); (): nothing to invoke.
+    invoke_actions: tuple[str, ...]
+    #: For the `cfngen-validate` pre-commit hook (.pre-commit-hooks.yaml, written from these by
+    #: cfngen/_kind/_precommit.py): regular expressions of the file names this kind may own
+    #: (matched after the last "/"), and of the folders whose files it never checks (test
+    #: inputs, derived docs).
+    precommit_files: tuple[str, ...]
+    precommit_exclude: tuple[str, ...]
 
     def project_file(self, root: Path) -> Path | None:
         """For a kind without `.rpdk-config` (no `artifact_types`): the file at the top of

@@ -28,6 +28,10 @@ class KindBase:
     artifact_types: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     example_files: tuple[Path, ...] = ()
+    invoke_actions: tuple[str, ...] = ()
+    #: A `.rpdk-config` kind's files are JSON schemas; the `.rpdk-config` stands for its project.
+    precommit_files: tuple[str, ...] = (r"\.rpdk-config", r"[^/]+\.json")
+    precommit_exclude: tuple[str, ...] = ()
     #: Where the parts are, as "module:ATTRIBUTE" relative to the kind's package (None: the
     #: kind has no such part).
     contract_at: str | None = "._run:CONTRACT"

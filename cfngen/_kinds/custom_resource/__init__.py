@@ -56,6 +56,11 @@ class CustomResourceKind(KindBase):
     artifact_types: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ("custom", "CUSTOM_RESOURCE", "Custom::")
     example_files = (EXAMPLE_TEMPLATE,)
+    #: RequestType values (_protocol.py).
+    invoke_actions = ("Create", "Update", "Delete")
+    #: A template and its properties schemas; never the inputs `cfngen test` sends.
+    precommit_files = (r"[^/]+\.(json|ya?ml|template)",)
+    precommit_exclude = ("custom-resource-inputs",)
 
     def check_type_name(self, value: str) -> str:
         """`Custom::Name`, as CloudFormation takes it (a custom resource has no `.rpdk-config`,

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 #: cfngen's example hook schema (`cfngen validate --example`): the schema of
 #: `cfngen init --artifact-type hook --example`.
 EXAMPLE_SCHEMA = Path(__file__).with_name("example-schema.json")
+#: The invocation points, and the names of their handlers in hook schemas, in the same order.
+INVOCATION_POINTS = ("CREATE_PRE_PROVISION", "UPDATE_PRE_PROVISION", "DELETE_PRE_PROVISION")
+HOOK_HANDLERS = ("preCreate", "preUpdate", "preDelete")
 
 
 @functools.cache
@@ -54,6 +57,10 @@ class HookKind(KindBase):
     artifact_types = ("HOOK",)
     aliases: tuple[str, ...] = ()
     example_files = (EXAMPLE_SCHEMA,)
+    #: The invocation points and the handler names that stand for them (_hook_protocol.py).
+    invoke_actions = (*INVOCATION_POINTS, *HOOK_HANDLERS)
+    #: Test inputs, the targets' schemas, the docs generate derives.
+    precommit_exclude = ("inputs", "target-schemas", "docs")
 
     # ------------------------------------------------------------------ validate
 

@@ -40,6 +40,8 @@ class ModuleKind(KindBase):
     artifact_types = ("MODULE",)
     aliases: tuple[str, ...] = ("modules", "fragment")
     example_files = (EXAMPLE_FRAGMENT,)
+    #: The fragment is JSON or YAML (fragments/ holds one .json, .yaml, .yml or .template).
+    precommit_files = (r"\.rpdk-config", r"[^/]+\.(json|ya?ml|template)")
 
     def check_type_name(self, value: str) -> str:
         """`.rpdk-config`'s typeName for this kind (the project loader asks)."""

@@ -75,6 +75,9 @@ class ResourceKind(KindBase):
     artifact_types = ("RESOURCE",)
     aliases: tuple[str, ...] = ()
     example_files = (EXAMPLE_SCHEMA,)
+    invoke_actions = ACTIONS
+    #: Contract inputs, the example inputs generate writes, the docs it derives.
+    precommit_exclude = ("inputs", "example_inputs", "docs")
 
     # ------------------------------------------------------------------ validate
 
