@@ -12,7 +12,7 @@ the engines (cfngen/_kinds/_kind.py says when each is asked):
   properties against `properties-schema.json` when there is one) and that schema itself
   (_validate.py);
 - generate: the protocol helper `cfngen_custom_resource.py` beside each handler that imports
-  it (_derived.py);
+  it (_derive.py);
 - invoke and test: the request/response protocol and the lifecycle tests (_protocol.py,
   _tests.py), run against the function the template names (or `--handler`), its code loaded
   as Lambda loads it (_code.py) from inside the repository (_reach.py), the template's
@@ -26,14 +26,12 @@ Nothing heavy is imported here: the registry imports every kind.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._kinds._shared._base import KindBase
 
 if TYPE_CHECKING:
-    from cfngen._kind import Derived
     from cfngen._project import Project
     from cfngen._validate._file_report import FileReport
 
@@ -120,34 +118,6 @@ class CustomResourceKind(KindBase):
         from cfngen._kinds.custom_resource._validate import check_text
 
         return check_text(text, path=path, strict=strict, display=display)
-
-    # ------------------------------------------------------------------ generate
-
-    def may_derive(self, project: Project, relpath: str) -> bool:
-        from cfngen._kinds.custom_resource._derived import may_derive
-
-        return may_derive(project, relpath)
-
-    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
-        from cfngen._kinds.custom_resource._derived import read_inputs
-
-        return read_inputs(project)
-
-    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-        from cfngen._kind._kind import Derived
-        from cfngen._kinds.custom_resource._derived import render
-
-        return Derived(files=render(inputs))
-
-    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
-        from cfngen._kinds.custom_resource._derived import notes
-
-        if inputs.get("folders") not in (None, b"[]"):
-            return notes(inputs)
-        return [
-            f"no function of the template imports {HELPER_MODULE.removesuffix('.py')}: "
-            "nothing to generate"
-        ]
 
     packaging_at = None
 

@@ -7,7 +7,7 @@ What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
   schemas) and semantic checks (_schema.py), target names checked against the resource types
   cfn-lint bundles (_targets.py);
 - generate: typed models of the configuration and of every target through cfngen/_models, the
-  hook role, template.yml, the configuration schema, docs, target-schemas/ (_derived.py);
+  hook role, template.yml, the configuration schema, docs, target-schemas/ (_derive.py);
 - invoke and test: the hook protocol (_hook_protocol.py) and its contract tests as plain
   functions of a `carry` collaborator (_hook_tests.py, _inputs.py), driven by cfngen/_contract's
   runner (_run.py: `HookProtocol`, a `ContractProtocol`);
@@ -19,7 +19,6 @@ Nothing heavy is imported here: the registry imports every kind.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,7 +26,6 @@ from cfngen._errors import CfngenError
 from cfngen._kinds._shared._base import KindBase
 
 if TYPE_CHECKING:
-    from cfngen._kind import Derived
     from cfngen._project import Project
     from cfngen._validate import SchemaRules
     from cfngen._validate._file_report import FileReport
@@ -97,40 +95,6 @@ class HookKind(KindBase):
         from cfngen._validate import check_json_schema
 
         return check_json_schema(text, schema_rules(), path=path, strict=strict, display=display)
-
-    # ------------------------------------------------------------------ generate
-
-    def may_derive(self, project: Project, relpath: str) -> bool:
-        from cfngen._kinds.hook._derived import may_derive
-
-        return may_derive(project, relpath)
-
-    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
-        from cfngen._kinds.hook._derived import read_inputs
-
-        return read_inputs(project)
-
-    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-        from cfngen._kind._kind import Derived
-        from cfngen._kinds.hook._derived import render
-        from cfngen._runtimes import runtime_warnings
-
-        rendered = render(project, dict(inputs))
-        warnings = runtime_warnings(project.runtime) + rendered.warnings
-        from cfngen._kinds._shared._official import official_outputs, official_witness
-
-        return Derived(
-            files=rendered.files,
-            report=rendered.report,
-            warnings=warnings,
-            official_outputs=official_outputs(rendered.files),
-            official_witness=official_witness(rendered.files),
-        )
-
-    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
-        from cfngen._kinds.hook._derived import handler_warnings
-
-        return handler_warnings(project, inputs)
 
 
 KIND = HookKind()

@@ -6,7 +6,7 @@ What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
 - validate: the fragment in `fragments/` (exactly one), read with cfn-lint's decoder with
   positions; what the registry and the user guide forbid (_checks.py); then cfn-lint (_lint.py);
 - generate: `schema.json` as the registry shows it, with each parameter's type, default and
-  allowed values and the outputs, and `docs/README.md` (_schema.py); never a side effect of
+  allowed values and the outputs, and `docs/README.md` (_derive.py); never a side effect of
   validate;
 - test: the module rendered into a consumer template as CloudFormation expands it, then linted
   (_render.py, _run.py); `cfngen module render` prints the same template;
@@ -18,14 +18,12 @@ Nothing heavy is imported here: the registry imports every kind.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._kinds._shared._base import KindBase
 
 if TYPE_CHECKING:
-    from cfngen._kind import Derived
     from cfngen._project import Project
     from cfngen._validate._file_report import FileReport
 
@@ -77,26 +75,6 @@ class ModuleKind(KindBase):
         from cfngen._kinds.module._validate import check_text
 
         return check_text(text, path=path, strict=strict, display=display)
-
-    # ------------------------------------------------------------------ generate
-
-    def may_derive(self, project: Project, relpath: str) -> bool:
-        from cfngen._kinds.module._schema import may_derive
-
-        return may_derive(relpath)
-
-    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
-        from cfngen._kinds.module._schema import read_inputs
-
-        return read_inputs(project)
-
-    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-        from cfngen._kinds.module._schema import derive
-
-        return derive(project, inputs)
-
-    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
-        return []
 
 
 KIND = ModuleKind()

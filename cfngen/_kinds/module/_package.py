@@ -17,8 +17,8 @@ from cfngen._package._layout import overrides, rpdk_config
 
 
 def module_files(context: PackageContext) -> Entries:
+    from cfngen._kinds.module._derive import module_schema
     from cfngen._kinds.module._fragment import decode_utf8, the_fragment
-    from cfngen._kinds.module._schema import module_schema
     from cfngen._validate import render_text
 
     project = context.project

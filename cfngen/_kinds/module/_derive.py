@@ -44,14 +44,14 @@ _CONSTRAINTS = (
 )
 
 
-def may_derive(relpath: str) -> bool:
+def may_derive(project: Project, relpath: str) -> bool:
     path = PurePosixPath(relpath)
     if ".." in path.parts:
         return False
     return relpath in (SCHEMA_FILE, DOCS_FILE)
 
 
-def read_inputs(project: Project) -> dict[str, bytes | None]:
+def generate_inputs(project: Project) -> dict[str, bytes | None]:
     from cfngen._files import read_optional
     from cfngen._kinds.module._fragment import decode_utf8, the_fragment
 
@@ -102,6 +102,10 @@ class InvalidFragmentError(InvalidSchemaError):
 
 
 # --------------------------------------------------------------------------- schema.json
+
+
+def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+    return []
 
 
 def _json_type(value: Any) -> str:
