@@ -110,3 +110,22 @@ def test_a_new_kind_shows_in_completion_and_the_pre_commit_selection(ping_kind):
     assert "PING_NOW" in script("bash", build_parser())
     files, exclude = precommit_patterns()
     assert r"[^/]+\.ping" in files and "ping-inputs" in exclude
+
+
+def _type_name_questions():
+    from cfngen._kind import all_kinds
+
+    for kind in all_kinds():
+        for question in kind.init.questions if kind.init is not None else ():
+            if question.key == "type_name":
+                yield pytest.param(question, id=kind.name)
+
+
+@pytest.mark.parametrize("question", list(_type_name_questions()))
+def test_a_kinds_type_name_question_explains_its_own_form(question):
+    """The question is made once (cfngen/_kinds/_shared/_questions.py); copies had drifted: the
+    hook's and the module's --help said Organization::Service::Resource."""
+    form = question.prompt[question.prompt.index("(") + 1 : question.prompt.rindex(")")]
+    assert question.help.startswith(f"{form}, e.g. ")
+    example = question.help.removeprefix(f"{form}, e.g. ")
+    assert question.check(example) == example
