@@ -62,8 +62,8 @@ class SchemaRules:
 def _kind_of_file(path: Path) -> tuple[Kind | None, str | None]:
     """(the kind that checks `path`, what it was taken for, in words, when its content decided).
 
-    A kind that claims the file by its content (a kind may define `claims(path)`, truthy when
-    the file is its own; a string says why) comes first: a module its project's fragments, a
+    A kind that claims the file by its content (`Kind.claims(path)`, truthy when the file is
+    its own; a string says why) comes first: a module its project's fragments, a
     custom resource the templates that declare one, a hook the schemas that look like a hook's.
     A template no kind claims is a stack: no kind (None), not checked. Otherwise the kind of
     the project the file sits in, else the default kind (a resource schema)."""
