@@ -6,7 +6,7 @@ A kind is a resource type, a hook, a module or a Lambda-backed custom resource. 
 (cfngen/_validate, _generate, _contract, _init, and the CLI) never name a kind and never compare
 `artifact_type` strings: they load a project (cfngen/_project.py finds its kind), then ask the
 kind. A new kind is a new folder `cfngen/_kinds/<name>/` whose `__init__.py` defines `KIND`, an
-object with the attributes and methods below; the registry (cfngen/_kinds/__init__.py) finds it
+object with the attributes and methods below; the registry (cfngen/_kind/_registry.py) finds it
 by that folder alone, so no engine changes.
 
 Keep a kind's `__init__.py` cheap to import (the registry imports every kind to build
@@ -15,8 +15,10 @@ Keep a kind's `__init__.py` cheap to import (the registry imports every kind to 
 Which hooks each engine calls, in the order it calls them:
 
 - project loader (`cfngen._project.load_project`): `artifact_types`, the `.rpdk-config`
-  spellings this kind owns. (A folder without `.rpdk-config` whose template declares a custom
-  resource is a project of the kind named "custom-resource".)
+  spellings this kind owns; for a folder without `.rpdk-config`, `project_file(root)` (a
+  custom resource's template makes its folder a project).
+- `cfngen validate PATH`, the pre-commit hook: `claims(path)`; the hook's file selection is
+  `precommit_files` / `precommit_exclude` (cfngen/_kind/_precommit.py).
 - `cfngen validate`: `checked_files(project)` for a project folder, then `check_file(...)` for
   each file (also for a file given by path: the kind of the project it sits in, else the
   default kind); `example_files` for `--example`; `check_text` for text already read.
@@ -25,10 +27,14 @@ Which hooks each engine calls, in the order it calls them:
   `generate_notes(project, inputs)` on every run; `may_derive(project, relpath)` decides which
   paths the ownership manifest may ever write or delete for this kind.
 - `cfngen invoke` / `cfngen test`: `contract`, a `ContractProtocol` (None: this kind has no
-  handlers to run).
+  handlers to run); `invoke_actions` for invoke's --help and the shell completion.
 - `cfngen init` / `upgrade` / `template sync`: `init` (None: this kind cannot be created yet);
   its `template` names the folder `templates/<template>/` holding the copier template.
 - `cfngen build` / `cfngen submit`: `packaging` (None: nothing to register).
+
+A kind's class derives from cfngen/_kinds/_shared/_base.py's `KindBase`, which gives the
+defaults and forwards the parts to the kind's modules by role (`_derive.py`, `_run.py`,
+`_answers.py`, `_package.py`).
 """
 
 from __future__ import annotations
@@ -276,7 +282,7 @@ class Project:
 
     def entrypoint_problem(self) -> CfngenError | None:
         """Why the handlers `.rpdk-config` names cannot be imported from src/, or None (see
-        cfngen/_kinds/_handler.py)."""
+        cfngen/_kind/_handler.py)."""
         from cfngen._kind._handler import entrypoint_problem
 
         return entrypoint_problem(self)

@@ -6,7 +6,7 @@ would take it for one of its kinds): cfngen/_project.py knows it by its template
 project is the folder that holds the template (`--template templates/x.yaml` alone names it:
 SAM reads CodeUri relative to the template, and properties-schema.json and
 custom-resource-inputs.json sit beside it). What it gives
-the engines (cfngen/_kinds/_kind.py says when each is asked):
+the engines (cfngen/_kind/_kind.py says when each is asked):
 
 - validate: the template's custom resources (ServiceToken, type name, ServiceTimeout, their
   properties against `properties-schema.json` when there is one) and that schema itself

@@ -1,7 +1,7 @@
 """The hook kind: CloudFormation hooks, which check resources, stacks and change sets before
 CloudFormation provisions them (preCreate, preUpdate, preDelete).
 
-What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
+What it gives the engines (cfngen/_kind/_kind.py says when each is asked):
 
 - validate: its meta-schema (metaschema.json, borrowing the resource meta-schema's property
   schemas) and semantic checks (_schema.py), target names checked against the resource types

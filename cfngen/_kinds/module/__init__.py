@@ -1,7 +1,7 @@
 """The module kind: CloudFormation modules, a template fragment that users include as
 `Org::Service::Name::MODULE`.
 
-What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
+What it gives the engines (cfngen/_kind/_kind.py says when each is asked):
 
 - validate: the fragment in `fragments/` (exactly one), read with cfn-lint's decoder with
   positions; what the registry and the user guide forbid (_checks.py); then cfn-lint (_lint.py);

@@ -1,6 +1,6 @@
 """The resource type kind: a schema, CRUDL handlers, and everything derived from them.
 
-What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
+What it gives the engines (cfngen/_kind/_kind.py says when each is asked):
 
 - validate: its meta-schema (metaschema.json) and semantic checks (_checks.py);
 - generate: models.py through cfngen/_models, resource-role.yaml (_role.py), template.yml and
