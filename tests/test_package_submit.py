@@ -491,8 +491,9 @@ def test_a_module_is_registered_as_a_module_without_a_role(tmp_path, stubs):
     (root / "fragments").mkdir(parents=True)
     config = {"artifact_type": "MODULE", "typeName": "Acme::Svc::Stack::MODULE"}
     (root / ".rpdk-config").write_text(json.dumps(config))
-    (root / "fragments" / "stack.yaml").write_text("Resources: {}\n")
-    (root / "schema.json").write_text('{"typeName": "Acme::Svc::Stack::MODULE"}\n')
+    (root / "fragments" / "stack.yaml").write_text(
+        "Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n"
+    )
     build = build_package(module(root), write=False)
     clients, cfn_stub, s3_stub = stubs
     expect_upload(s3_stub, "b", build.data)

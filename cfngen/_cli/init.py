@@ -15,13 +15,13 @@ from cfngen._completion import offer
 from cfngen._errors import CfngenError, ExitCode
 
 if TYPE_CHECKING:
-    from cfngen._kinds import Kind
-    from cfngen._kinds._init_spec import InitSpec, Question
+    from cfngen._kind import Kind
+    from cfngen._kind._init_spec import InitSpec, Question
 
 
 def _questions() -> list[Question]:
     """Every kind's questions, one per key (kinds asking the same thing share its flags)."""
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
 
     by_key: dict[str, Question] = {}
     for kind in all_kinds():
@@ -31,7 +31,7 @@ def _questions() -> list[Question]:
 
 
 def _kinds() -> list[Kind]:
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
 
     return [kind for kind in all_kinds() if kind.init is not None]
 
@@ -161,7 +161,7 @@ def _display_path(path: Path) -> str:
 
 def _chosen_kind(flag: str | None, data: dict[str, str]) -> Kind | None:
     """The kind named by --artifact-type or --data artifact_type (None: neither)."""
-    from cfngen._kinds import lookup
+    from cfngen._kind import lookup
 
     from_data = data.pop("artifact_type", None)
     kind = lookup(flag) if flag is not None else None

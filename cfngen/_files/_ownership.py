@@ -8,17 +8,19 @@ At a path the project's kind derives (see `_paths`), a regular file is cfngen's 
   header (every .py/.yaml/.yml/.txt/.md file cfngen writes starts with one); or
 - it is what the official `cfn init`/`cfn generate` wrote and would itself overwrite on its
   next run (models.py with its "DO NOT modify" header, the role template, the docs pages, the
-  "..." placeholder inputs): cfngen works in `cfn init` projects. The official SAM template is
-  not among them: its `CodeUri: build/` is what the official build uses, so it is the user's.
+  "..." placeholder inputs; each kind declares which of its files these are, with the test that
+  recognises them: `Derived.official_outputs`): cfngen works in `cfn init` projects. The
+  official SAM template is not among them: its `CodeUri: build/` is what the official build
+  uses, so it is the user's.
 A file cfngen wrote whose bytes changed since was edited by hand, header or not: generate
 stops and names it, unless told to discard the edit (saving it beside the file) or to keep the
 file as the user's. Two changes are no hand edit: the official `cfn generate`'s output over
-cfngen's files where it ran (its models.py shows it), and git's conflict markers (`_conflicts`),
-which make a file cfngen's to derive again when it says so itself (its header) or, for JSON,
-unless a record makes it the user's. Anything else at a derived path (no header, a link, a
-folder, a pipe) is the user's and left alone. A file is removed only when cfngen wrote it, by
-the manifest's hash and its header, at a path the kind derives, inside the project, and the
-schema no longer derives it.
+cfngen's files where it ran (`Derived.official_witness` shows it), and git's conflict markers
+(`_conflicts`), which make a file cfngen's to derive again when it says so itself (its header)
+or, for JSON, unless a record makes it the user's. Anything else at a derived path (no header,
+a link, a folder, a pipe) is the user's and left alone. A file is removed only when cfngen wrote
+it, by the manifest's hash and its header, at a path the kind derives, inside the project, and
+the schema no longer derives it.
 
 A manifest entry alone never justifies rewriting or removing a file: anyone can edit the
 manifest, and a user's `docs/design.md` is at a path cfngen could derive. The file must say it
@@ -104,11 +106,6 @@ def has_header(data: bytes) -> bool:
 
 # --------------------------------------------------------------------------- the official tool
 
-_OFFICIAL_MODELS_HEADER = b"# DO NOT modify this file by hand, changes will be overwritten"
-_OFFICIAL_ROLE = b"during CRUDL operations to mutate resources on behalf of the customer."
-_OFFICIAL_HOOK_ROLE = b"during Hook operations on behalf of the customer."
-_OFFICIAL_HOOK_DOCS = b"To activate a hook in your account, use the following JSON"
-_OFFICIAL_DOCS = b"To declare this entity in your AWS CloudFormation template, use the following"
 _OFFICIAL_SAM = re.compile(
     r'AWSTemplateFormatVersion: "2010-09-09"\n'
     r"Transform: AWS::Serverless-2016-10-31\n"
@@ -121,46 +118,9 @@ _OFFICIAL_SAM = re.compile(
 )
 
 
-def is_official_output(relpath: str, data: bytes) -> bool:
-    """Whether `data` is what the official CLI generated at `relpath` (and would overwrite)."""
-    path = PurePosixPath(relpath)
-    if path.name == "models.py" or path.parent.name == "target_models":
-        return data.startswith(_OFFICIAL_MODELS_HEADER)
-    if relpath == "resource-role.yaml":
-        return data.startswith(b"AWSTemplateFormatVersion") and _OFFICIAL_ROLE in data
-    if relpath == "hook-role.yaml":
-        return data.startswith(b"AWSTemplateFormatVersion") and _OFFICIAL_HOOK_ROLE in data
-    if path.parts[0] == "docs" and path.suffix == ".md":
-        return data.startswith(b"# ") and (_OFFICIAL_DOCS in data or _OFFICIAL_HOOK_DOCS in data)
-    if len(path.parts) == 1 and path.name.endswith("-configuration.json"):
-        return _is_official_configuration(data)
-    if path.parts[0] == "example_inputs" and path.suffix == ".json":
-        return _is_placeholder(data)
-    return False
-
-
-def _is_official_configuration(data: bytes) -> bool:
-    """`cfn generate` writes `<type>-configuration.json`: the schema's typeConfiguration with
-    its definitions and typeName added."""
-    try:
-        value = json.loads(data)
-    except ValueError:
-        return False
-    return isinstance(value, dict) and {"properties", "definitions", "typeName"} <= set(value)
-
-
 def is_official_sam(data: bytes) -> bool:
     """The SAM template `cfn init` wrote, untouched."""
     return _OFFICIAL_SAM.fullmatch(data.decode("utf-8", "replace")) is not None
-
-
-def _is_placeholder(data: bytes) -> bool:
-    """`cfn init` writes every property as "..." into its example inputs."""
-    try:
-        value = json.loads(data)
-    except ValueError:
-        return False
-    return isinstance(value, dict) and bool(value) and all(v == "..." for v in value.values())
 
 
 # --------------------------------------------------------------------------- manifest

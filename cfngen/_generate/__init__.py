@@ -236,6 +236,8 @@ def generate_project(
         edits=edits,
         until_edited=derived.until_edited,
         official_rewrites=derived.official_rewrites,
+        official_outputs=derived.official_outputs,
+        official_witness=derived.official_witness,
     )
     plan.manifest.fingerprint = fingerprint
     result = GenerateResult(report=derived.report, conflicts=conflicts)

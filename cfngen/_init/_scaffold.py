@@ -41,7 +41,7 @@ from cfngen._render import Rendered
 
 if TYPE_CHECKING:
     from cfngen._generate import GenerateResult
-    from cfngen._kinds._init_spec import Answers
+    from cfngen._kind._init_spec import Answers
 
 #: Who makes the first commit when git has no identity configured. Passed for that one commit
 #: only, never written to the repository's config, so the user's own commits stay theirs.

@@ -61,7 +61,7 @@ class TemplateVersion:
 
 def template_kinds() -> list[str]:
     """The template folders of every kind `cfngen init` can make, in the kinds' order."""
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
 
     return [kind.init.template for kind in all_kinds() if kind.init is not None]
 

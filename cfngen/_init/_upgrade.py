@@ -217,7 +217,7 @@ def upgrade_project(
 def _template_of(answers: dict[str, Any]) -> str:
     """The template folder of the kind the answers file names (the default kind when the
     file names none)."""
-    from cfngen._kinds import default_kind, lookup
+    from cfngen._kind import default_kind, lookup
 
     recorded = answers.get("artifact_type")
     try:

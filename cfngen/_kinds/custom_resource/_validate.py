@@ -105,8 +105,8 @@ def _at(node: Any, fallback: tuple[int | None, int | None]) -> tuple[int | None,
 
 
 def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> FileReport:
+    from cfngen._kinds.custom_resource._detect import is_custom_resource_type
     from cfngen._kinds.custom_resource._template import FUNCTION_TYPES, _subscriber, _token_target
-    from cfngen._project import is_custom_resource_type
 
     report = FileReport(shown, strict=strict)
     add = report.diagnostics.append

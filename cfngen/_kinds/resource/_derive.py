@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, read_optional
-from cfngen._kinds._handler import require_handler
-from cfngen._kinds._kind import Derived
+from cfngen._kind._handler import require_handler
+from cfngen._kind._kind import Derived
+from cfngen._kinds._shared._official import official_outputs, official_witness
 from cfngen._kinds.resource import CALLBACK_CONTEXT_FILE
 from cfngen._progress import phase
 from cfngen._project import CONFIG_FILE, Project
@@ -127,6 +128,8 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
         files=files,
         report=report,
         warnings=runtime_warnings(project.runtime),
+        official_outputs=official_outputs(files),
+        official_witness=official_witness(files),
         until_edited=frozenset(
             f"{CONTRACT_INPUTS}/inputs_1_{kind}.json" for kind in EXAMPLE_INPUTS
         ),
@@ -235,9 +238,9 @@ def _render_the_rest(
     language_free: bool = False,
 ) -> dict[str, str]:
     from cfngen._instances import example_inputs as real_example_inputs
+    from cfngen._kinds._shared._role import render_role
+    from cfngen._kinds._shared._sam import render_requirements, render_template
     from cfngen._kinds.resource._docs import render_docs
-    from cfngen._kinds.resource._role import render_role
-    from cfngen._kinds.resource._sam import render_requirements, render_template
 
     texts: dict[str, str] = {}
     texts[ROLE_FILE] = render_role(schema, project.type_name)
