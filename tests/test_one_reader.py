@@ -170,12 +170,13 @@ _RULES = {
 
 def _configuration_problem(tmp_path, schema, value):
     from cfngen._errors import CfngenError
+    from cfngen._kind import Configuration
     from cfngen._package._configure import read_configuration
 
     path = tmp_path / "config.json"
     path.write_text(json.dumps({"Size": value}))
     try:
-        read_configuration(path, "resource", schema)
+        read_configuration(path, Configuration(), schema)
     except CfngenError as error:
         return error.message.rsplit("schema: ", 1)[1]
     return None
