@@ -10,7 +10,8 @@ from typing import Any
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._models._names import BASE_CLASS, RESOURCE_MODEL
 
-RUNTIME_MODULE = "cfngen_runtime"
+#: The module of the runtime library (cfngen/_support) that defines the models' base class.
+RUNTIME_MODULE = "cfngen_runtime.serialisation"
 #: The oldest Python that evaluates `X | None` and `list[X]` (what the generator writes for it);
 #: older targets get the typing module's spellings.
 MODERN_PYTHON = (3, 10)
@@ -72,7 +73,8 @@ def generate_raw(
                 output_model_type=DataModelType.DataclassesDataclass,
                 target_python_version=PythonVersion.PY_310,
                 class_name=class_name,
-                # Written as an absolute import (it refuses a relative one); assemble fixes it.
+                # An absolute import, as the package is imported in projects; assemble adds the
+                # request's base to it.
                 base_class=f"{RUNTIME_MODULE}.{BASE_CLASS}",
                 enum_field_as_literal=LiteralType.All,
                 field_extra_keys={"metadata"},

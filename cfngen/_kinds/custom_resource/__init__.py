@@ -31,6 +31,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cfngen._support import HELPER_FILE
+
 if TYPE_CHECKING:
     from cfngen._contract import ContractProtocol
     from cfngen._kinds import Derived
@@ -45,8 +47,8 @@ PROPERTIES_SCHEMA = "properties-schema.json"
 INPUTS_FILE = "custom-resource-inputs.json"
 #: A template with a working custom resource (`cfngen validate --example`).
 EXAMPLE_TEMPLATE = Path(__file__).with_name("example-template.yaml")
-#: The helper module init writes beside the handler (from cfngen/_support).
-HELPER_MODULE = "cfngen_custom_resource.py"
+#: The helper module generate writes beside the handler (cfngen/_support).
+HELPER_MODULE = HELPER_FILE
 #: A `Custom::` type name CloudFormation accepts (AWS::CloudFormation::CustomResource aside).
 CUSTOM_TYPE_NAME = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")
 
@@ -133,7 +135,7 @@ class CustomResourceKind:
         from cfngen._kinds.custom_resource._derived import notes
 
         if inputs.get("folders") not in (None, b"[]"):
-            return notes(inputs)
+            return notes(project, inputs)
         return [
             f"no function of the template imports {HELPER_MODULE.removesuffix('.py')}: "
             "nothing to generate"

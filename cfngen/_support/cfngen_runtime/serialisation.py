@@ -1,43 +1,25 @@
-"""Runtime support for the dataclasses in models.py (cfngen derives both files).
+"""Serialisation: `CfnModel`, the base of every dataclass in models.py.
 
-- `CfnModel`, the base of every model: `_deserialize`/`_serialize` as cloudformation_cli_python_lib
-  calls them, driven by the type hints of the dataclass fields. JSON names that are not usable
-  Python names are kept in `field(metadata={"alias": ...})`. CloudFormation sends every primitive
-  as a string ("5", "1.5", "true"): they become typed values where the hint asks for one. Empty
-  lists and objects are kept, None is dropped on output, and keys beyond the declared properties
-  are kept as they came (in `_extra`) and written back.
-- `Resource`, cloudformation_cli_python_lib's `Resource` (same constructor, `.handler(Action.X)`
-  decorator, `__call__` Lambda entrypoint and `test_entrypoint`) with two fixes: LIST handlers get
-  the request's `nextToken`, and an exception raised by a handler is reported with its type and
-  message instead of an empty InternalFailure (the traceback stays in the log).
+`_deserialize`/`_serialize` as cloudformation_cli_python_lib calls them, driven by the type hints
+of the dataclass fields. JSON names that are not usable Python names are kept in
+`field(metadata={"alias": ...})`. CloudFormation sends every primitive as a string ("5", "1.5",
+"true"): they become typed values where the hint asks for one. Empty lists and objects are kept,
+None is dropped on output, and keys beyond the declared properties are kept as they came (in
+`_extra`) and written back.
 
-Only the standard library and cloudformation_cli_python_lib, which the Lambda package has anyway.
-It runs on Python 3.8 and newer (every runtime a project may declare): whatever it evaluates at
-import time is spelled the 3.8 way (`typing.Callable[...]`, no `X | Y`); annotations are never
-evaluated (`from __future__ import annotations`), so they may use the newer spellings.
+Only the standard library and cloudformation_cli_python_lib. It runs on Python 3.8 and newer
+(every runtime a project may declare): whatever it evaluates at import time is spelled the 3.8
+way (`typing.Callable[...]`, no `X | Y`); annotations are never evaluated (`from __future__
+import annotations`), so they may use the newer spellings.
 
-In handlers.py:
-
-    from .cfngen_runtime import Resource
-    from .models import CallbackContext, ResourceHandlerRequest, ResourceModel
-    from .models import TypeConfigurationModel
-
-    resource = Resource(TYPE_NAME, ResourceModel, TypeConfigurationModel)
-    test_entrypoint = resource.test_entrypoint
-
-    @resource.handler(Action.CREATE)
-    def create_handler(session, request: ResourceHandlerRequest, callback_context):
-        model = request.desiredResourceState                       # a ResourceModel
-        context = CallbackContext._deserialize(callback_context)   # typed progress state
-        ...
-        return ProgressEvent(status=OperationStatus.IN_PROGRESS, resourceModel=model,
-                             callbackContext=context._serialize(), callbackDelaySeconds=5)
+    context = CallbackContext._deserialize(callback_context)   # typed progress state
+    ...
+    callbackContext=context._serialize()
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 import sys
 import types
@@ -45,17 +27,9 @@ import typing
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable, Dict, List, Literal, TypeVar, Union, overload
 
-from cloudformation_cli_python_lib.exceptions import InternalFailure, _HandlerError
-from cloudformation_cli_python_lib.interface import (
-    Action,
-    BaseModel,
-    BaseResourceHandlerRequest,
-    ProgressEvent,
-)
-from cloudformation_cli_python_lib.resource import Resource as _LibResource
-from cloudformation_cli_python_lib.utils import HandlerRequest, KitchenSinkEncoder
+from cloudformation_cli_python_lib.interface import BaseModel, BaseResourceHandlerRequest
 
-__all__ = ["BaseResourceHandlerRequest", "CfnModel", "Resource"]
+__all__ = ["BaseResourceHandlerRequest", "CfnModel"]
 
 _M = TypeVar("_M", bound="CfnModel")
 # typing.Callable, not collections.abc's: subscripted at import time, which 3.8 cannot do.
@@ -410,40 +384,3 @@ def _sum(own: int, parts: Iterable[tuple[int, int]]) -> tuple[int, int]:
         fits += part_fits
         exact += part_exact
     return fits, exact
-
-
-# --------------------------------------------------------------------------- Resource
-
-
-class Resource(_LibResource):
-    """cloudformation_cli_python_lib's Resource with the request's nextToken and useful errors."""
-
-    def _cast_resource_request(
-        self, request: HandlerRequest
-    ) -> BaseResourceHandlerRequest:
-        modelled = super()._cast_resource_request(request)
-        # The library leaves out the top-level nextToken, so LIST pagination never worked.
-        modelled.nextToken = request.nextToken
-        return modelled
-
-    def _invoke_handler(
-        self,
-        session: Any,
-        request: BaseResourceHandlerRequest,
-        action: Action,
-        callback_context: typing.MutableMapping[str, Any],
-    ) -> ProgressEvent:
-        try:
-            progress = super()._invoke_handler(
-                session, request, action, callback_context
-            )
-            # Checked here: once the library serialises it, a failure is an empty InternalFailure.
-            json.dumps(progress._serialize(), cls=KitchenSinkEncoder)
-        except _HandlerError:
-            raise
-        except Exception as error:
-            # The library answers an empty InternalFailure ("Uninitialized" in test_entrypoint);
-            # the chained traceback still reaches the log.
-            message = f"{type(error).__name__}: {error}".rstrip(": ")
-            raise InternalFailure(message) from error
-        return progress
