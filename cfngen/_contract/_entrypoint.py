@@ -27,7 +27,6 @@ from cfngen._contract._requirements import REQUIREMENTS_FILE, install_requiremen
 from cfngen._contract._returned import NotAProgressEvent, is_progress_event, not_a_progress_event
 from cfngen._contract._stub_markers import Stub, find_stubs
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._support import PACKAGE as RUNTIME_PACKAGE
 
 
 class HandlerProject(Protocol):
@@ -152,9 +151,9 @@ class Entrypoint:
         problem = self.project.entrypoint_problem() if self._source is None else None
         if problem is not None:  # `os.system` must not be imported as the project's handlers
             raise problem
-        # Another project's package of the same name may be loaded (tests, or a second run),
-        # and every project has its own copy of the runtime library, of its own version.
-        _forget(package, RUNTIME_PACKAGE)
+        # Another project's package of the same name may be loaded (tests, or a second run).
+        for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+            del sys.modules[name]
         importlib.invalidate_caches()
         # What the module prints or logs while it is imported is handler output too.
         sink = Sink()
@@ -207,7 +206,8 @@ class Entrypoint:
             self.notes.append(
                 f"No module named {missing!r}: installed {REQUIREMENTS_FILE} for the run ({folder})"
             )
-            _forget(package, RUNTIME_PACKAGE)
+            for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+                del sys.modules[name]
             importlib.invalidate_caches()
             try:
                 return importlib.import_module(module_name)
@@ -324,9 +324,3 @@ def _recording(function: Callable[..., Any], action: str, root: Path) -> Callabl
 
     handler.__cfngen__ = True  # type: ignore[attr-defined]
     return handler
-
-
-def _forget(*packages: str) -> None:
-    """Take `packages` and their modules out of sys.modules: the next import reads them again."""
-    for name in [n for n in sys.modules if n.split(".")[0] in packages]:
-        del sys.modules[name]

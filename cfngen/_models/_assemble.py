@@ -163,7 +163,7 @@ def assemble(
             *sorted(stdlib, key=lambda line: (line.startswith("from "), line)),  # as isort
             "",
             *([*OFFICIAL_LIBRARY, ""] if official is not None else []),
-            f"from {RUNTIME_MODULE} import {runtime_names}",
+            f"from .{RUNTIME_MODULE} import {runtime_names}",
             # black keeps one blank line before a statement and makes it two before a class;
             # ruff keeps what it gets: given this, both write the same bytes.
             *([""] if body.startswith("@") else []),

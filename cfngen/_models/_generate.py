@@ -73,8 +73,7 @@ def generate_raw(
                 output_model_type=DataModelType.DataclassesDataclass,
                 target_python_version=PythonVersion.PY_310,
                 class_name=class_name,
-                # An absolute import, as the package is imported in projects; assemble adds the
-                # request's base to it.
+                # Written as an absolute import (it refuses a relative one); assemble fixes it.
                 base_class=f"{RUNTIME_MODULE}.{BASE_CLASS}",
                 enum_field_as_literal=LiteralType.All,
                 field_extra_keys={"metadata"},

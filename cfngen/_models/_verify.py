@@ -93,7 +93,7 @@ def check_models(
         )
 
     package = f"_cfngen_models_check_{id(normalised)}"
-    stub = types.ModuleType(RUNTIME_MODULE)
+    stub = types.ModuleType(f"{package}.{RUNTIME_MODULE}")
     # The real runtime imports cloudformation_cli_python_lib (and boto3): half a second.
     # The module only needs names from it to define its classes.
     stub.__dict__.update(
@@ -102,7 +102,7 @@ def check_models(
     module = types.ModuleType(f"{package}.models")
     module.__package__ = package
     library = _library_stubs()
-    parent = RUNTIME_MODULE.rpartition(".")[0]
+    parent = stub.__name__.rpartition(".")[0]
     saved = {
         name: sys.modules.get(name)
         for name in (package, parent, stub.__name__, module.__name__, *library)

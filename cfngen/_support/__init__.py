@@ -3,8 +3,10 @@
 It runs on the project's Lambda runtime, not on cfngen's Python: standard library, botocore and
 cloudformation-cli-python-lib only (the library brings boto3), in code that every runtime a
 project may declare accepts (Python 3.8 and newer). `cfngen generate` writes it as a folder with
-its header line on every file (`package_files`); a custom resource gets its protocol module as
-one file (`HELPER_FILE`). Projects made by earlier versions hold single-file copies instead
+its header line on every file (`vendored`): inside the handler package (`src/<pkg>/cfngen_runtime/`,
+where both `cfngen build` and the official `cfn submit`, which packs only src/<pkg>/, take it
+along), or beside a custom resource's models. A custom resource gets its protocol module as one
+file (`HELPER_FILE`). Projects made by earlier versions hold single-file copies instead
 (`LEGACY_MODULES`): generate removes them, or makes them shims while the project's code imports
 them (`legacy_imports`).
 """
@@ -28,9 +30,10 @@ STATE_KEY: str = _package.STATE_KEY
 HELPER_FILE = "cfngen_custom_resource.py"
 
 #: The single files earlier cfngen versions copied beside models.py -> the modules of the
-#: package that replaced them, whose names a shim in their place re-exports.
+#: package that replaced them, whose names a shim in their place re-exports. cfngen_runtime.py
+#: gets none: the package has its import name and exports what the file did.
 LEGACY_MODULES: dict[str, tuple[str, ...]] = {
-    "cfngen_runtime.py": ("serialisation", "protocol"),
+    "cfngen_runtime.py": (),
     "cfngen_aws.py": ("clients", "waiters", "steps"),
     "cfngen_hook.py": ("hooks",),
 }
@@ -57,16 +60,16 @@ def shim(legacy: str) -> str:
     modules = LEGACY_MODULES[legacy]
     lines = [
         f'"""{legacy}: the runtime library of earlier cfngen versions, now the package',
-        f"{PACKAGE} {VERSION} (src/{PACKAGE}/: {', '.join(f'{PACKAGE}.{m}' for m in modules)}).",
+        f"{PACKAGE} {VERSION} beside it ({', '.join(f'.{PACKAGE}.{m}' for m in modules)}).",
         "",
         "cfngen keeps this module while your code imports it. Import from the package instead",
-        f"(`from {PACKAGE}.{modules[0]} import ...`): the next `cfngen generate` removes it.",
+        f"(`from .{PACKAGE}.{modules[0]} import ...`): the next `cfngen generate` removes it.",
         '"""',
         "",
     ]
-    lines += [f"from {PACKAGE}.{module} import *  # noqa: F403" for module in modules]
+    lines += [f"from .{PACKAGE}.{module} import *  # noqa: F403" for module in modules]
     if legacy == "cfngen_aws.py":  # the single file exported it too
-        lines.append(f"from {PACKAGE} import STATE_KEY  # noqa: F401")
+        lines.append(f"from .{PACKAGE} import STATE_KEY  # noqa: F401")
     return "\n".join(lines) + "\n"
 
 
@@ -77,14 +80,14 @@ _STATEMENT = re.compile(
     r"|import[ \t]+(?P<modules>[^\n]*))",
     re.MULTILINE,
 )
-_LEGACY = re.compile(r"(?P<dot>\.?)\b(?P<name>cfngen_(?:aws|hook|runtime))\b")
+_LEGACY = re.compile(r"(?P<dot>\.?)\b(?P<name>cfngen_(?:aws|hook))\b")
 
 
 def legacy_imports(texts: list[str]) -> list[str]:
-    """The legacy files (`LEGACY_MODULES` keys) that the project's code `texts` imports from
-    its package: `from .cfngen_aws import`, `from acme.cfngen_hook import`, `import
-    acme.cfngen_aws`, `from . import cfngen_runtime`. A top-level `cfngen_runtime` (`from
-    cfngen_runtime import Resource`) is the package itself, which exports what the file did."""
+    """The legacy files that need a shim (`LEGACY_MODULES` keys but cfngen_runtime.py, whose
+    name the package took) that the project's code `texts` imports from its package: `from
+    .cfngen_aws import`, `from acme.cfngen_hook import`, `import acme.cfngen_aws`, `from .
+    import cfngen_aws`."""
     found: set[str] = set()
     for text in texts:
         for statement in _STATEMENT.finditer(text):
@@ -131,7 +134,7 @@ def project_code(folders: list[Path], skip: set[Path]) -> list[str]:
 
 def shims(package_dir: str, imported: list[str]) -> dict[str, str]:
     """A shim at `package_dir`/<legacy file> for each legacy file the project's code imports."""
-    return {_join(package_dir, name): shim(name) for name in imported if name in LEGACY_MODULES}
+    return {_join(package_dir, name): shim(name) for name in imported if LEGACY_MODULES.get(name)}
 
 
 def legacy_notes(root: Path, package_dir: str, imported: list[str]) -> list[str]:
@@ -141,15 +144,22 @@ def legacy_notes(root: Path, package_dir: str, imported: list[str]) -> list[str]
         relpath = _join(package_dir, name)
         if not (root / relpath).is_file():
             continue
-        replaced = ", ".join(f"{PACKAGE}.{module}" for module in modules)
+        replaced = ", ".join(f"{PACKAGE}.{module}" for module in modules) or "the same name"
         if name in imported:
             old = name.removesuffix(".py")
             notes.append(
                 f"{relpath}: cfngen's runtime library is now the package {PACKAGE} "
                 f"{VERSION} ({replaced}); your code imports {old}, so this file is now a "
-                f"shim that imports from the package. Write `from {PACKAGE}.<module> import "
+                f"shim that imports from the package. Write `from .{PACKAGE}.<module> import "
                 f"...` instead of `from .{old} import ...` and generate removes it "
                 "(docs/handlers.md, \"The runtime library\")"
+            )
+        elif not modules:
+            notes.append(
+                f"{relpath}: cfngen's runtime library is now the package {PACKAGE} {VERSION} "
+                f"beside it, which took this file's import name (`from .{PACKAGE} import "
+                "Resource` keeps working): generate removes the file when it is as cfngen "
+                "wrote it"
             )
         else:
             notes.append(

@@ -225,7 +225,9 @@ def _models(schema_bytes: bytes, schema_path: str, runtime: str | None) -> str:
         raise InvalidSchemaError(report)
     found = find_runtime(runtime) if runtime else None
     python = found.version_info if found is not None else (3, 12)
-    return models_source(report.schema, root="Properties", python=python)
+    text = models_source(report.schema, root="Properties", python=python)
+    # The function's code folder is no package: the runtime library is imported by its name.
+    return text.replace("from .cfngen_runtime.", "from cfngen_runtime.", 1)
 
 
 def may_derive(project: Project, relpath: str) -> bool:

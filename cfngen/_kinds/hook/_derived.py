@@ -42,7 +42,7 @@ from cfngen._kinds.hook._model_source import (
 from cfngen._kinds.hook._target_schemas import TARGET_INFO, TARGET_SCHEMAS, modelled_targets
 from cfngen._kinds.hook._targets import target_names
 from cfngen._project import CONFIG_FILE, Project
-from cfngen._support import LEGACY_MODULES
+from cfngen._support import LEGACY_MODULES, PACKAGE
 
 if TYPE_CHECKING:
     from cfngen._validate._file_report import FileReport
@@ -84,7 +84,7 @@ def may_derive(project: Project, relpath: str) -> bool:
     if ".." in path.parts:
         return False
     package = f"src/{project.package_name}"
-    if is_vendored_path(relpath, "src"):
+    if is_vendored_path(relpath, f"src/{project.package_name}"):
         return True
     if relpath in (
         "hook-role.yaml",
@@ -160,7 +160,7 @@ def imported_modules(project: Project) -> set[str]:
     package = project.package_dir
     for path in package.rglob("*.py") if package.is_dir() else []:
         relative = path.relative_to(package).parts
-        if relative[0] == "target_models" or path.name in _DERIVED_SOURCES:
+        if relative[0] in ("target_models", PACKAGE) or path.name in _DERIVED_SOURCES:
             continue
         try:
             text = path.read_text(encoding="utf-8")
@@ -237,7 +237,7 @@ def _texts(
         # The runtime library: Hook and its helpers, and waiters, retries, error codes and
         # clients for handlers that call AWS (within one invocation for a hook:
         # `Waiter.wait_here`, `retry_here`).
-        **vendored("src"),
+        **vendored(package),
         **shims(package, legacy_imports(project)),
         f"{package}/target_models/__init__.py": target_table(targets),
         "hook-role.yaml": render_role(schema, str(project.type_name)),

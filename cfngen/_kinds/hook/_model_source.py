@@ -33,9 +33,9 @@ def models_module(
     )
     if official:
         text = text.replace(
-            "\nfrom cfngen_runtime.serialisation import CfnModel\n",
-            "\nfrom cfngen_runtime.hooks import none_when_empty\n"
-            "from cfngen_runtime.serialisation import CfnModel\n",
+            "\nfrom .cfngen_runtime.serialisation import CfnModel\n",
+            "\nfrom .cfngen_runtime.hooks import none_when_empty\n"
+            "from .cfngen_runtime.serialisation import CfnModel\n",
             1,
         )
     text += (
@@ -61,7 +61,8 @@ def target_module(
     text = models_source(
         schema, root=_targets.class_name(type_name), python=python, official_names=True
     )
-    return text
+    # The module lives in target_models/, one level below the runtime library.
+    return text.replace("from .cfngen_runtime.", "from ..cfngen_runtime.", 1)
 
 
 def target_table(targets: dict[str, dict[str, Any]]) -> str:

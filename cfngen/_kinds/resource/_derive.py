@@ -43,7 +43,9 @@ def may_derive(project: Project, relpath: str) -> bool:
     from cfngen._support import LEGACY_MODULES, is_vendored_path
 
     path = PurePosixPath(relpath)
-    if relpath in (ROLE_FILE, SAM_FILE, SRC_REQUIREMENTS) or is_vendored_path(relpath, "src"):
+    if relpath in (ROLE_FILE, SAM_FILE, SRC_REQUIREMENTS) or is_vendored_path(
+        relpath, f"src/{project.package_name}"
+    ):
         return True
     modules = (MODELS_FILE, *LEGACY_MODULES)
     if relpath in {f"src/{project.package_name}/{name}" for name in modules}:
@@ -197,7 +199,7 @@ def _render_models(project: Project, models: dict[str, str]) -> dict[str, str]:
     from cfngen._support import shims, vendored
 
     package = f"src/{project.package_name}"
-    texts = {f"{package}/{MODELS_FILE}": models[MODELS_FILE], **vendored("src")}
+    texts = {f"{package}/{MODELS_FILE}": models[MODELS_FILE], **vendored(package)}
     texts.update(shims(package, legacy_imports(project)))
     return texts
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -125,43 +124,32 @@ def previous_properties(request: BaseHookHandlerRequest) -> dict[str, Any] | Non
     return dict(value) if isinstance(value, Mapping) else None
 
 
-def _model_class(type_name: str | None, caller: str) -> Any:
-    """The model class of `type_name` in the target_models/ of the package of the module named
-    `caller` (the handler's), or of the package above it (a handler in a subpackage).
-    This library is shared by every project, so its own name says nothing about theirs."""
+def _model_class(type_name: str | None) -> Any:
     if not type_name:
         return None
-    parts = caller.split(".")[:-1]
-    while parts:
-        package = ".".join(parts)
-        try:
-            models = importlib.import_module(package + ".target_models")
-        except ImportError:
-            parts.pop()
-            continue
-        found = getattr(models, "MODULES", {}).get(type_name)
-        if found is None:
-            return None
-        module, name = found
-        return getattr(importlib.import_module(package + ".target_models." + module), name)
-    return None
-
-
-def _caller() -> str:
-    """The module name of the code that called the public function calling this."""
-    return str(sys._getframe(2).f_globals.get("__name__", ""))
+    # This module is <package>.cfngen_runtime.hooks; target_models/ is beside cfngen_runtime/.
+    package = __name__.rsplit(".", 2)[0]
+    try:
+        models = importlib.import_module(package + ".target_models")
+    except ImportError:
+        return None
+    found = getattr(models, "MODULES", {}).get(type_name)
+    if found is None:
+        return None
+    module, name = found
+    return getattr(importlib.import_module(package + ".target_models." + module), name)
 
 
 def typed_target(request: BaseHookHandlerRequest) -> Any:
     """The target's properties as its typed model (`AwsS3Bucket` for AWS::S3::Bucket), or None
     when there is no model for its type."""
-    cls = _model_class(request.hookContext.targetName, _caller())
+    cls = _model_class(request.hookContext.targetName)
     return None if cls is None else cls._deserialize(target_properties(request))
 
 
 def typed_previous(request: BaseHookHandlerRequest) -> Any:
     """The previous properties as the typed model (preUpdate), else None."""
-    cls = _model_class(request.hookContext.targetName, _caller())
+    cls = _model_class(request.hookContext.targetName)
     previous = previous_properties(request)
     return None if cls is None or previous is None else cls._deserialize(previous)
 
