@@ -41,7 +41,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
@@ -206,7 +206,7 @@ def compare_tree(
     accepts. With CFNGEN_UPDATE_SNAPSHOTS=1 the folder is rewritten (stale files removed)."""
     expected_dir = SNAPSHOTS / folder
     keep = only or (lambda _relpath: True)
-    actual = {rel: data for rel, data in actual.items() if keep(rel)}
+    actual = {rel: _shipped(folder, rel, data) for rel, data in actual.items() if keep(rel)}
     if updating_snapshots():
         stale = tree_files(expected_dir) if expected_dir.is_dir() else {}
         for rel in stale:
@@ -235,6 +235,30 @@ def compare_tree(
             "".join(diffs) + f"\nif the change is intended, refresh with:\n  {REFRESH}",
             pytrace=False,
         )
+
+
+def _shipped(folder: str | Path, rel: str, data: bytes) -> bytes:
+    """A copy of the runtime library (cfngen/_support/cfngen_runtime/, which a custom resource
+    gets one module of as cfngen_custom_resource.py) is compared with the package here, and
+    pinned as one line naming its source: snapshots do not hold copies of the library."""
+    from cfngen._generate._ownership import with_header
+    from cfngen._support import HELPER_FILE, PACKAGE, module_source
+
+    path = PurePosixPath(rel)
+    if path.suffix != ".py" or not (path.parent.name == PACKAGE or path.name == HELPER_FILE):
+        return data
+    module = "custom_resource" if path.name == HELPER_FILE else path.stem
+    try:
+        source = module_source(module)
+    except KeyError:
+        pytest.fail(f"snapshots/{folder}/{rel}: the runtime library has no module {module}")
+    if data != with_header(rel, source).encode("utf-8"):
+        pytest.fail(
+            f"snapshots/{folder}/{rel} is not the runtime library's {module}.py with cfngen's "
+            "header (cfngen/_support/cfngen_runtime/)",
+            pytrace=False,
+        )
+    return f"= cfngen/_support/{PACKAGE}/{module}.py, with cfngen's header\n".encode()
 
 
 @pytest.fixture

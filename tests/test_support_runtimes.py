@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from cfngen._support import AWS_MODULE
+from cfngen._support import LIBRARY_RANGE, shim, vendored
 
 ROOT = Path(__file__).resolve().parent.parent
 SUPPORT = ROOT / "cfngen" / "_support"
 EXERCISE = Path(__file__).parent / "fixtures" / "support" / "exercise_aws.py"
 PYTHONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
-#: The runtime library the generated requirements allow, at the version cfngen tests against.
-LIBRARY = "cloudformation-cli-python-lib==2.1.20"
+#: The library the generated requirements allow, at the oldest version of its declared range.
+LIBRARY = "cloudformation-cli-python-lib==" + LIBRARY_RANGE.split(",")[0].removeprefix(">=")
 
 
 def interpreter(version: str) -> Path:
@@ -69,7 +69,11 @@ def project_src(tmp_path_factory: pytest.TempPathFactory) -> Path:
     package = src / "project"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    shutil.copy(SUPPORT / AWS_MODULE, package / AWS_MODULE)
+    for relpath, text in vendored("project").items():
+        (src / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (src / relpath).write_text(text)
+    # exercise_aws.py imports the single file of earlier versions: through its shim.
+    (package / "cfngen_aws.py").write_text(shim("cfngen_aws.py"))
     return src
 
 

@@ -152,7 +152,7 @@ def legacy_notes(root: Path, package_dir: str, imported: list[str]) -> list[str]
                 f"{VERSION} ({replaced}); your code imports {old}, so this file is now a "
                 f"shim that imports from the package. Write `from .{PACKAGE}.<module> import "
                 f"...` instead of `from .{old} import ...` and generate removes it "
-                "(docs/handlers.md, \"The runtime library\")"
+                '(docs/handlers.md, "The runtime library")'
             )
         elif not modules:
             notes.append(

@@ -287,4 +287,3 @@ def aws_errors(
         raise
     except Exception as error:
         raise handler_error(error, type_name, identifier, service) from error
-

@@ -122,10 +122,14 @@ class Request:
         self.response_url = str(event.get("ResponseURL", ""))
         #: Every scalar arrives as a string, as CloudFormation sends it.
         self.properties: dict[str, Any] = dict(event.get("ResourceProperties") or {})
-        self.old_properties: dict[str, Any] = dict(event.get("OldResourceProperties") or {})
+        self.old_properties: dict[str, Any] = dict(
+            event.get("OldResourceProperties") or {}
+        )
         given = event.get("PhysicalResourceId")
         self.made_physical_id = not (isinstance(given, str) and given)
-        self._physical_id = given if not self.made_physical_id else self.default_physical_id()
+        self._physical_id = (
+            given if not self.made_physical_id else self.default_physical_id()
+        )
         self.claimed = not self.made_physical_id
 
     @property
@@ -222,7 +226,9 @@ class CustomResource:
     def _run(self, request: Request) -> dict[str, Any]:
         kind = request.request_type
         if kind not in ("Create", "Update", "Delete"):
-            return _failed(request, f"unknown RequestType {kind!r}", _failed_id(request))
+            return _failed(
+                request, f"unknown RequestType {kind!r}", _failed_id(request)
+            )
         if kind == "Delete" and request.physical_id.startswith(NEVER_MADE_PREFIX):
             return _response(request, SUCCESS, request.physical_id)
         operation = self._operations.get(kind)
@@ -260,7 +266,9 @@ class CustomResource:
         data, problem = _flat_data(result.data)
         if problem:
             return _failed(request, problem, _failed_id(request, physical_id))
-        return _response(request, SUCCESS, physical_id, data=data, no_echo=result.no_echo)
+        return _response(
+            request, SUCCESS, physical_id, data=data, no_echo=result.no_echo
+        )
 
 
 # --------------------------------------------------------------------------- the response
@@ -271,9 +279,8 @@ def _id_problem(physical_id: Any) -> str | None:
         return "the physical id is empty"
     size = len(physical_id.encode("utf-8"))
     if size > MAX_PHYSICAL_ID_BYTES:
-        return (
-            f"the physical id is {size} bytes; CloudFormation takes at most {MAX_PHYSICAL_ID_BYTES}"
-        )
+        limit = MAX_PHYSICAL_ID_BYTES
+        return f"the physical id is {size} bytes; CloudFormation takes at most {limit}"
     return None
 
 
@@ -348,7 +355,9 @@ def encode(body: dict[str, Any]) -> bytes:
         return raw
     if "Data" in body:
         size = len(raw)
-        body = {key: value for key, value in body.items() if key not in ("Data", "NoEcho")}
+        body = {
+            key: value for key, value in body.items() if key not in ("Data", "NoEcho")
+        }
         body["Status"] = FAILED
         body["Reason"] = (
             f"the response is {size} bytes with its Data; CloudFormation takes at most "
@@ -380,7 +389,10 @@ class _Answer:
         self._started = time.monotonic()
 
     def timed_out(self, margin: float) -> None:
-        LOG.error("%s is about to run out of time: answering FAILED", self.request.request_type)
+        LOG.error(
+            "%s is about to run out of time: answering FAILED",
+            self.request.request_type,
+        )
         self.send(
             _failed(
                 self.request,
@@ -395,10 +407,14 @@ class _Answer:
                 LOG.warning("already answered; dropping %s", body.get("Status"))
                 return False
             self._sent = True
-        return put(self.request.response_url, encode(body), self.request.remaining_seconds)
+        return put(
+            self.request.response_url, encode(body), self.request.remaining_seconds
+        )
 
 
-def put(url: str, raw: bytes, remaining: Callable[[], float | None] = lambda: None) -> bool:
+def put(
+    url: str, raw: bytes, remaining: Callable[[], float | None] = lambda: None
+) -> bool:
     """PUT the body to the presigned URL; True only when S3 answered 2xx."""
     for attempt in range(1, PUT_ATTEMPTS + 1):
         request = urllib.request.Request(url, data=raw, method="PUT")
@@ -420,7 +436,9 @@ def put(url: str, raw: bytes, remaining: Callable[[], float | None] = lambda: No
         if 200 <= status < 300:
             LOG.info("response delivered (HTTP %s)", status)
             return True
-        LOG.error("response not delivered (attempt %s): HTTP %s %s", attempt, status, detail)
+        LOG.error(
+            "response not delivered (attempt %s): HTTP %s %s", attempt, status, detail
+        )
         if status and status < 500:
             return False  # 403: the URL expired or was changed; retrying cannot help
         left = remaining()

@@ -35,7 +35,6 @@ from cloudformation_cli_python_lib.utils import HandlerRequest, KitchenSinkEncod
 __all__ = ["Resource"]
 
 
-
 class Resource(_LibResource):
     """cloudformation_cli_python_lib's Resource with the request's nextToken and useful errors."""
 

@@ -27,7 +27,10 @@ import typing
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable, Dict, List, Literal, TypeVar, Union, overload
 
-from cloudformation_cli_python_lib.interface import BaseModel, BaseResourceHandlerRequest
+from cloudformation_cli_python_lib.interface import (
+    BaseModel,
+    BaseResourceHandlerRequest,
+)
 
 __all__ = ["BaseResourceHandlerRequest", "CfnModel"]
 

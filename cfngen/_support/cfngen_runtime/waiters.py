@@ -375,4 +375,3 @@ def _in_process(
             message = f"{step.name} did not finish in this invocation: {outcome.note}"
             raise exceptions.NotStabilized(message)
         clock.sleep(outcome.wait)
-

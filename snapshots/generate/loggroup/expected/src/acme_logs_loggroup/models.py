@@ -34,7 +34,7 @@ from cloudformation_cli_python_lib.interface import BaseModel
 from cloudformation_cli_python_lib.recast import recast_object
 from cloudformation_cli_python_lib.utils import deserialize_list
 
-from .cfngen_runtime import BaseResourceHandlerRequest, CfnModel
+from .cfngen_runtime.serialisation import BaseResourceHandlerRequest, CfnModel
 
 
 @dataclass
