@@ -160,3 +160,32 @@ def test_the_package_says_its_version_and_range_in_every_project(made_project):
     shipped = (root / PROJECTS["resource"][1] / PACKAGE / "__init__.py").read_text()
     assert f'__version__ = "{VERSION}"' in shipped
     assert f'CLOUDFORMATION_CLI_PYTHON_LIB = "{LIBRARY_RANGE}"' in shipped
+
+
+#: The requirements files the templates render: they spell the range out (copier renders them
+#: once, and `copier update` must render them without cfngen).
+TEMPLATE_REQUIREMENTS = (
+    "templates/resource/project/requirements.txt.jinja",
+    "templates/hook/project/requirements.txt.jinja",
+    "templates/custom_resource/project/src/requirements.txt.jinja",
+)
+_SPEC = re.compile(r"cloudformation-cli-python-lib\s*([<>=!~][^\s\"'`#]*)")
+
+
+def test_one_range_of_cloudformation_cli_python_lib():
+    """The runtime library's declared range is the only one: cfngen's code names no other,
+    the templates write this one, and cfngen's own pin (what its tests run) is inside it."""
+    from packaging.specifiers import SpecifierSet
+
+    declared = ROOT / "cfngen" / "_support" / PACKAGE / "__init__.py"
+    in_code = {
+        path.relative_to(ROOT).as_posix(): _SPEC.findall(path.read_text())
+        for path in sorted((ROOT / "cfngen").rglob("*.py"))
+        if path != declared and _SPEC.search(path.read_text())
+    }
+    assert in_code == {}
+    for name in TEMPLATE_REQUIREMENTS:
+        assert set(_SPEC.findall((ROOT / name).read_text())) == {LIBRARY_RANGE}, name
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    (pinned,) = re.findall(r'"cloudformation-cli-python-lib==([\d.]+)"', pyproject)
+    assert pinned in SpecifierSet(LIBRARY_RANGE)
