@@ -24,7 +24,7 @@ from cfngen._typename import TypeName
 from tests.conftest import black_formatted
 
 BIN = Path(sys.executable).parent
-DERIVED = ("models.py", "cfngen_runtime.py", "cfngen_aws.py", "resource-role.yaml", "template.yml")
+DERIVED = ("models.py", "cfngen_runtime", "resource-role.yaml", "template.yml")
 
 
 @pytest.fixture(scope="session")

@@ -283,7 +283,7 @@ def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileRepor
 
 
 def _check_callback_context(project: Project, inputs: Mapping[str, bytes | None]) -> None:
-    """A callback context that takes cfngen_aws's reserved key would break the models."""
+    """A callback context that takes the runtime library's reserved key would break the models."""
     from cfngen._generate import InvalidSchemaError
     from cfngen._kinds.resource import callback_context_rules
     from cfngen._validate import check_json_schema

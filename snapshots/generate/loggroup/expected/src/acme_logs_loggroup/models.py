@@ -102,7 +102,7 @@ class ResourceHandlerRequest(BaseResourceHandlerRequest):
 
 
 #: Minutes CloudFormation gives each handler in all, callbacks included: the schema's
-#: timeoutInMinutes, else 120. Steps in cfngen_aws.py never wait past them.
+#: timeoutInMinutes, else 120. The steps of cfngen_runtime never wait past them.
 TIMEOUT_MINUTES: dict[str, int] = {
     "create": 120,
     "read": 120,
