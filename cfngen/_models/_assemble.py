@@ -281,7 +281,8 @@ def _with_typing(imports: list[str], *, official: bool) -> tuple[list[str], str]
 
 
 #: Fields beyond which a class leaves __init__ and __repr__ to CfnModel (see
-#: cfngen_runtime/serialisation.py: dataclasses builds them in quadratic time). Real schemas have at most a few hundred.
+#: cfngen_runtime/serialisation.py: dataclasses builds them in quadratic time). Real schemas
+#: have at most a few hundred.
 WIDE_CLASS = 500
 
 
