@@ -8,8 +8,9 @@ The files (`cfngen generate` writes them through its ownership and atomic-write 
   an empty configuration, as their handlers expect) and HookHandlerRequest;
 - `src/<pkg>/target_models/<type>.py`: a typed model per target, named as the official plugin
   names it (`aws_s3_bucket.py`, `AwsS3Bucket`), and `target_models/__init__.py`, the table the
-  `typed_target` helper reads; `cfngen_runtime.py`, `cfngen_hook.py` and `cfngen_aws.py` (the
-  support modules in cfngen/_support/) beside them;
+  `typed_target` helper reads; the runtime library as the package `src/cfngen_runtime/`
+  (cfngen/_support/), and a shim in `src/<pkg>/` for each single file of earlier versions
+  (`cfngen_hook.py`, ...) the project's code still imports;
 - `hook-role.yaml`, `template.yml`, `src/requirements.txt`, the configuration schema
   `<type-name>-configuration.json` and `docs/README.md`;
 - `target-schemas/<type>.json`, the bundled schema of each modelled target: derived until the
@@ -41,6 +42,7 @@ from cfngen._kinds.hook._model_source import (
 )
 from cfngen._kinds.hook._target_schemas import TARGET_INFO, TARGET_SCHEMAS, modelled_targets
 from cfngen._project import CONFIG_FILE, Project
+from cfngen._support import LEGACY_MODULES, PACKAGE
 
 if TYPE_CHECKING:
     from cfngen._kind import Derived
@@ -48,11 +50,10 @@ if TYPE_CHECKING:
 
 ANSWERS_FILE = ".copier-answers.yml"
 REQUIREMENTS_FILE = "requirements.txt"
-SUPPORT_FILE = "cfngen_hook.py"
-AWS_FILE = "cfngen_aws.py"
 _TEMPLATES = Path(__file__).with_name("templates")
-#: Files in src/<pkg>/ that cfngen derives: never scanned for imports.
-_DERIVED_SOURCES = ("models.py", "cfngen_runtime.py", SUPPORT_FILE, AWS_FILE)
+#: Files in src/<pkg>/ that cfngen derives (models.py, and the shims that stand for the runtime
+#: library's single files of earlier versions): never scanned for imports.
+_DERIVED_SOURCES = ("models.py", *LEGACY_MODULES)
 _TARGET_IMPORT = re.compile(
     r"target_models\.(\w+)|from\s+\S*target_models\s+import\s+\(?([\w\s,]+)\)?"
 )
@@ -78,10 +79,14 @@ _read_bytes = read_optional
 
 def may_derive(project: Project, relpath: str) -> bool:
     """Whether `relpath` is a path generate may write or remove in this hook project."""
+    from cfngen._support import is_vendored_path
+
     path = PurePosixPath(relpath)
     if ".." in path.parts:
         return False
     package = f"src/{project.package_name}"
+    if is_vendored_path(relpath, f"src/{project.package_name}"):
+        return True
     if relpath in (
         "hook-role.yaml",
         "template.yml",
@@ -122,6 +127,8 @@ def generate_inputs(project: Project) -> dict[str, bytes | None]:
         "style": b"official" if official_style(project) else b"cfngen",
         REQUIREMENTS_FILE: b"exists" if (root / REQUIREMENTS_FILE).is_file() else None,
         "imports": "\n".join(sorted(imported_modules(project))).encode(),
+        # The single files of earlier versions that the project's code imports get a shim.
+        "legacy imports": "\n".join(legacy_imports(project)).encode(),
     }
     folder = root / TARGET_SCHEMAS
     if folder.is_dir():
@@ -138,13 +145,23 @@ def generate_inputs(project: Project) -> dict[str, bytes | None]:
     return inputs
 
 
+def legacy_imports(project: Project) -> list[str]:
+    """The runtime library's single files of earlier versions that the package's modules and
+    the project's tests import."""
+    from cfngen._support import legacy_imports, project_code
+
+    package = project.package_dir
+    skip = {package / name for name in _DERIVED_SOURCES}
+    return legacy_imports(project_code([package, project.root / "tests"], skip))
+
+
 def imported_modules(project: Project) -> set[str]:
     """The `target_models` modules the project's own code names."""
     found: set[str] = set()
     package = project.package_dir
     for path in package.rglob("*.py") if package.is_dir() else []:
         relative = path.relative_to(package).parts
-        if relative[0] == "target_models" or path.name in _DERIVED_SOURCES:
+        if relative[0] in ("target_models", PACKAGE) or path.name in _DERIVED_SOURCES:
             continue
         try:
             text = path.read_text(encoding="utf-8")
@@ -228,17 +245,17 @@ def _texts(
 ) -> dict[str, str]:
     from cfngen._kinds._shared._sam import render_requirements, render_template
     from cfngen._runtimes import project_python
-    from cfngen._support import source
+    from cfngen._support import shims, vendored
 
     package = f"src/{project.package_name}"
     python = project_python(project)
     texts = {
         f"{package}/models.py": models_module(schema, official=official, python=python),
-        f"{package}/cfngen_runtime.py": source("cfngen_runtime.py"),
-        f"{package}/{SUPPORT_FILE}": support_source(),
-        # Waiters, retries, error codes and clients for handlers that call AWS (within one
-        # invocation for a hook: `Waiter.wait_here`, `retry_here`).
-        f"{package}/{AWS_FILE}": source(AWS_FILE),
+        # The runtime library: Hook and its helpers, and waiters, retries, error codes and
+        # clients for handlers that call AWS (within one invocation for a hook:
+        # `Waiter.wait_here`, `retry_here`).
+        **vendored(package),
+        **shims(package, legacy_imports(project)),
         f"{package}/target_models/__init__.py": target_table(targets),
         "hook-role.yaml": render_role(schema, str(project.type_name)),
         "template.yml": render_template(
@@ -364,26 +381,24 @@ def _handlers(schema: dict[str, Any]) -> dict[str, Any]:
 def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
     """A declared invocation point the handlers module never registers (only where the module
     registers handlers with HookInvocationPoint itself, unlike GuardHook's subclasses)."""
+    from cfngen._support import legacy_notes
+
+    imported = (inputs.get("legacy imports") or b"").decode().split()
+    notes = legacy_notes(project.root, f"src/{project.package_name}", imported)
     try:
         schema = json.loads(inputs.get("schema") or b"")
         text = project.handlers_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError, ValueError):
-        return []
+        return notes
     if not isinstance(schema, dict):
-        return []
+        return notes
     if "HookInvocationPoint" not in text:
-        return []
+        return notes
     handlers = _handlers(schema)
     shown = project.handlers_path.relative_to(project.root).as_posix()
-    return [
+    return notes + [
         f"the schema declares {point}, but {shown} registers no handler for "
         f"HookInvocationPoint.{_POINTS[point]}: the hook answers FAILED to it"
         for point in handlers
         if point in _POINTS and _POINTS[point] not in text
     ]
-
-
-def support_source() -> str:
-    from cfngen._support import source
-
-    return source(SUPPORT_FILE)
