@@ -1,12 +1,17 @@
 """botocore's caches shared by every session while handlers run
 (cfngen/_contract/_botocore_caches.py): event-name aliases the same as botocore's own, a
 client's handler registered under an old service name still called, an aliaser given another
-table untouched; one SSL context while moto answers; service models read once per process,
+table untouched; a handler's `**kwargs` checked once per function, as botocore checks it; one
+SSL context while moto answers; service models read once per process,
 also ahead of the first client; and botocore as it was after each block."""
 
 from __future__ import annotations
 
+import functools
+import inspect
+
 import boto3
+import botocore.compat
 import botocore.hooks
 import botocore.session
 import pytest
@@ -17,6 +22,7 @@ from cfngen._contract._botocore_caches import (
     one_ssl_context,
     shared_botocore_loader,
     shared_event_aliases,
+    shared_handler_checks,
 )
 
 NAMES = [
@@ -131,3 +137,57 @@ def test_botocore_is_as_it_was_after_the_other_blocks():
         assert botocore.httpsession.URLLib3Session._get_ssl_context is not context
     assert botocore.session.create_loader is loader
     assert botocore.httpsession.URLLib3Session._get_ssl_context is context
+
+
+def _takes_kwargs(**kwargs):
+    return kwargs
+
+
+def _takes_none(event_name):
+    return event_name
+
+
+class _Handlers:
+    def takes_kwargs(self, **kwargs):
+        return kwargs
+
+    def takes_none(self):
+        return None
+
+    def __call__(self, **kwargs):
+        return kwargs
+
+
+def _claims_none(**kwargs):
+    return kwargs
+
+
+_claims_none.__signature__ = inspect.Signature()  # type: ignore[attr-defined]
+
+HANDLERS = {
+    "function with **kwargs": (_takes_kwargs, True),
+    "function without": (_takes_none, False),
+    "method with **kwargs": (_Handlers().takes_kwargs, True),
+    "method without": (_Handlers().takes_none, False),
+    "callable object": (_Handlers(), True),
+    "partial": (functools.partial(_takes_kwargs, extra=1), True),
+    "partial without": (functools.partial(_takes_none), False),
+    "lambda": (lambda **kwargs: None, True),
+    "own __signature__ without": (_claims_none, False),
+}
+
+
+@pytest.mark.parametrize("handler, accepted", HANDLERS.values(), ids=HANDLERS.keys())
+def test_handlers_are_accepted_or_refused_as_botocore_does(handler, accepted):
+    def register() -> bool:
+        try:
+            botocore.hooks.HierarchicalEmitter().register("before-call.ssm", handler)
+        except ValueError:
+            return False
+        return True
+
+    assert register() is accepted  # botocore itself
+    with shared_handler_checks():
+        assert register() is accepted
+        assert register() is accepted  # the second time, from what the first found
+    assert botocore.hooks.accepts_kwargs is botocore.compat.accepts_kwargs

@@ -14,7 +14,8 @@ names it registers or emits through botocore's `EVENT_ALIASES` again (about an e
 `cfngen test` worker's CPU on the example). The alias of a name is a pure function of the name
 and the alias table, so aliasers with botocore's own table share one cache; one given another
 table keeps its own. The SSL context of each client's HTTP layer is shared only while moto
-answers every request (`one_ssl_context`). Nothing else about a session or client is shared:
+answers every request (`one_ssl_context`), and whether a handler function takes `**kwargs` is
+checked once per function (`shared_handler_checks`). Nothing else about a session or client is shared:
 exception classes, for one, stay per session as in AWS.
 """
 
@@ -22,7 +23,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import os
+import types
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -134,3 +137,38 @@ def one_ssl_context() -> Iterator[None]:
         yield
     finally:
         session._get_ssl_context = original  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def shared_handler_checks() -> Iterator[None]:
+    """For the length of the block, botocore's check that an event handler takes `**kwargs` is
+    made once per function.
+
+    Every session registers some 110 handlers and every client some 20, and botocore checks
+    each with `inspect.getfullargspec` (a quarter of the time a session and a client take).
+    Whether a plain function (or a method of one) takes `**kwargs` is a fact of its code object;
+    anything else (a partial, a callable object, a function given its own `__signature__`) is
+    checked as botocore checks it.
+    """
+    try:
+        from botocore import hooks
+    except ImportError:
+        yield
+        return
+    original = hooks.accepts_kwargs
+    known: dict[types.CodeType, bool] = {}
+
+    def accepts_kwargs(func: Any) -> Any:
+        target = getattr(func, "__func__", func) if inspect.ismethod(func) else func
+        if not isinstance(target, types.FunctionType) or "__signature__" in vars(target):
+            return original(func)
+        code = target.__code__
+        if code not in known:
+            known[code] = original(func)
+        return known[code]
+
+    hooks.accepts_kwargs = accepts_kwargs
+    try:
+        yield
+    finally:
+        hooks.accepts_kwargs = original

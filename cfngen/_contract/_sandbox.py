@@ -20,6 +20,7 @@ from cfngen._contract._botocore_caches import (
     one_ssl_context,
     shared_botocore_loader,
     shared_event_aliases,
+    shared_handler_checks,
 )
 from cfngen._contract._calls import botocore_recorded
 from cfngen._contract._capture import Capture
@@ -156,6 +157,7 @@ class Sandbox:
         stack.enter_context(_on_sys_path(self.src_dir))
         stack.enter_context(shared_botocore_loader())
         stack.enter_context(shared_event_aliases())
+        stack.enter_context(shared_handler_checks())
         # The calls handlers make, for the permission contract (_calls.py).
         stack.enter_context(botocore_recorded())
         if self.profile is None and self.session_module is not None:
