@@ -20,7 +20,7 @@ import pickle
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from cfngen import _lifetime
@@ -88,10 +88,30 @@ def isolated(work: Callable[[Send], T], on_message: Send, *, graceful: float | N
 _forking = threading.Lock()
 
 
+@contextlib.contextmanager
+def no_fork_meanwhile() -> Iterator[None]:
+    """No `isolated` child is forked while the block runs. For imports in a thread beside one
+    that forks: a child forked in the middle of an import inherits that module half made and
+    its import lock held by a thread it does not have, and its own import of the module then
+    waits forever (a handler's first call to moto's backend, as a 60 s timeout)."""
+    with _forking:
+        yield
+
+
 def _reset_after_fork() -> None:
     """In the child: a lock of its own (the one it inherited is held, by the fork)."""
     global _forking  # noqa: PLW0603 - one per process
     _forking = threading.Lock()
+
+
+@contextlib.contextmanager
+def no_fork_meanwhile() -> Iterator[None]:
+    """No `isolated` child is forked while the block runs. For imports in a thread beside one
+    that forks: a child forked in the middle of an import inherits that module half made and
+    its import lock held by a thread it does not have, and its own import of the module then
+    waits forever (a handler's first call to moto's backend, as a 60 s timeout)."""
+    with _forking:
+        yield
 
 
 def _end(pid: int, graceful: float | None) -> None:

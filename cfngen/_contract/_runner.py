@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 from cfngen._contract._call import Invocation
 from cfngen._contract._calls import RECORDER, Call, attributed
 from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source
-from cfngen._contract._isolate import ChildExit, Send, can_fork, isolated
+from cfngen._contract._isolate import ChildExit, Send, can_fork, isolated, no_fork_meanwhile
 from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_call
 from cfngen._contract._responses import Responses
 from cfngen._contract._sandbox import Sandbox
@@ -223,7 +223,8 @@ class Runner(Generic[P]):
         unit to carry on with after the worker ended."""
         running: list[int] = []
         if self.sandbox.offline:
-            _import_moto_modules()
+            with no_fork_meanwhile():  # another thread may be forking its worker
+                _import_moto_modules()
         before = frozenset(sys.modules)
 
         def work(send: Send) -> None:
