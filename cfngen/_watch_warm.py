@@ -13,7 +13,6 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-
 #: The services whose botocore models this process loaded (load_service_models).
 _loaded: set[str] = set()
 

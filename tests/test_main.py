@@ -69,8 +69,7 @@ def test_exit_handlers_run_before_the_process_ends(tmp_path):
     site.mkdir()
     marker = tmp_path / "ran"
     (site / "sitecustomize.py").write_text(
-        "import atexit\n"
-        f"atexit.register(lambda: open({str(marker)!r}, 'a').write('ran\\n'))\n"
+        f"import atexit\natexit.register(lambda: open({str(marker)!r}, 'a').write('ran\\n'))\n"
     )
     bad = tmp_path / "bad.json"
     bad.write_text('{"typeName": "Acme::Svc::Widget"}')

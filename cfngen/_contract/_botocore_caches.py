@@ -15,8 +15,8 @@ names it registers or emits through botocore's `EVENT_ALIASES` again (about an e
 and the alias table, so aliasers with botocore's own table share one cache; one given another
 table keeps its own. The SSL context of each client's HTTP layer is shared only while moto
 answers every request (`one_ssl_context`), and whether a handler function takes `**kwargs` is
-checked once per function (`shared_handler_checks`). Nothing else about a session or client is shared:
-exception classes, for one, stay per session as in AWS.
+checked once per function (`shared_handler_checks`). Nothing else about a session or client
+is shared: exception classes, for one, stay per session as in AWS.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def shared_botocore_loader() -> Iterator[None]:
         botocore.session.create_loader = original
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cached_loader(search_path_string: str | None = None) -> Any:
     import botocore.loaders
 
@@ -132,11 +132,11 @@ def one_ssl_context() -> Iterator[None]:
             shared.append(original(self))
         return shared[0]
 
-    session._get_ssl_context = get_ssl_context  # type: ignore[method-assign]
+    session._get_ssl_context = get_ssl_context
     try:
         yield
     finally:
-        session._get_ssl_context = original  # type: ignore[method-assign]
+        session._get_ssl_context = original
 
 
 @contextlib.contextmanager

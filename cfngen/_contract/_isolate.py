@@ -104,16 +104,6 @@ def _reset_after_fork() -> None:
     _forking = threading.Lock()
 
 
-@contextlib.contextmanager
-def no_fork_meanwhile() -> Iterator[None]:
-    """No `isolated` child is forked while the block runs. For imports in a thread beside one
-    that forks: a child forked in the middle of an import inherits that module half made and
-    its import lock held by a thread it does not have, and its own import of the module then
-    waits forever (a handler's first call to moto's backend, as a 60 s timeout)."""
-    with _forking:
-        yield
-
-
 def _end(pid: int, graceful: float | None) -> None:
     """End the child and reap it: SIGKILL, or SIGTERM first and SIGKILL after `graceful`."""
     if graceful is not None:
