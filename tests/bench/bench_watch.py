@@ -71,7 +71,11 @@ class Watch:
         self.env = bench_env(PYTHONPATH=str(checkout), **AWS)
         self.argv = [sys.executable, "-m", "cfngen", "test", "--watch"]
         self.argv += [*(["--poll"] if poll else []), str(root)]
-        self.process = subprocess.Popen(self.argv, env=self.env, stdout=subprocess.PIPE, text=True)
+        # In the project, not here: `python -m` puts the working folder first on sys.path, and
+        # from this repository that would be this checkout's cfngen whatever PYTHONPATH says.
+        self.process = subprocess.Popen(
+            self.argv, cwd=root, env=self.env, stdout=subprocess.PIPE, text=True
+        )
         self.lines: queue.Queue[tuple[float, str]] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.seconds: dict[str, list[float]] = {edit: [] for edit in EDITS}
@@ -120,6 +124,10 @@ def main() -> None:
     parser.add_argument("--saves", type=int, default=10)
     parser.add_argument("--poll", action="store_true", help="the sessions poll (--poll)")
     parser.add_argument("--before", type=Path, help="an older checkout, watched side by side")
+    parser.add_argument(
+        "--edits", choices=["both", *EDITS], default="both", help="which saves each round makes"
+    )
+    parser.add_argument("--no-cold", action="store_true", help="no cold run in the rounds")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="cfngen-bench-watch-"))
     cli = [sys.executable, "-m", "cfngen"]
@@ -150,29 +158,33 @@ def main() -> None:
             session.verdict()  # the first run (and the session's warm-up after it)
         time.sleep(1.5)
         fresh = uuid.uuid4().hex[:8]
+        edits = EDITS if args.edits == "both" else (args.edits,)
         cold_wall: list[float] = []
         cold_cpu: list[float] = []
         for number in range(args.saves):
             # Rotate which session goes first, as _timing.alternate does.
             shift = number % len(sessions)
             for session in sessions[shift:] + sessions[:shift]:
-                for what in EDITS:
+                for what in edits:
                     session.edit(what, number, fresh)
+            if args.no_cold:
+                continue
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
-            subprocess.run(cold_argv, env=mine.env, check=True, capture_output=True)
+            subprocess.run(cold_argv, cwd=mine.root, env=mine.env, check=True, capture_output=True)
             cold_wall.append(time.perf_counter() - started)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cold_cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         for session in sessions:
             session.end()
-        cold, cold_c = statistics.median(cold_wall), statistics.median(cold_cpu)
+        cold = statistics.median(cold_wall) if cold_wall else float("nan")
+        cold_c = statistics.median(cold_cpu) if cold_cpu else float("nan")
         print(
             f"cold cfngen test -q (this checkout): wall median {cold * 1000:.0f} ms, CPU median "
-            f"{cold_c * 1000:.0f} ms ({args.saves} runs)"
+            f"{cold_c * 1000:.0f} ms ({len(cold_wall)} runs)"
         )
         for session in sessions:
-            for what in EDITS:
+            for what in edits:
                 samples, cpu = session.seconds[what], statistics.median(session.cpu[what])
                 median = statistics.median(samples)
                 print(
@@ -182,7 +194,7 @@ def main() -> None:
                     f"CPU median {cpu * 1000:.0f} ms, {cpu / cold_c:.2f} of the cold's"
                 )
         if len(sessions) > 1:
-            for what in EDITS:
+            for what in edits:
                 ratio = mine.median(what) / sessions[1].median(what)
                 cpu = statistics.median(mine.cpu[what]) / statistics.median(sessions[1].cpu[what])
                 print(
