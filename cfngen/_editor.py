@@ -41,7 +41,7 @@ class ExportResult:
 
 def metaschemas() -> dict[str, dict[str, Any]]:
     """File name -> single-file JSON Schema, for every meta-schema the kinds have."""
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
 
     found: dict[str, dict[str, Any]] = {}
     for kind in all_kinds():

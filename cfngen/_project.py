@@ -3,14 +3,12 @@
 A folder is a project when it holds `.rpdk-config` (the official CloudFormation CLI's layout, so
 `cfn` and cfngen work on the same folders), whose `artifact_type` names the kind exactly as the
 official tool writes it ("RESOURCE" when absent, as it assumes); or, without `.rpdk-config`, a
-SAM/CloudFormation template that holds a Lambda-backed custom resource (`Custom::Name` or
-`AWS::CloudFormation::CustomResource`): such a project must not get a `.rpdk-config`, which the
-official tool would try to read. Anything else is not a project (exit 2).
+folder whose files a kind declares its own (`Kind.project_file`: a SAM/CloudFormation template
+that holds a Lambda-backed custom resource, which must not get a `.rpdk-config`, which the
+official tool would try to read). Anything else is not a project (exit 2).
 
-What a single file is, is decided here too, from what it declares (`template_facts`): a
-CloudFormation/SAM template (a `Resources` mapping, no `typeName`) is a custom resource's when
-it declares one, a module's fragment only inside a module project's `fragments/` (the module
-kind says so), and otherwise a stack: no extension at all.
+What a single file is, kinds decide by `Kind.claims`; a CloudFormation/SAM template no kind
+claims (`template_facts`: a `Resources` mapping, no `typeName`) is a stack: no extension at all.
 """
 
 from __future__ import annotations
@@ -25,40 +23,29 @@ from typing import TYPE_CHECKING
 from cfngen._cfn_template import read_plain
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, recover
-from cfngen._kinds._kind import CONFIG_FILE, Project, require_entrypoint
+from cfngen._kind._kind import Project, require_entrypoint
 from cfngen._languages import language_of
+from cfngen._rpdk_config import CONFIG_FILE, OFFICIAL_DEFAULT_ARTIFACT_TYPE
 
 if TYPE_CHECKING:
-    from cfngen._kinds import Kind
+    from cfngen._kind import Kind
 
 __all__ = [
     "CONFIG_FILE",
-    "CUSTOM_RESOURCE_KIND",
     "OFFICIAL_DEFAULT_ARTIFACT_TYPE",
     "Project",
     "TemplateFacts",
-    "custom_resource_template",
-    "custom_resources",
+    "detect",
     "folder_kind",
-    "is_custom_resource_type",
     "load_project",
+    "project_file",
     "require_entrypoint",
 ]
 
-#: What the official tool assumes when `.rpdk-config` has no artifact_type.
-OFFICIAL_DEFAULT_ARTIFACT_TYPE = "RESOURCE"
 #: `module.attribute`, each part an identifier (Lambda imports the module, then the attribute).
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
-#: Template files that may declare a custom resource, in the order they are looked at: SAM's
-#: default names first, then any other template at the top of the folder.
-_TEMPLATE_NAMES = ("template.yaml", "template.yml", "template.json")
-_TEMPLATE_SUFFIXES = (".yaml", ".yml", ".json", ".template")
 #: Larger files are not read while looking for a template (CloudFormation's limit is 1 MB).
 _MAX_TEMPLATE_BYTES = 1 << 20
-#: What declares a custom resource, valid name or not: a `Custom::` type CloudFormation refuses
-#: (over 60 characters, a dot) still makes its template the project, which validate then names.
-_CUSTOM_RESOURCE = re.compile(r"^(Custom::.+|AWS::CloudFormation::CustomResource)$", re.S)
-CUSTOM_RESOURCE_KIND = "custom-resource"
 
 
 def load_project(root: Path) -> Project:
@@ -68,12 +55,9 @@ def load_project(root: Path) -> Project:
     config_path = root / CONFIG_FILE
     if os.path.lexists(config_path):
         return dataclasses.replace(_from_config(root, config_path), notes=notes)
-    template = custom_resource_template(root)
-    if template is not None:
-        from cfngen._kinds import named
-
-        return Project(root=root, kind=named(CUSTOM_RESOURCE_KIND), template=template, notes=notes)
-    _refuse_unreadable_templates(root)
+    found = detect(root)
+    if found is not None:
+        return Project(root=root, kind=found[0], template=found[1], notes=notes)
     raise CfngenError(
         f"{root}: not a project folder (no {CONFIG_FILE})",
         "run the command inside a project, pass a project folder or a schema file "
@@ -82,7 +66,7 @@ def load_project(root: Path) -> Project:
 
 
 def _from_config(root: Path, config_path: Path) -> Project:
-    from cfngen._kinds import all_kinds, by_artifact_type
+    from cfngen._kind import all_kinds, by_artifact_type
     from cfngen._schema import JsonSyntaxError, loads
 
     raw = read_bytes(config_path, hint=f"fix {CONFIG_FILE} or recreate the project")
@@ -136,62 +120,43 @@ def folder_kind(root: Path) -> Kind | None:
         return None
 
 
-# --------------------------------------------------------------------------- custom resources
+# --------------------------------------------------------------------------- without .rpdk-config
 
 
-def custom_resource_template(root: Path) -> Path | None:
-    """The first template at the top of `root` that declares a Lambda-backed custom resource."""
-    for path in _template_candidates(root):
-        if custom_resources(path):
-            return path
+def detect(root: Path) -> tuple[Kind, Path] | None:
+    """The kind whose files make `root` a project without `.rpdk-config` (a custom resource's
+    template), with that file: each kind declares it (`Kind.project_file`); None for none.
+    A file that could be one but is no regular file (a named pipe) is refused (exit 2)."""
+    from cfngen._kind import all_kinds
+
+    for kind in all_kinds():
+        found = kind.project_file(root)
+        if found is not None:
+            return kind, found
     return None
 
 
-def _template_candidates(root: Path) -> list[Path]:
-    """The files at the top of `root` that may be templates, SAM's default names first."""
+def project_file(folder: Path) -> Path | None:
+    """The file that makes `folder` a project without `.rpdk-config`, or None (also when such
+    a file is a pipe: nothing is refused here)."""
     try:
-        entries = sorted(p for p in root.iterdir() if p.suffix in _TEMPLATE_SUFFIXES)
-    except OSError:
-        return []
-    return [root / name for name in _TEMPLATE_NAMES] + [
-        p for p in entries if p.name not in _TEMPLATE_NAMES
-    ]
-
-
-def _refuse_unreadable_templates(root: Path) -> None:
-    """A folder that is no project because its template is no file (a named pipe, a device)
-    says so: reading a pipe would wait forever, so templates are only read when regular. (A
-    folder named like a template is just a folder.)"""
-    from cfngen._files import read_optional
-
-    for path in _template_candidates(root):
-        if os.path.exists(path) and not path.is_file() and not path.is_dir():
-            read_optional(path, hint="a template is a regular file: replace it with one")
-
-
-def is_custom_resource_type(value: object) -> bool:
-    """Whether a resource's Type declares a Lambda-backed custom resource."""
-    return isinstance(value, str) and _CUSTOM_RESOURCE.match(value) is not None
-
-
-def custom_resources(path: Path) -> dict[str, str]:
-    """Logical id -> type of every custom resource a template declares ({} when `path` is not a
-    readable template)."""
-    facts = template_facts(path)
-    return dict(facts.custom_resources) if facts is not None else {}
+        found = detect(folder)
+    except CfngenError:
+        return None
+    return found[1] if found is not None else None
 
 
 @dataclasses.dataclass(frozen=True)
 class TemplateFacts:
     """What a CloudFormation/SAM template declares that says what it is."""
 
-    #: Logical id -> type of each Lambda-backed custom resource.
-    custom_resources: dict[str, str]
+    #: The template, read.
+    document: dict[str, object]
     #: Its `Transform` (one name, or a list), e.g. ("AWS::Serverless-2016-10-31",).
     transforms: tuple[str, ...]
 
     def as_stack(self) -> str:
-        """What a template that is no extension is, in words."""
+        """What a template no kind claims is, in words."""
         if any(name.startswith("AWS::Serverless") for name in self.transforms):
             what = f"a SAM stack (Transform: {', '.join(self.transforms)})"
         elif self.transforms:
@@ -216,18 +181,12 @@ def template_facts(path: Path) -> TemplateFacts | None:
         return None
     if not isinstance(document, dict) or "typeName" in document:
         return None
-    resources = document.get("Resources")
-    if not isinstance(resources, dict):
+    if not isinstance(document.get("Resources"), dict):
         return None
     transform = document.get("Transform")
     names = transform if isinstance(transform, list) else [transform]
     return TemplateFacts(
-        custom_resources={
-            str(logical_id): resource["Type"]
-            for logical_id, resource in resources.items()
-            if isinstance(resource, dict) and is_custom_resource_type(resource.get("Type"))
-        },
-        transforms=tuple(name for name in names if isinstance(name, str)),
+        document=document, transforms=tuple(name for name in names if isinstance(name, str))
     )
 
 
@@ -244,9 +203,7 @@ def project_of(path: Path, known: Collection[Path] = ()) -> Path | None:
     for folder in (start, *start.parents):
         if folder in known:
             return folder
-        if folder.is_dir() and (
-            os.path.lexists(folder / CONFIG_FILE) or custom_resource_template(folder) is not None
-        ):
+        if folder.is_dir() and (os.path.lexists(folder / CONFIG_FILE) or project_file(folder)):
             return folder
         if in_git and os.path.realpath(folder) == str(top):
             break

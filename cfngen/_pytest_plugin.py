@@ -94,9 +94,9 @@ def _custom_resource_template(path: Path) -> bool:
 
 @functools.cache
 def _template_of(folder: Path) -> Path | None:
-    from cfngen._project import custom_resource_template
+    from cfngen._project import project_file
 
-    return custom_resource_template(folder)
+    return project_file(folder)
 
 
 class ContractProject(pytest.File):

@@ -21,12 +21,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal, Protocol
 
 from cfngen._errors import CfngenError
 
-if TYPE_CHECKING:
-    from cfngen._kinds._kind import Project
+
+class Declared(Protocol):
+    """What `project_python` reads of a project: its `.rpdk-config` and declared runtime
+    (cfngen._kind.Project has both; named here so the two modules do not import each other)."""
+
+    @property
+    def config(self) -> dict[str, Any]: ...
+    @property
+    def runtime(self) -> str | None: ...
+
 
 #: The day the statuses below were last checked against Lambda's dates.
 AS_OF = "2026-11-21"
@@ -154,10 +162,10 @@ def declared_python(runtime: str | None, language: str | None, where: str) -> tu
     return DEFAULT_RUNTIME.version_info
 
 
-def project_python(project: Project) -> tuple[int, int]:
+def project_python(project: Declared) -> tuple[int, int]:
     """The Python version a project's code must run on (its Lambda runtime's), from
     `.rpdk-config`; CfngenError for python3.7 and older, whatever the kind."""
-    from cfngen._kinds._kind import CONFIG_FILE
+    from cfngen._rpdk_config import CONFIG_FILE
 
     language = project.config.get("language")
     return declared_python(
@@ -172,7 +180,7 @@ def runtime_name(declared: str | None) -> str:
 
 def runtime_warnings(declared: str | None) -> list[str]:
     """What to tell the user about the runtime `.rpdk-config` declares (None: none)."""
-    from cfngen._project import CONFIG_FILE
+    from cfngen._rpdk_config import CONFIG_FILE
 
     if declared is None:
         return [

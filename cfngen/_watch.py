@@ -29,7 +29,6 @@ when it ends; one left by a session killed with SIGKILL is removed by the next s
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import shutil
 import sys
@@ -41,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
+from cfngen._files import sha256
 from cfngen._watch_warm import library_modules, warm
 
 #: watchfiles groups the events of one save for this long after the last one (its `step`)...
@@ -283,7 +283,7 @@ class Session:
         for path in self._files():
             with contextlib.suppress(OSError):
                 relative = path.relative_to(self.root).as_posix()
-                digests[relative] = hashlib.sha1(path.read_bytes()).hexdigest()
+                digests[relative] = sha256(path.read_bytes())
         return digests
 
     def _changed(self, paths: set[Path]) -> set[str]:
@@ -296,7 +296,7 @@ class Session:
             except (ValueError, OSError):
                 continue
             try:
-                digest: str | None = hashlib.sha1(path.read_bytes()).hexdigest()
+                digest: str | None = sha256(path.read_bytes())
             except OSError:
                 digest = None
             if digest != self._hashes.get(relative):

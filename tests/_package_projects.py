@@ -93,29 +93,10 @@ def hook(root: Path):
     return project
 
 
-class ModuleStandIn:
-    """The module kind as `cfngen build` sees it, until the module kind registers itself."""
-
-    name = "module"
-    label = "module"
-    artifact_types = ("MODULE",)
-
-    @property
-    def packaging(self):
-        from cfngen._package import MODULE
-
-        return MODULE
-
-    def may_derive(self, project, relpath: str) -> bool:
-        """What the module kind derives (build refuses a derived file holding conflict
-        markers); the kind's own answer."""
-        from cfngen._kinds import named
-
-        return named("module").may_derive(project, relpath)
-
-
 def module(root: Path):
-    from cfngen._project import Project
+    """The module project in `root`, with its kind (cfngen/_kinds/module)."""
+    from cfngen._project import load_project
 
-    config = json.loads((root / ".rpdk-config").read_text())
-    return Project(root.absolute(), ModuleStandIn(), config)
+    project = load_project(root.absolute())
+    assert project.kind.name == "module"
+    return project

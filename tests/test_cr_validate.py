@@ -98,12 +98,12 @@ PLANTED = {
     "a property the schema rejects": (
         ("Size: 3", "Size: 30"),
         ("error", "/Resources/Thing/Properties/Size"),
-        "maximum",
+        "must be at most",
     ),
     "a required property missing": (
         ('      Name: !Sub "${Env}-thing"\n', ""),
-        ("error", "/Resources/Thing/Properties"),
-        "'Name' is a required property",
+        ("error", "/Resources/Thing/Properties/Name"),
+        "missing required key 'Name'",
     ),
     "a parameter default the schema rejects": (
         ("Default: prod", "Default: PROD"),

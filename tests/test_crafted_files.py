@@ -26,9 +26,9 @@ import pytest
 
 import cfngen._instances
 import cfngen._models
-from cfngen._files import JOURNAL
+from cfngen._files import JOURNAL, sha256
+from cfngen._files._ownership import HEADER, MANIFEST_PATH
 from cfngen._generate import generate_project
-from cfngen._generate._ownership import HEADER, MANIFEST_PATH, sha256
 from tests._faults import strace
 from tests._generate_helpers import FakeRenderers, make_project, schema_path, widget_schema
 from tests.conftest import run_cli

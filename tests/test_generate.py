@@ -18,8 +18,8 @@ import cfngen._instances
 import cfngen._models
 from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._files._ownership import MANIFEST_PATH, MARKER
 from cfngen._generate import InvalidSchemaError, generate_project
-from cfngen._generate._ownership import MANIFEST_PATH, MARKER
 from tests._generate_helpers import (
     FakeRenderers,
     fake_cli_script,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cfngen._kinds import named
+from cfngen._kind import named
 from cfngen._kinds.resource._derive import render_project
 from cfngen._project import Project
 from cfngen._typename import TypeName

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cfngen._kinds.resource._role import render_role
-from cfngen._kinds.resource._sam import render_template
+from cfngen._kinds._shared._role import render_role
+from cfngen._kinds._shared._sam import render_template
 from cfngen._runtimes import RUNTIMES
 from tests._corpus import corpus
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from cfngen._files._ownership import MARKER
 from cfngen._generate import generate_project
-from cfngen._generate._ownership import MARKER
 from tests._generate_helpers import snapshot_tree
 
 BIN = Path(sys.executable).parent
@@ -263,7 +263,7 @@ def pre_create_handler(session, request: HookHandlerRequest, callback_context, c
 
 def _official_hook(root: Path) -> None:
     """Configuration definitions in the hook's schema, then the official generate, offline."""
-    from cfngen._kinds.hook import _targets
+    from cfngen._kinds._shared import _targets
 
     path = root / "acme-test-hook.json"
     schema = json.loads(path.read_text())

@@ -24,8 +24,9 @@ import cfngen._instances
 import cfngen._models
 from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._files import sha256
+from cfngen._files._ownership import MANIFEST_PATH
 from cfngen._generate import HandEditsError, generate_project
-from cfngen._generate._ownership import MANIFEST_PATH, sha256
 from tests._faults import namespace, strace
 from tests._generate_helpers import (
     FakeRenderers,

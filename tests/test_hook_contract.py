@@ -166,7 +166,7 @@ def test_invocation_point_names(text, point):
 def test_each_kind_declares_the_error_codes_of_the_runtime_library_it_may_return():
     from cloudformation_cli_python_lib.interface import HandlerErrorCode
 
-    from cfngen._kinds import named
+    from cfngen._kind import named
 
     every = {code.value for code in HandlerErrorCode}
     resource, hook = named("resource").contract, named("hook").contract

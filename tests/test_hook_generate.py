@@ -16,7 +16,7 @@ import yaml
 
 from cfngen._errors import CfngenError
 from cfngen._generate import generate_project
-from cfngen._kinds.hook import _targets
+from cfngen._kinds._shared import _targets
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
 PYENV = Path("/root/.pyenv/versions")

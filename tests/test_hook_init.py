@@ -283,7 +283,7 @@ def test_the_example_fixes_its_targets(home, tmp_path, capsys):
 
 
 def test_the_official_spellings_of_the_artifact_type_work(home, tmp_path):
-    from cfngen._kinds import lookup
+    from cfngen._kind import lookup
 
     for spelling in ("HOOK", "Hook", "hook"):
         kind = lookup(spelling)

@@ -109,5 +109,5 @@ def test_a_type_configuration_the_schema_refuses_is_refused(example, tmp_path, c
     config.write_text(json.dumps({"EncryptionAlgorithm": "rot13", "Nope": 1}))
     assert invoke(example, request, "--typeconfig", str(config)) == 2
     err = capsys.readouterr().err
-    assert '/EncryptionAlgorithm: "rot13" is not one of' in err
-    assert "/Nope: is not a property" in err
+    assert '/EncryptionAlgorithm: "rot13" is not allowed; use one of' in err
+    assert "/Nope: unknown key 'Nope'" in err

@@ -455,10 +455,10 @@ CONFIGURED = {
     ("configuration", "problems"),
     [
         ({"Level": "low", "EncryptionAlgorithm": "AES256", "Limit": 3}, []),
-        ({"Level": "low", "Mode": "x"}, ["/Mode: is not a property"]),
+        ({"Level": "low", "Mode": "x"}, ["/Mode: unknown key 'Mode'"]),
         ({"Level": "medium"}, ["/Level: "]),  # through its $ref
-        ({"Level": "low", "Limit": "3"}, ["/Limit: expected an integer"]),
-        ({}, ["/Level: is required"]),
+        ({"Level": "low", "Limit": "3"}, ["/Limit: must be an integer, not a string"]),
+        ({}, ["/Level: missing required key 'Level'"]),
     ],
 )
 def test_a_type_configuration_is_checked_against_the_hooks_settings(

@@ -6,7 +6,7 @@ import pytest
 
 from cfngen._errors import CfngenError
 from cfngen._init import _answers
-from cfngen._kinds import all_kinds, lookup, named
+from cfngen._kind import all_kinds, lookup, named
 from cfngen._kinds.resource import HANDLERS
 from cfngen._kinds.resource import _answers as resource
 from cfngen._kinds.resource._answers import QUESTIONS, Answers
@@ -342,7 +342,7 @@ def test_copier_yml_states_the_same_defaults_as_the_questions():
     ],
 )
 def test_the_wizard_proposes_a_type_name_from_the_folder(kind, folder, proposed):
-    from cfngen._kinds import lookup
+    from cfngen._kind import lookup
 
     spec = lookup(kind).init
     assert spec is not None

@@ -28,7 +28,7 @@ import pytest
 
 import cfngen._instances
 import cfngen._models
-from cfngen._generate._ownership import MANIFEST_PATH
+from cfngen._files._ownership import MANIFEST_PATH
 from tests._generate_helpers import FakeRenderers, make_project
 from tests.conftest import made_once, run_command
 

@@ -251,7 +251,7 @@ def offline_home(monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("module", ["models", "target_models.aws_s3_bucket"])
 def test_hook_models_bind_every_name_the_official_models_bind(module, tmp_path, offline_home):
-    from cfngen._kinds.hook import _targets
+    from cfngen._kinds._shared import _targets
 
     root = hook_project(tmp_path / "hook")
     generate_project(root)
@@ -270,7 +270,7 @@ def test_hook_models_bind_every_name_the_official_models_bind(module, tmp_path, 
 def test_every_official_name_imports_on_the_declared_runtime(python, tmp_path, offline_home):
     """Resource and hook models on the project's own CPython: every official name imports,
     and the hook's configuration and target models read what CloudFormation sends."""
-    from cfngen._kinds.hook import _targets
+    from cfngen._kinds._shared import _targets
     from tests._pythons import run_json, runtime_python
 
     runtime = f"python{python[0]}.{python[1]}"

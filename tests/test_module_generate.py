@@ -20,7 +20,7 @@ import pytest
 
 from cfngen._cfn_template import decode, plain
 from cfngen._cli import main
-from cfngen._kinds.module._schema import is_official_schema, module_schema
+from cfngen._kinds.module._derive import is_official_schema, module_schema
 
 TYPE_NAME = "Acme::Storage::Bucket::MODULE"
 RICH = """\

@@ -378,25 +378,28 @@ def test_a_hook_is_configured_after_registration(tmp_path, stubs):
         (
             hook_configuration({"EncryptionAlgorithm": "DES"}),
             "/CloudFormationConfiguration/HookConfiguration/Properties/EncryptionAlgorithm: "
-            "'DES' is not one of",
+            '"DES" is not allowed; use one of',
         ),
-        (hook_configuration({"Unknown": 1}), "Additional properties are not allowed ('Unknown'"),
+        (hook_configuration({"Unknown": 1}), "/Properties/Unknown: unknown key 'Unknown'"),
         (
             hook_configuration({"Limits": {"Max": 0}}),
-            "/Properties/Limits/Max: 0 is less than the minimum of 1",
+            "/Properties/Limits/Max: must be at least 1, not 0",
         ),
         (
             hook_configuration({}, FailureMode="IGNORE"),
-            "/HookConfiguration/FailureMode: 'IGNORE' is not one of",
+            '/HookConfiguration/FailureMode: "IGNORE" is not allowed',
         ),
         (
             hook_configuration({}, TargetOperations=["STACKS"]),
-            "/TargetOperations/0: 'STACKS' is not one of",
+            '/TargetOperations/0: "STACKS" is not allowed',
         ),
-        ({"HookConfiguration": {}}, "/: 'CloudFormationConfiguration' is a required property"),
+        (
+            {"HookConfiguration": {}},
+            "/CloudFormationConfiguration: missing required key 'CloudFormationConfiguration'",
+        ),
         (
             {"CloudFormationConfiguration": {"HookConfiguration": {"Properties": {}}}},
-            "'FailureMode' is a required property",
+            "/FailureMode: missing required key 'FailureMode'",
         ),
     ],
 )
@@ -488,8 +491,9 @@ def test_a_module_is_registered_as_a_module_without_a_role(tmp_path, stubs):
     (root / "fragments").mkdir(parents=True)
     config = {"artifact_type": "MODULE", "typeName": "Acme::Svc::Stack::MODULE"}
     (root / ".rpdk-config").write_text(json.dumps(config))
-    (root / "fragments" / "stack.yaml").write_text("Resources: {}\n")
-    (root / "schema.json").write_text('{"typeName": "Acme::Svc::Stack::MODULE"}\n')
+    (root / "fragments" / "stack.yaml").write_text(
+        "Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n"
+    )
     build = build_package(module(root), write=False)
     clients, cfn_stub, s3_stub = stubs
     expect_upload(s3_stub, "b", build.data)
@@ -521,7 +525,7 @@ def test_a_resource_configuration_is_the_properties_object_itself(resource, tmp_
     project.schema_path.write_text(json.dumps(schema))
     with pytest.raises(CfngenError) as caught:
         prepare_configuration(project, config)
-    assert "/ApiKey: 'k' is too short" in caught.value.message
+    assert "/ApiKey: must be at least 2 characters long, not 1" in caught.value.message
     config.write_text('{"ApiKey": "key"}')
     assert json.loads(prepare_configuration(project, config)) == {"ApiKey": "key"}
 

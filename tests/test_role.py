@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from cfngen._kinds.resource._role import render_role
+from cfngen._kinds._shared._role import render_role
 
 
 def role(schema: dict, type_name: str = "Acme::Test::Widget") -> dict:

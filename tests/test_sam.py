@@ -10,7 +10,7 @@ import subprocess
 import pytest
 import yaml
 
-from cfngen._kinds.resource._sam import render_requirements, render_template
+from cfngen._kinds._shared._sam import render_requirements, render_template
 from cfngen._runtimes import RUNTIMES
 from tests._wheelhouse import pyenv_python, write_wheel
 

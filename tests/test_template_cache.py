@@ -45,7 +45,7 @@ def test_two_real_template_versions_ship():
 
 
 def _every_kind() -> list[tuple[str, object]]:
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
 
     return [(k.name, k.init) for k in all_kinds() if k.init is not None]
 
@@ -201,7 +201,7 @@ def test_concurrent_syncs_agree(tmp_path):
 def test_template_sync_command(tmp_path):
     result = run_cfngen("template", "sync", cwd=tmp_path, home=tmp_path)
     assert result.returncode == 0, result.stderr
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
 
     lines = []
     for kind in [k for k in all_kinds() if k.init is not None]:

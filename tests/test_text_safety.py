@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfngen._generate._jinja import yaml_string
+from cfngen._kinds._shared._iam import action_problem
+from cfngen._kinds._shared._role import render_role
 from cfngen._kinds.resource._docs import markdown_text, render_docs
-from cfngen._kinds.resource._iam import action_problem
-from cfngen._kinds.resource._role import render_role
 from cfngen._validate import validate_text
 
 # --------------------------------------------------------------------------- IAM actions

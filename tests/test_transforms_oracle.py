@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cfngen._kinds.resource._transforms import TransformError, evaluate, transforms_of
+from cfngen._kinds._shared._transforms import TransformError, evaluate, transforms_of
 from tests._corpus import corpus
 
 pytestmark = pytest.mark.oracle

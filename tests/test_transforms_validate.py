@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cfngen._kinds.resource._transforms import TransformError, parse, split_alternatives
+from cfngen._kinds._shared._transforms import TransformError, parse, split_alternatives
 from cfngen._validate import validate_text
 from tests._corpus import corpus, corpus_text
 

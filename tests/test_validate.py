@@ -129,7 +129,7 @@ def test_validate_text_needs_no_file():
 
 def _examples() -> int:
     """Every kind ships an example file (`cfngen validate --example` checks them all)."""
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
 
     return sum(len(kind.example_files) for kind in all_kinds())
 

@@ -15,13 +15,13 @@ from cfngen._completion import offer
 from cfngen._errors import CfngenError, ExitCode
 
 if TYPE_CHECKING:
-    from cfngen._kinds import Kind
-    from cfngen._kinds._init_spec import InitSpec, Question
+    from cfngen._kind import Kind
+    from cfngen._kind._init_spec import InitSpec, Question
 
 
 def _questions() -> list[Question]:
     """Every kind's questions, one per key (kinds asking the same thing share its flags)."""
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
 
     by_key: dict[str, Question] = {}
     for kind in all_kinds():
@@ -31,7 +31,7 @@ def _questions() -> list[Question]:
 
 
 def _kinds() -> list[Kind]:
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
 
     return [kind for kind in all_kinds() if kind.init is not None]
 
@@ -108,6 +108,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--no-git", dest="git", action="store_false", help="do not make a git repository"
     )
+    p.add_argument(
+        "--language",
+        choices=("python", "typescript"),
+        default="python",
+        help="what the handlers are written in (default: python); typescript makes a resource "
+        "type in the official TypeScript plugin's layout, its handlers on the AWS SDK v3 "
+        "(with --example: a working SSM parameter), built with `npm install && npm run build`",
+    )
     offer(
         p.add_argument(
             "--template-version",
@@ -153,7 +161,7 @@ def _display_path(path: Path) -> str:
 
 def _chosen_kind(flag: str | None, data: dict[str, str]) -> Kind | None:
     """The kind named by --artifact-type or --data artifact_type (None: neither)."""
-    from cfngen._kinds import lookup
+    from cfngen._kind import lookup
 
     from_data = data.pop("artifact_type", None)
     kind = lookup(flag) if flag is not None else None
@@ -187,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
     checks = {q.key: q for q in questions}
     checks.update({q.key: q for q in (_spec(kind).questions if kind is not None else ())})
     given = _answers.collect(list(checks.values()), flags, data)
+    if args.language == "typescript":
+        return _typescript(args, dest, kind, given)
     if args.no_input:
         kind = kind or _kinds()[0]
         spec = _spec(kind)
@@ -216,6 +226,33 @@ def run(args: argparse.Namespace) -> int:
     text = rendered()
     result.render(text, where=_display_path(result.root))
     show(text)
+    return ExitCode.OK
+
+
+def _typescript(
+    args: argparse.Namespace, dest: Path, kind: Kind | None, given: dict[str, Any]
+) -> int:
+    """`--language typescript`: a resource type in the TypeScript plugin's layout."""
+    from cfngen._languages._typescript_init import init_typescript, refuse_answers
+
+    if kind is not None and kind is not _kinds()[0]:
+        raise CfngenError(
+            f"--language typescript makes a {_kinds()[0].label} project, not a {kind.label}",
+            "leave out --artifact-type",
+        )
+    refuse_answers(given)
+    type_name = given.get("type_name")
+    made = init_typescript(
+        dest,
+        None if type_name is None else str(type_name),
+        example=bool(given.get("example")),
+        git=args.git,
+    )
+    print(f"Created {_display_path(made.root)} (TypeScript): {', '.join(made.files)}")
+    if made.commit:
+        print(f"  git: one commit, {made.commit}")
+    for note in made.notes:
+        print(f"  note: {note}")
     return ExitCode.OK
 
 

@@ -29,7 +29,7 @@ HELP = "run one handler action in-process, re-invoking while IN_PROGRESS"
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from cfngen._contract import DEFAULT_MAX_DELAY
-    from cfngen._kinds.resource import ACTIONS
+    from cfngen._kind import all_kinds
 
     p = sub.add_parser(
         "invoke",
@@ -48,9 +48,11 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     action = p.add_argument(
         "action",
         metavar="ACTION",
-        help=f"{', '.join(ACTIONS[:-1])} or {ACTIONS[-1]}; for a hook CREATE_PRE_PROVISION, "
-        "UPDATE_PRE_PROVISION or DELETE_PRE_PROVISION (or preCreate, preUpdate, preDelete); "
-        "for a custom resource Create, Update or Delete",
+        help="; ".join(
+            f"for a {kind.label} {', '.join(kind.invoke_actions)}"
+            for kind in all_kinds()
+            if kind.invoke_actions
+        ),
     )
     offer(action, _actions)
     p.add_argument(
@@ -95,13 +97,11 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _actions() -> tuple[str, ...]:
-    """Every ACTION some kind's handlers take, for shell completion (read when a completion
-    script is written: the modules are not worth importing for every parser)."""
-    from cfngen._kinds.custom_resource._protocol import REQUEST_TYPES
-    from cfngen._kinds.hook._hook_protocol import HANDLER_OF
-    from cfngen._kinds.resource import ACTIONS
+    """Every ACTION some kind's handlers take, as each kind declares them, for shell completion
+    (read when a completion script is written)."""
+    from cfngen._kind import all_kinds
 
-    return (*ACTIONS, *HANDLER_OF, *HANDLER_OF.values(), *REQUEST_TYPES)
+    return tuple(action for kind in all_kinds() for action in kind.invoke_actions)
 
 
 def run(args: argparse.Namespace) -> int:

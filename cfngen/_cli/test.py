@@ -42,7 +42,11 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "come from inputs/inputs_N_{create,update,invalid}.json, as for `cfn test`, else "
             "are generated from the schema. For a hook, its contract; for a custom resource, "
             "its lifecycle (create, update, replacement, rollbacks, duplicate delivery, an "
-            "expired ResponseURL) against a local ResponseURL. Exit 0 when no test failed, 1 "
+            "expired ResponseURL) against a local ResponseURL. TypeScript and Go handlers run as "
+            "built (dist/ by `npm run build`, bin/bootstrap by `make`) in one process per run, "
+            "speaking the Lambda Runtime API, against a moto server cfngen starts; their callback "
+            "delays are slept for real, each at most --max-delay (docs/languages.md). Exit 0 "
+            "when no test failed, 1 "
             "otherwise."
         ),
     )

@@ -36,7 +36,7 @@ def earlier(
 
 def _revision(ref: str, schema: Path) -> Earlier:
     from cfngen._files import repository_root
-    from cfngen._init._git import git, git_available
+    from cfngen._git import git, git_available
 
     hint = "pass a git revision (HEAD~1, main, v1.2.0), a schema file, or `registry` with --profile"
     if not git_available():

@@ -53,9 +53,17 @@ def _contract(project: Project, command: str) -> ContractProtocol:
             f"{project.root}: a {project.kind.label} project has no handlers for cfngen to run",
             "`cfngen invoke` and `cfngen test` run the handlers of projects that have them",
         )
-    from cfngen._generate import refuse_conflicts
+    from cfngen._contract._process_entrypoint import not_runnable
 
-    refuse_conflicts(project, "no handler was run")
+    refusal = not_runnable(project)  # a language whose handlers cfngen does not run
+    if refusal is not None:
+        raise refusal
+    from cfngen._files._conflicted import refuse_conflicts
+
+    kind = project.kind
+    refuse_conflicts(
+        project.root, lambda path: kind.may_derive(project, path), "no handler was run"
+    )
     if contract.extra is not None:
         from cfngen._extras import require
 
@@ -88,6 +96,7 @@ def invoke(
     """Run `action` with the request in `request_file`, re-invoking while IN_PROGRESS.
     `options` are ones only some kinds take (`ContractProtocol.options`, e.g. a hook's
     `typeconfig`): given to a kind that does not take them, they are a usage error."""
+    from cfngen._contract import _process_entrypoint
     from cfngen._contract._runner import Runner
     from cfngen._project import load_project
 
@@ -108,6 +117,7 @@ def invoke(
         moto_server=moto_server,
         role_arn=role_arn,
     )
+    _process_entrypoint.aim_settings(project, settings)
     listener = Listener(
         on_invocation=on_invocation,
         on_wait=on_wait,
@@ -155,6 +165,7 @@ def run_contract_tests(
     gives them; `workers` processes run them at once. Raises CfngenError when they cannot
     run at all (no project, no handlers, bad inputs).
     """
+    from cfngen._contract import _process_entrypoint
     from cfngen._contract._runner import Runner
     from cfngen._project import load_project
 
@@ -179,6 +190,7 @@ def run_contract_tests(
         first=frozenset(first),
         workers=workers,
     )
+    _process_entrypoint.aim_settings(project, settings)
     runner = Runner(project, contract, settings)
     targets: list[Target] = []
 

@@ -21,12 +21,13 @@ from __future__ import annotations
 import builtins
 import contextlib
 import dataclasses
-import hashlib
 import importlib.machinery
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from cfngen._files import sha256
 
 #: Code objects by (path, digest of the source).
 _CODE: dict[tuple[str, str], Any] = {}
@@ -44,7 +45,7 @@ def compiled_once(root: Path) -> Iterator[None]:
     def source_to_code(self: Any, data: Any, path: Any, *args: Any, **kwargs: Any) -> Any:
         if not isinstance(path, str) or not os.path.abspath(path).startswith(prefix):
             return original(self, data, path, *args, **kwargs)
-        key = (path, hashlib.sha1(bytes(data)).hexdigest())
+        key = (path, sha256(bytes(data)))
         code = _CODE.get(key)
         if code is None:
             code = _CODE[key] = original(self, data, path, *args, **kwargs)
@@ -86,7 +87,7 @@ def compile_ahead(paths: list[Path]) -> None:
             data = path.read_bytes()
         except OSError:
             continue
-        key = (name, hashlib.sha1(data).hexdigest())
+        key = (name, sha256(data))
         if key in _CODE:
             continue
         try:

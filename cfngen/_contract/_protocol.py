@@ -110,10 +110,18 @@ class ContractProtocol(Responses, Protocol):
     #: Whether `cfngen invoke` runs without a request file (a custom resource's template has
     #: the properties); otherwise a missing one is a usage error.
     request_optional: bool
-    #: Whether resources the kind's handlers made outlive a new version of them, so that
+    #: The envelope keys around the properties in a type configuration file this kind's
+    #: SetTypeConfiguration takes (a hook's CloudFormationConfiguration.HookConfiguration.
+    #: Properties); () for none: the file is the properties alone.
+    typeconfig_envelope: tuple[str, ...]
+
+    #: For a kind whose resources outlive a new version of its handlers, so that
     #: `cfngen test --upgrade-from` applies (CREATE by the old handlers; READ, UPDATE and
-    #: DELETE by the new: a resource type's actions).
-    upgradable: bool
+    #: DELETE by the new: a resource type's actions): the identifier properties of a model the
+    #: handlers returned, as the project's schema declares them. None: the test does not apply.
+    @property
+    def upgrade_identifiers(self) -> Callable[[Path, dict[str, Any]], dict[str, Any]] | None: ...
+
     #: The extra of cfngen (optional dependencies, cfngen/_extras.py) running this kind's
     #: handlers needs ("test": moto, the handler library), or None when base cfngen runs them.
     extra: str | None

@@ -17,7 +17,6 @@ version of one of them runs with cfngen's.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import subprocess
@@ -27,7 +26,7 @@ from pathlib import Path
 from packaging.utils import canonicalize_name
 
 from cfngen._errors import CfngenError
-from cfngen._files import Cache, readable, repository_root
+from cfngen._files import Cache, readable, repository_root, sha256
 from cfngen._pip_input import INCLUDE, pip_input, requirement_lines
 
 REQUIREMENTS_FILE = "requirements.txt"
@@ -85,7 +84,7 @@ def install_requirements(requirements: Path) -> str:
         )
     # pip gets copies of the local projects it names, never the project's folder itself.
     with pip_input(requirements, text) as given:
-        key = hashlib.sha256((text + given.local + sys.version).encode()).hexdigest()[:16]
+        key = sha256((text + given.local + sys.version).encode())[:16]
         found = CACHE.get_folder(key)
         if found is not None:
             return str(found)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import importlib
 import os
 import sys
 import threading
@@ -22,8 +21,9 @@ from typing import Any, Generic, TypeVar
 from cfngen._contract._call import Invocation
 from cfngen._contract._calls import RECORDER, Call, attributed
 from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source
-from cfngen._contract._isolate import ChildExit, Send, can_fork, isolated, no_fork_meanwhile
+from cfngen._contract._isolate import ChildExit, Send, can_fork, import_between_forks, isolated
 from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_call
+from cfngen._contract._process_entrypoint import ProcessEntrypoint, out_of_process
 from cfngen._contract._responses import Responses
 from cfngen._contract._sandbox import Sandbox
 from cfngen._contract._settings import Settings
@@ -89,10 +89,16 @@ class Runner(Generic[P]):
             ) as sandbox,
         ):
             self._sandbox = sandbox
+            language = out_of_process(self.project) if source is None else None
+            if language is not None:  # its clock is its own: time is real (_process_entrypoint)
+                sandbox.simulated_time = False
             if self.on_target is not None:
                 self.on_target(sandbox.target)
             try:
-                self._entrypoint = Entrypoint(self.project, self.protocol.adapt, source)
+                if language is not None:
+                    self._entrypoint = ProcessEntrypoint(self.project, language, sandbox)
+                else:
+                    self._entrypoint = Entrypoint(self.project, self.protocol.adapt, source)
                 paused.resume()
                 yield self
             finally:
@@ -223,8 +229,7 @@ class Runner(Generic[P]):
         unit to carry on with after the worker ended."""
         running: list[int] = []
         if self.sandbox.offline:
-            with no_fork_meanwhile():  # another thread may be forking its worker
-                _import_moto_modules()
+            _import_moto_modules()
         before = frozenset(sys.modules)
 
         def work(send: Send) -> None:
@@ -378,12 +383,9 @@ def moto_modules() -> set[str]:
 
 
 def _import_moto_modules() -> None:
-    """Import here the moto modules an earlier worker imported (see `_moto_modules`)."""
-    for name in sorted(_moto_modules - set(sys.modules)):
-        try:
-            importlib.import_module(name)
-        except Exception:  # only a head start: the worker imports what it needs
-            _moto_modules.discard(name)
+    """Import here the moto modules an earlier worker imported (see `_moto_modules`), while
+    no other thread forks its worker."""
+    _moto_modules.difference_update(import_between_forks(_moto_modules - set(sys.modules)))
 
 
 class _Calling:

@@ -166,8 +166,10 @@ class Sandbox:
         if self.endpoint_url is not None:
             from cfngen._contract._target import caller_account
 
-            # Inputs and stand-ins that hold ARNs follow the target's account.
-            self.account_id = caller_account(self.endpoint_url, self.region, self.account_id)
+            # Inputs and stand-ins that hold ARNs follow the target's account; a moto server
+            # cfngen started is moto's (asking it costs its STS backend's import).
+            if not self.moto_server:
+                self.account_id = caller_account(self.endpoint_url, self.region, self.account_id)
             self.seeds.plant(self.region)
             if not self.moto_server:  # a moto server cfngen started is discarded
                 stack.callback(self.seeds.unplant, self.region)

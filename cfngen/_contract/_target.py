@@ -73,6 +73,9 @@ def moto_server() -> Iterator[str]:
     A thread, not a process of its own: the handlers' workers are forked from this process
     and reach it over loopback, and nothing is left running if cfngen is killed.
     """
+    from cfngen._contract._moto_imports import install
+
+    install()  # before the server imports a backend: EC2's models only when EC2 is called
     try:
         from moto.server import ThreadedMotoServer
     except ModuleNotFoundError as exc:
@@ -88,6 +91,13 @@ def moto_server() -> Iterator[str]:
     log.setLevel(logging.WARNING)
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
+    from cfngen._contract._observed import observed
+
+    # The calls of handlers that run out of process are seen here (_observed.py). werkzeug's
+    # server reads its `app` on every request; moto offers no other way in.
+    inner = server._server
+    if inner is not None:
+        inner.app = observed(inner.app)
     try:
         host, port = server.get_host_and_port()
         yield f"http://{host}:{port}"

@@ -314,7 +314,7 @@ def for_run(
         project.config,
         schema,
         path,
-        envelope=getattr(runner.protocol, "typeconfig_envelope", ()),
+        envelope=runner.protocol.typeconfig_envelope,
         seeds=runner.settings.seeds,
         from_request=from_request,
         fetch=account_of(runner),

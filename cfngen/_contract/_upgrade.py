@@ -49,7 +49,7 @@ def run_upgrade(
     from cfngen._project import load_project
 
     project = load_project(root)
-    if project.kind.contract is None or not project.kind.contract.upgradable:
+    if project.kind.contract is None or project.kind.contract.upgrade_identifiers is None:
         raise CfngenError(
             f"a {project.kind.label} keeps no resource for new handlers to take over",
             "--upgrade-from is for resource types",
@@ -116,11 +116,11 @@ class _Steps:
         return model if isinstance(model, dict) else {}
 
     def _identifiers(self) -> dict[str, Any]:
-        from cfngen._kinds.resource.contract._rules import identifiers_of, read_schema
         from cfngen._project import load_project
 
-        info = read_schema(load_project(self.root))
-        found = identifiers_of(info, self.created)
+        contract = load_project(self.root).kind.contract
+        assert contract is not None and contract.upgrade_identifiers is not None  # run_upgrade
+        found = contract.upgrade_identifiers(self.root, self.created)
         return found if found else dict(self.created)
 
     # --- the steps: each returns None when it passed, else what went wrong ---------------
@@ -192,7 +192,7 @@ def _inputs(root: Path, which: str) -> dict[str, Any]:
 def _checkout(root: Path, rev: str, scratch: Path) -> Path:
     """The project folder as it was at `rev`, from git, under `scratch`."""
     from cfngen._files import repository_root
-    from cfngen._init._git import git, git_available
+    from cfngen._git import git, git_available
 
     hint = "pass a revision of the project's git repository (HEAD~1, v1.2.0, main)"
     if not git_available():

@@ -8,7 +8,9 @@ Writing (every command that writes more than one file uses a Transaction):
     recover(root) -> list[str]          undo or finish what a killed command left in root;
                                         a journal cfngen did not write: CfngenError, exit 2
     GITIGNORE_LINES                     the .gitignore lines for the journal and staged files
-    write_atomic(path, content)         one file: a temporary sibling renamed over it
+    write_atomic(path, content)         one file: a temporary sibling renamed over it (the one
+                                        atomic write outside a Transaction and the caches)
+    sha256(data)                        the one digest of bytes cfngen records or compares
     new_file_mode(), umask()            0o666 less the umask, for files cfngen creates
     Workspace(parent, purpose), sweep() a private build folder that a dead process's
                                         successor removes
@@ -37,6 +39,13 @@ cfngen's home and its caches (see _home and _cache):
     note(text), take_notes()            what the command should say once when it ends
     ENV_HOME, ENV_NO_CACHE              CFNGEN_HOME, CFNGEN_NO_CACHE
 
+Which files are cfngen's (generate, init, upgrade, test and build ask the same; engines pass
+their kind's `may_derive`, this layer knows no kind):
+    _ownership                          the manifest (.cfngen/generated.json), cfngen's header,
+                                        what the official tool wrote
+    _conflicts, _conflicted             git's conflict markers; conflicted_files(root,
+                                        may_derive), refuse_conflicts(...) -> ConflictsError
+
 Reading (regular files only; a named pipe, folder, loop or dangling link is a CfngenError
 that names the file, never a hang or a traceback):
     read_bytes(path), read_optional(path), inspect(path) -> Entry, reason(OSError) -> str
@@ -47,6 +56,7 @@ from __future__ import annotations
 from cfngen._files._atomic import new_file_mode, umask, write_atomic
 from cfngen._files._cache import Cache
 from cfngen._files._contain import canonical, readable, repository_root, within, writable
+from cfngen._files._digest import sha256
 from cfngen._files._home import ENV_HOME, ENV_NO_CACHE, caches_off, home, note, take_notes
 from cfngen._files._journal import GITIGNORE_LINES, JOURNAL, recover
 from cfngen._files._read import Entry, inspect, read_bytes, read_optional, reason
@@ -80,6 +90,7 @@ __all__ = [
     "recover",
     "repository_root",
     "scratch_folder",
+    "sha256",
     "signals_deferred",
     "sweep",
     "take_notes",

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import re
 import stat
@@ -34,6 +33,7 @@ from pathlib import Path
 
 from cfngen._errors import CfngenError
 from cfngen._files import _cache_entry as disk
+from cfngen._files._digest import sha256
 from cfngen._files._home import bypassed, caches_off, home, note, unusable
 from cfngen._files._locks import fcntl
 
@@ -117,7 +117,7 @@ class Cache:
             fd, tmp = tempfile.mkstemp(prefix=disk.TMP, dir=folder)
             with os.fdopen(fd, "wb") as handle:
                 disk.lock(fd)
-                handle.write(disk.HEADER + hashlib.sha256(content).hexdigest().encode() + b"\n")
+                handle.write(disk.HEADER + sha256(content).encode() + b"\n")
                 handle.write(content)
                 handle.flush()
                 os.fsync(fd)
@@ -190,7 +190,7 @@ class Cache:
                 return None  # a link or an unnamable file: kept out of the cache, not an error
             manifest = filled / disk.MANIFEST
             with open(manifest, "wb") as handle:
-                handle.write(disk.HEADER + hashlib.sha256(listing).hexdigest().encode() + b"\n")
+                handle.write(disk.HEADER + sha256(listing).encode() + b"\n")
                 handle.write(listing)
                 handle.flush()
                 os.fsync(handle.fileno())

@@ -14,6 +14,7 @@ import os
 import stat
 from pathlib import Path
 
+from cfngen._files._digest import sha256
 from cfngen._files._locks import fcntl
 from cfngen._files._read import reason
 
@@ -39,7 +40,7 @@ def unwrap(blob: bytes) -> tuple[bytes, str | None]:
     line, newline, content = blob.partition(b"\n")
     if not line.startswith(HEADER) or not newline:
         return b"", "it carries no digest"
-    if hashlib.sha256(content).hexdigest().encode() != line[len(HEADER) :]:
+    if sha256(content).encode() != line[len(HEADER) :]:
         return b"", "its content does not match its digest: truncated or changed"
     return content, None
 

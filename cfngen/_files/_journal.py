@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 from cfngen._errors import CfngenError
 from cfngen._files._contain import canonical, writable
+from cfngen._files._digest import sha256
 from cfngen._files._locks import fcntl
 from cfngen._files._read import reason
 from cfngen._files._signals import signals_deferred
@@ -200,10 +201,7 @@ def _sha256(path: Path) -> str | None:
         return None
 
 
-def _digest(data: bytes) -> str:
-    import hashlib  # here, not at the top: recover() runs on every command's quick path
-
-    return hashlib.sha256(data).hexdigest()
+_digest = sha256
 
 
 # --------------------------------------------------------------------------- recovery

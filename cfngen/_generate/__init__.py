@@ -10,11 +10,11 @@ generate_project(root, check=False, force=False, edits="stop") -> GenerateResult
     file, or none, also when the process is killed. check=True writes nothing and lists the
     drifted files; force=True skips the no-op fast path.
 
-conflicted_files(project) -> {relpath: line}
+conflicted_files(root, may_derive) -> {relpath: line}
     Files at paths the project's kind derives (and the manifest) that hold git's conflict
-    markers (`_conflicts`), other than bytes cfngen recorded writing. generate derives again
-    the ones that are cfngen's; `--check` fails while any is left, and `refuse_conflicts`
-    stops `cfngen test`, `invoke` and `build` (exit 1) naming them.
+    markers (cfngen._files._conflicted, which `cfngen test`, `invoke` and `build` ask too),
+    other than bytes cfngen recorded writing. generate derives again the ones that are
+    cfngen's; `--check` fails while any is left.
 
 The fast path needs only the standard library: it compares a fingerprint of the inputs and the
 hashes of the derived files with the manifest (see `_ownership`) before anything heavy (the
@@ -23,16 +23,14 @@ validator, jinja, the models renderer) is imported.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._files import Transaction, inspect, read_optional, recover
-from cfngen._generate import _ownership
-from cfngen._generate._conflicts import conflict_line
+from cfngen._files import Transaction, _ownership, read_optional, recover
+from cfngen._files._conflicted import conflicted_files
 from cfngen._progress import phase
 from cfngen._project import load_project
 from cfngen._render import Rendered
@@ -164,73 +162,6 @@ class InvalidSchemaError(CfngenError):
         self.report = report
 
 
-class ConflictsError(CfngenError):
-    """Files cfngen derives hold git's conflict markers: nothing was run or built."""
-
-    def __init__(self, conflicts: dict[str, int], outcome: str) -> None:
-        listed = ", ".join(f"{path} (line {line})" for path, line in sorted(conflicts.items()))
-        verb = "holds" if len(conflicts) == 1 else "hold"
-        super().__init__(
-            f"{listed} {verb} git conflict markers, and cfngen derives "
-            f"{'it' if len(conflicts) == 1 else 'them'}; {outcome}",
-            "resolve the conflict in the schema, then run `cfngen generate`: it derives its "
-            "files again (it leaves a file that is yours to you: resolve that one by hand)",
-            exit_code=ExitCode.FAILED,
-        )
-        self.conflicts = conflicts
-
-
-def conflicted_files(
-    project: Project, manifest: _ownership.Manifest | None = None
-) -> dict[str, int]:
-    """Files at paths the project's kind derives, and the manifest, that hold git's conflict
-    markers, by posix path -> the line of the first; bytes the manifest records cfngen
-    writing are not counted (a schema's description may hold such lines). Standard library
-    only: the project's folders are walked (not hidden ones, `__pycache__`, `node_modules`
-    or virtual environments), and only files at derived paths are read."""
-    root, kind = project.root, project.kind
-    if manifest is None:
-        manifest = _ownership.load_manifest(root, lambda path: kind.may_derive(project, path))
-    found: dict[str, int] = {}
-    for relpath in [_ownership.MANIFEST_PATH, *_derived_on_disk(project)]:
-        try:
-            data = read_optional(root / relpath) if inspect(root / relpath).kind == "file" else None
-        except CfngenError:  # what generate cannot read, it says so itself
-            continue
-        line = None if data is None else conflict_line(data)
-        if line is not None and manifest.files.get(relpath) != _ownership.sha256(data or b""):
-            found[relpath] = line
-    return found
-
-
-def _derived_on_disk(project: Project) -> list[str]:
-    """The files below the project's root at paths its kind derives."""
-    root = project.root
-    found = []
-    for folder, folders, files in os.walk(root):
-        here = Path(folder)
-        folders[:] = sorted(
-            name
-            for name in folders
-            if not name.startswith(".")
-            and name not in ("__pycache__", "node_modules")
-            and not (here / name / "pyvenv.cfg").is_file()
-        )
-        for name in sorted(files):
-            relpath = (here / name).relative_to(root).as_posix()
-            if project.kind.may_derive(project, relpath):
-                found.append(relpath)
-    return found
-
-
-def refuse_conflicts(project: Project, outcome: str) -> None:
-    """Raise ConflictsError (exit 1, `outcome` saying what did not happen) while a file cfngen
-    derives holds git's conflict markers: `cfngen test`, `invoke` and `build` ask this."""
-    conflicts = conflicted_files(project)
-    if conflicts:
-        raise ConflictsError(conflicts, outcome)
-
-
 def models_older_than_schema(project: Project) -> str | None:
     """A warning when the project's models.py is older than its schema and `cfngen generate`
     has not run on the schema as it is now (the manifest's fingerprint, when there is one,
@@ -280,7 +211,7 @@ def generate_project(
     fingerprint = _ownership.fingerprint(inputs)
     manifest = _ownership.load_manifest(root, lambda path: kind.may_derive(project, path))
     notes += manifest.ignored
-    conflicts = conflicted_files(project, manifest)
+    conflicts = conflicted_files(root, lambda path: kind.may_derive(project, path), manifest)
 
     if not force and _ownership.is_up_to_date(root, manifest, fingerprint):
         result = GenerateResult(
@@ -305,6 +236,8 @@ def generate_project(
         edits=edits,
         until_edited=derived.until_edited,
         official_rewrites=derived.official_rewrites,
+        official_outputs=derived.official_outputs,
+        official_witness=derived.official_witness,
     )
     plan.manifest.fingerprint = fingerprint
     result = GenerateResult(report=derived.report, conflicts=conflicts)

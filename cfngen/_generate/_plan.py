@@ -14,17 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from cfngen._errors import CfngenError
-from cfngen._files import inspect, read_optional, writable
-from cfngen._generate._conflicts import conflict_line
-from cfngen._generate._ownership import (
+from cfngen._files import inspect, read_optional, sha256, writable
+from cfngen._files._conflicts import conflict_line
+from cfngen._files._ownership import (
     MANIFEST_PATH,
     Manifest,
     can_carry_header,
     has_header,
-    is_official_output,
     is_official_sam,
     recorded_and_marked,
-    sha256,
 )
 
 #: Where --discard-edits saves a file's edited bytes before overwriting it.
@@ -58,11 +56,14 @@ def make_plan(
     edits: str,
     until_edited: frozenset[str] = frozenset(),
     official_rewrites: Mapping[str, Callable[[bytes], bool]] | None = None,
+    official_outputs: Mapping[str, Callable[[bytes], bool]] | None = None,
+    official_witness: str | None = None,
 ) -> Plan:
     """`until_edited`: paths whose first edit makes them the user's (Derived.until_edited);
-    `official_rewrites`: Derived.official_rewrites."""
+    `official_rewrites`, `official_outputs`, `official_witness`: the Derived's."""
     plan = Plan(manifest=Manifest(fingerprint=old.fingerprint))
-    ran_official = _official_generate_ran(root, rendered)
+    outputs = official_outputs or {}
+    ran_official = _official_generate_ran(root, official_witness, outputs)
     for relpath, data in rendered.items():
         if relpath in until_edited and _taken_over(root, relpath, old):
             plan.skipped[relpath] = "you edited it"
@@ -83,6 +84,7 @@ def make_plan(
             edits=edits,
             plan=plan,
             rewritten=rewritten,
+            official=outputs.get(relpath),
             ran_official=ran_official,
         )
     for relpath in sorted(old.files):
@@ -133,15 +135,15 @@ def _taken_over(root: Path, relpath: str, old: Manifest) -> bool:
     return relpath in old.files and sha256(current) != old.files[relpath]
 
 
-def _official_generate_ran(root: Path, rendered: Mapping[str, bytes]) -> bool:
-    """Whether the official `cfn generate` ran here since cfngen's last generate: it rewrote
-    models.py, with its own header (and, with it, the role and docs/, which it wipes first)."""
-    for relpath in rendered:
-        if PurePosixPath(relpath).name == "models.py" and inspect(root / relpath).kind == "file":
-            data = read_optional(root / relpath)
-            if data is not None and is_official_output(relpath, data):
-                return True
-    return False
+def _official_generate_ran(
+    root: Path, witness: str | None, outputs: Mapping[str, Callable[[bytes], bool]]
+) -> bool:
+    """Whether the official `cfn generate` ran here since cfngen's last generate: the file the
+    kind names as its witness holds the official output (Derived.official_witness)."""
+    if witness is None or witness not in outputs or inspect(root / witness).kind != "file":
+        return False
+    data = read_optional(root / witness)
+    return data is not None and outputs[witness](data)
 
 
 def _users_by_record(relpath: str, old: Manifest) -> bool:
@@ -196,6 +198,7 @@ def _place(
     edits: str,
     plan: Plan,
     rewritten: Callable[[bytes], bool] | None = None,
+    official: Callable[[bytes], bool] | None = None,
     ran_official: bool = False,
 ) -> None:
     """`ran_official`: whether the official generate ran here (_official_generate_ran)."""
@@ -223,7 +226,8 @@ def _place(
         return
     current = read_optional(root / relpath) or b""
     recorded = old.files.get(relpath)
-    official = is_official_output(relpath, current) or bool(rewritten and rewritten(current))
+    by_official = bool(official and official(current))
+    official_now = by_official or bool(rewritten and rewritten(current))
     merged = conflict_line(current) if current != data else None
     if current == data:
         plan.unchanged.append(relpath)
@@ -233,7 +237,7 @@ def _place(
         # cfngen's (its header, or the official tool's marks) or, for JSON, which cannot
         # say so, unless a record makes it the user's.
         cfngens = (
-            has_header(current) or official
+            has_header(current) or official_now
             if can_carry_header(relpath)
             else not _users_by_record(relpath, old)
         )
@@ -254,9 +258,7 @@ def _place(
         plan.writes[relpath] = data
         record[relpath] = sha256(data)
     elif recorded is not None and sha256(current) != recorded:
-        if (ran_official and is_official_output(relpath, current)) or (
-            rewritten is not None and rewritten(current)
-        ):
+        if (ran_official and by_official) or (rewritten is not None and rewritten(current)):
             # The official tool's own output over cfngen's is not a hand edit: `cfn
             # generate`'s models.py, role and docs (only where it ran: cfngen's docs without
             # their header read like its docs), a module's schema.json (`cfn validate`).
@@ -271,7 +273,7 @@ def _place(
             plan.manifest.user_files.append(relpath)
         else:
             plan.edited.append(relpath)
-    elif has_header(current) or official:
+    elif has_header(current) or official_now:
         plan.writes[relpath] = data
         record[relpath] = sha256(data)
     else:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cfngen._errors import CfngenError
-from cfngen._kinds._init_spec import Question
+from cfngen._kind._init_spec import Question
 from cfngen._runtimes import RUNTIMES, get_runtime
 from cfngen._typename import TypeName, reserved_namespace, type_name_problem
 

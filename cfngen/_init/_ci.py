@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cfngen._errors import CfngenError
-from cfngen._init._git import git_available, work_tree_root
+from cfngen._git import git_available, work_tree_root
 
 _PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*")
 _GITHUB = ".github/workflows/cfngen.yml"

@@ -69,7 +69,7 @@ def not_derived(kept: list[str], error: CfngenError) -> str:
 def set_aside_existing(project: Path, dest: Path) -> list[str]:
     """Drop from the staged project every file the destination already has (the user's stay
     theirs), so the commit and the manifest describe what init really adds."""
-    from cfngen._generate._ownership import disown
+    from cfngen._files._ownership import disown
 
     kept = [
         rel

@@ -34,14 +34,14 @@ from cfngen._files import (
     signals_deferred,
     sweep,
 )
+from cfngen._git import git, git_available, has_identity, work_tree_root
 from cfngen._init import _ci, _copier, _template_cache
 from cfngen._init._existing import files_of, not_derived, set_aside_existing, take_existing
-from cfngen._init._git import git, git_available, has_identity, work_tree_root
 from cfngen._render import Rendered
 
 if TYPE_CHECKING:
     from cfngen._generate import GenerateResult
-    from cfngen._kinds._init_spec import Answers
+    from cfngen._kind._init_spec import Answers
 
 #: Who makes the first commit when git has no identity configured. Passed for that one commit
 #: only, never written to the repository's config, so the user's own commits stay theirs.

@@ -31,7 +31,7 @@ from packaging.version import InvalidVersion, Version
 from cfngen._errors import CfngenError
 from cfngen._files import home, note, scratch_folder
 from cfngen._files._home import DEFAULT, bypassed, unusable
-from cfngen._init._git import git, require_git
+from cfngen._git import git, require_git
 from cfngen._init._template_repo import ensure_repo, tree_id, verified, write_tree
 from cfngen._render import Rendered
 
@@ -61,7 +61,7 @@ class TemplateVersion:
 
 def template_kinds() -> list[str]:
     """The template folders of every kind `cfngen init` can make, in the kinds' order."""
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
 
     return [kind.init.template for kind in all_kinds() if kind.init is not None]
 

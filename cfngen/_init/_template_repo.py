@@ -22,7 +22,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from cfngen._files import note
-from cfngen._init._git import git
+from cfngen._git import git
 
 _JUNK_DIRS = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
 _JUNK_SUFFIXES = (".pyc", ".pyo", "~", ".swp")

@@ -20,9 +20,9 @@ from packaging.version import InvalidVersion, Version
 
 from cfngen._errors import CfngenError
 from cfngen._files import recover
+from cfngen._git import git, require_git, work_tree_root
 from cfngen._init import _copier, _template_cache
 from cfngen._init._copier import ANSWERS_FILE
-from cfngen._init._git import git, require_git, work_tree_root
 from cfngen._init._gitignore import IgnoredLines, ignore_cfngen_files
 from cfngen._init._worktree import WorkTree
 from cfngen._render import Rendered, error_lines
@@ -217,7 +217,7 @@ def upgrade_project(
 def _template_of(answers: dict[str, Any]) -> str:
     """The template folder of the kind the answers file names (the default kind when the
     file names none)."""
-    from cfngen._kinds import default_kind, lookup
+    from cfngen._kind import default_kind, lookup
 
     recorded = answers.get("artifact_type")
     try:
@@ -274,7 +274,8 @@ def _edited(root: Path, old: dict[str, bytes]) -> set[str]:
     """The template's files the user changed: neither what the project's template version
     rendered there nor what `cfngen generate` recorded writing there since (it rewrites a
     template 0.1.0 project's inputs/ from the schema)."""
-    from cfngen._generate._ownership import load_manifest, sha256
+    from cfngen._files import sha256
+    from cfngen._files._ownership import load_manifest
 
     recorded = load_manifest(root, lambda path: True).files
     edited = set()

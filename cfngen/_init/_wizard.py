@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cfngen._kinds import Kind
-from cfngen._kinds._init_spec import Answers, Question
+from cfngen._kind import Kind
+from cfngen._kind._init_spec import Answers, Question
 
 
 def _validator(problem: Callable[[str], str | None] | None) -> Any:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cfngen._errors import CfngenError
-from cfngen._init._git import git, status_porcelain, untracked
+from cfngen._git import git, status_porcelain, untracked
 
 _MARKER = "cfngen-upgrade-in-progress"
 

@@ -17,6 +17,10 @@ model_errors(schema, model, partial=False) -> [(json_pointer, message), ...]
     `if`/`then`/`else` are skipped, as real schemas use them to say which keys go together).
 input_errors(schema, instance) -> [(json_pointer, message), ...]
     The same for a create/update input: readOnly properties are not required.
+describe(error) -> [(json_pointer, message), ...]
+    A jsonschema error from any validator in cfngen's one wording (cfngen/_schema/_wording.py):
+    what every check of a value against a schema says (hook configurations, custom resource
+    properties), never jsonschema's own message.
 format_samples() -> {format: value}
     The realistic value the generator gives each format it knows (an e-mail address, a CIDR
     block, cfn-lint's AWS::EC2::Subnet.Id...).
@@ -32,6 +36,7 @@ import json
 from typing import Any
 
 from cfngen._instances import _conformance
+from cfngen._instances._conformance import describe
 from cfngen._instances._repair import instance
 from cfngen._instances._scalars import MISSING, format_samples
 from cfngen._instances._values import Builder
@@ -39,6 +44,7 @@ from cfngen._schema import pointer_tokens, property_name
 
 __all__ = [
     "create_inputs",
+    "describe",
     "example_inputs",
     "format_samples",
     "input_errors",

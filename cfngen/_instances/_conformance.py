@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import datetime
 import ipaddress
-import json
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -21,6 +20,14 @@ from typing import Any
 from cfngen import _patterns
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._schema import join_pointer, property_name
+from cfngen._schema._wording import (
+    missing_dependency,
+    missing_key,
+    no_alternative,
+    sentence,
+    several_alternatives,
+    unknown_key,
+)
 
 _RFC3339_DATE = r"\d{4}-(0[1-9]|1[0-2])-\d{2}"
 _RFC3339_TIME = r"([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([zZ]|[+-]([01]\d|2[0-3]):[0-5]\d)"
@@ -250,45 +257,18 @@ def validator(schema: dict[str, Any], kind: str = "model") -> Any:
 
 # -- messages -----------------------------------------------------------------------------
 
-_ARTICLE = {"integer": "an integer", "array": "an array", "object": "an object", "null": "null"}
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-def _show(value: Any, limit: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _choices(values: list[Any]) -> str:
-    shown = ", ".join(_show(v, 30) for v in values[:8])
-    return shown + (f", … ({len(values)} in all)" if len(values) > 8 else "")
-
 
 def describe(error: Any) -> list[tuple[str, str]]:
-    """One jsonschema error as (JSON pointer, plain-English message) pairs."""
+    """One jsonschema error as (JSON pointer, plain-English message) pairs, worded as
+    `cfngen validate` words the same rule broken in a schema (cfngen/_schema/_wording.py)."""
     pointer = join_pointer("", *error.absolute_path)
     keyword, expected, value = error.validator, error.validator_value, error.instance
     if keyword == "required":
         missing = [name for name in expected if isinstance(value, dict) and name not in value]
-        return [(join_pointer(pointer, name), "is required but missing") for name in missing]
+        return [(join_pointer(pointer, name), missing_key(name)) for name in missing]
     if keyword == "additionalProperties" and isinstance(value, dict):
         return [
-            (join_pointer(pointer, extra), "is not a property this object can have")
+            (join_pointer(pointer, extra), unknown_key(extra))
             for extra in _extras(value, error.schema)
         ]
     if keyword == "dependencies" and isinstance(value, dict):
@@ -296,56 +276,21 @@ def describe(error: Any) -> list[tuple[str, str]]:
         for name, needs in expected.items():
             if name in value and isinstance(needs, list):
                 out += [
-                    (join_pointer(pointer, n), f"is required when {name!r} is present")
+                    (join_pointer(pointer, n), missing_dependency(n, name))
                     for n in needs
                     if n not in value
                 ]
         if out:
             return out
-    return [(pointer, _message(keyword, expected, value, error))]
-
-
-def _message(keyword: str, expected: Any, value: Any, error: Any) -> str:
-    length = len(value) if isinstance(value, (str, list, dict)) else 0
-    simple: dict[str, Callable[[], str]] = {
-        "type": lambda: (
-            "expected "
-            + " or ".join(
-                _ARTICLE.get(t, f"a {t}")
-                for t in ([expected] if isinstance(expected, str) else expected)
-            )
-            + f", got {_kind(value)}"
-        ),
-        "enum": lambda: f"{_show(value)} is not one of the allowed values: {_choices(expected)}",
-        "const": lambda: f"must be {_show(expected)}, not {_show(value)}",
-        "pattern": lambda: f"{_show(value)} does not match the pattern {expected}",
-        "format": lambda: f"{_show(value)} is not a valid {expected}",
-        "minLength": lambda: f"is {length} characters long; the minimum is {expected}",
-        "maxLength": lambda: f"is {length} characters long; the maximum is {expected}",
-        "minItems": lambda: f"has {length} items; the minimum is {expected}",
-        "maxItems": lambda: f"has {length} items; the maximum is {expected}",
-        "minProperties": lambda: f"has {length} properties; the minimum is {expected}",
-        "maxProperties": lambda: f"has {length} properties; the maximum is {expected}",
-        "uniqueItems": lambda: "has duplicate items; every item must be different",
-        "minimum": lambda: f"{_show(value)} is less than the minimum {expected}",
-        "maximum": lambda: f"{_show(value)} is greater than the maximum {expected}",
-        "exclusiveMinimum": lambda: f"{_show(value)} must be greater than {expected}",
-        "exclusiveMaximum": lambda: f"{_show(value)} must be less than {expected}",
-        "multipleOf": lambda: f"{_show(value)} is not a multiple of {expected}",
-        "not": lambda: f"{_show(value)} matches a schema it must not match: {_show(expected)}",
-        "contains": lambda: "has no item that matches the schema in 'contains'",
-    }
-    if keyword in simple:
-        return simple[keyword]()
     if keyword in ("oneOf", "anyOf"):
         if keyword == "oneOf" and not error.context:  # jsonschema's "valid under each of"
-            return "matches more than one of the alternatives, but must match exactly one"
+            return [(pointer, several_alternatives())]
         from jsonschema.exceptions import best_match
 
         best = best_match(error.context or [])
-        detail = "" if best is None else f" (closest: {describe(best)[0][1]})"
-        return f"matches none of the allowed alternatives{detail}"
-    return str(error.message)
+        return [(pointer, no_alternative(None if best is None else describe(best)[0][1]))]
+    message, hint = sentence(keyword, expected, value)
+    return [(pointer, message if hint is None else f"{message}; {hint}")]
 
 
 def iter_errors(compiled: Any, instance: Any) -> list[Any]:

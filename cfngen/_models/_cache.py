@@ -27,7 +27,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from cfngen._files import Cache, caches_off
+from cfngen._files import Cache, caches_off, sha256
 
 #: Entries kept: enough for every schema a user's projects model, bounded when a schema is
 #: edited over and over (a models module is 5-100 KB).
@@ -71,7 +71,7 @@ def remembered(inputs: list[Any], render: Callable[[], str]) -> str:
     except (TypeError, ValueError, RecursionError, OSError):
         # No key: inputs no JSON file could hold, or unreadable code.
         return render()
-    key = hashlib.sha256(key.encode()).hexdigest()
+    key = sha256(key.encode())
     cached = CACHE.get(key)
     if cached is not None:
         with contextlib.suppress(UnicodeDecodeError):

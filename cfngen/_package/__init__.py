@@ -7,10 +7,9 @@ in _layout), with a handler zip whose dependencies are cross-installed for the L
 
 from __future__ import annotations
 
-from cfngen._kinds._kind import FileSet
+from cfngen._kind import FileSet
 from cfngen._package._aws import Clients, Clock, make_clients
 from cfngen._package._build import BuildResult, build_package
-from cfngen._package._layout import HOOK, MODULE, RESOURCE
 from cfngen._package._messages import build_json, render_build
 from cfngen._package._submit import (
     SubmitOptions,
@@ -20,9 +19,6 @@ from cfngen._package._submit import (
 )
 
 __all__ = [
-    "HOOK",
-    "MODULE",
-    "RESOURCE",
     "BuildResult",
     "Clients",
     "Clock",

@@ -8,11 +8,12 @@ from pathlib import Path
 
 from cfngen._errors import CfngenError
 from cfngen._files import write_atomic
-from cfngen._generate import refuse_conflicts
-from cfngen._kinds._kind import FileSet, PackageContext
+from cfngen._files._conflicted import refuse_conflicts
+from cfngen._kind import FileSet, PackageContext
 from cfngen._package._handler import HandlerZip, build_handler_zip
 from cfngen._package._layout import package_name, source_files
 from cfngen._package._limits import LAMBDA_ZIPPED
+from cfngen._package._sources import ProjectFiles
 from cfngen._package._stale import check_packed, derivation
 from cfngen._package._zip import zip_bytes
 from cfngen._project import Project, load_project
@@ -66,7 +67,8 @@ def build_package(
     """
     project = root if isinstance(root, Project) else load_project(root.absolute())
     file_set = file_set_for(project)
-    refuse_conflicts(project, "nothing was built")
+    kind = project.kind
+    refuse_conflicts(project.root, lambda path: kind.may_derive(project, path), "nothing was built")
     derived = derivation(project)
     handlers: list[HandlerZip] = []
 
@@ -83,7 +85,7 @@ def build_package(
         handlers.append(built)
         return built.data
 
-    context = PackageContext(project, handler_zip, file_set.target_info)
+    context = PackageContext(project, handler_zip, ProjectFiles(project.root))
     entries = file_set.collect(context)
     handler = handlers[0] if handlers else None
     warnings = list(handler.warnings if handler else ()) + context.warnings

@@ -14,14 +14,13 @@ cached: what they point at can change without the text changing.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 from pathlib import Path
 
 from cfngen import __version__
-from cfngen._files import Cache
+from cfngen._files import Cache, sha256
 
 #: Bump when the layout of a cache entry changes.
 _FORMAT = 3
@@ -36,7 +35,7 @@ _LOCAL = re.compile(
 def digest(*parts: object) -> str:
     """A short stable key for JSON-able `parts`."""
     text = json.dumps([_FORMAT, __version__, *parts], sort_keys=True, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    return sha256(text.encode("utf-8"))[:32]
 
 
 def requirements_text(path: Path) -> str | None:

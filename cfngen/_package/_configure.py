@@ -17,59 +17,31 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._package._limits import HOOK_CONFIGURATION
+from cfngen._kind import Configuration
 from cfngen._schema import load_object, read_text
 
-#: The envelope around a hook's properties; its keys as SetTypeConfiguration documents them
-#: (TargetStacks is the older spelling of HookInvocationStatus).
-_HOOK_ENVELOPE: dict[str, Any] = {
-    "type": "object",
-    "required": ["CloudFormationConfiguration"],
-    "properties": {
-        "CloudFormationConfiguration": {
-            "type": "object",
-            "required": ["HookConfiguration"],
-            "properties": {
-                "HookConfiguration": {
-                    "type": "object",
-                    "required": ["FailureMode"],
-                    "properties": {
-                        "HookInvocationStatus": {"enum": ["ENABLED", "DISABLED"]},
-                        "TargetStacks": {"enum": ["ALL", "NONE"]},
-                        "FailureMode": {"enum": ["FAIL", "WARN"]},
-                        "TargetOperations": {
-                            "type": "array",
-                            "items": {"enum": ["RESOURCE", "STACK", "CHANGE_SET", "CLOUD_CONTROL"]},
-                        },
-                        "TargetFilters": {"type": "object"},
-                        "StackFilters": {"type": "object"},
-                        "Properties": {"type": "object"},
-                    },
-                }
-            },
-        }
-    },
-}
-_PROPERTIES = ("CloudFormationConfiguration", "HookConfiguration", "Properties")
 
-
-def read_configuration(path: Path, envelope: str, configuration_schema: dict[str, Any]) -> str:
+def read_configuration(
+    path: Path, configuration: Configuration, configuration_schema: dict[str, Any]
+) -> str:
     """The configuration in `path` as the JSON text SetTypeConfiguration takes; a CfngenError
     naming every problem when it does not match the extension's configuration schema."""
     text = read_text(path)
     data = load_object(path, "write the configuration as one JSON object", text=text)
     problems: list[str] = []
-    if envelope == "hook":
-        if len(text.encode("utf-8")) > HOOK_CONFIGURATION.bytes:
-            raise CfngenError(
-                f"{path}: {HOOK_CONFIGURATION.problem(len(text.encode()), 'the configuration')}",
-                "make the configuration smaller",
-            )
-        problems += _check(data, _HOOK_ENVELOPE, "")
+    limit = configuration.limit
+    if limit is not None and len(text.encode("utf-8")) > limit.bytes:
+        raise CfngenError(
+            f"{path}: {limit.problem(len(text.encode()), 'the configuration')}",
+            "make the configuration smaller",
+        )
+    if configuration.envelope:
+        if configuration.envelope_schema is not None:
+            problems += _check(data, dict(configuration.envelope_schema), "")
         properties: Any = data
-        for key in _PROPERTIES:
+        for key in configuration.envelope:
             properties = properties.get(key, {}) if isinstance(properties, dict) else {}
-        pointer = "/" + "/".join(_PROPERTIES)
+        pointer = "/" + "/".join(configuration.envelope)
     else:
         from cfngen._contract._type_configuration import properties_of
 
@@ -98,8 +70,10 @@ def _check(instance: Any, schema: dict[str, Any], base: str) -> list[str]:
             f"the extension's configuration schema is not a valid JSON schema: {exc.message}",
             "run `cfngen validate`",
         ) from None
-    out = []
-    for error in errors:
-        where = base + "".join(f"/{p}" for p in error.absolute_path)
-        out.append(f"{where or '/'}: {error.message}")
-    return out
+    from cfngen._instances import describe
+
+    return [
+        f"{base + pointer or '/'}: {message}"
+        for error in errors
+        for pointer, message in describe(error)
+    ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import errno
-import hashlib
 import json
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._files import reason
+from cfngen._files import reason, sha256
 from cfngen._package import _cache
 from cfngen._package._limits import LAMBDA_UNZIPPED
 from cfngen._package._platform import Platform, handler_platform
@@ -245,4 +244,4 @@ def _read(path: Path) -> str:
 
 
 def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return sha256(path.read_bytes())

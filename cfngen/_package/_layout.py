@@ -8,8 +8,9 @@ The file sets are the official `cfn submit --dry-run`'s (cloudformation-cli 0.2.
     hook      the same, plus target-info.json and target-schemas/<target>.json
     module    .rpdk-config, schema.json, fragments/<the one fragment>, overrides.json
 
-A part is a function from the project to archive names and bytes; a kind lists its parts in a
-`FileSet` (declared with the `Kind` protocol, cfngen/_kinds/_kind.py).
+A part is a function from the project to archive names and bytes; each kind lists its parts in
+its own `FileSet` (`Kind.packaging`, cfngen/_kind/_kind.py), with its own parts beside these
+(a hook's target-info.json, a module's derived schema.json).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from cfngen import __version__
 from cfngen._errors import CfngenError
-from cfngen._kinds._kind import Entries, FileSet, PackageContext
+from cfngen._kind import Entries, PackageContext
 from cfngen._project import CONFIG_FILE, Project
 from cfngen._schema import load_object
 
@@ -100,70 +101,6 @@ def metadata(context: PackageContext) -> Entries:
 def overrides(context: PackageContext) -> Entries:
     path = context.project.root / "overrides.json"
     return {"overrides.json": context.files.read(path)} if path.is_file() else {}
-
-
-def target_info(context: PackageContext) -> Entries:
-    """target-info.json and one schema per target under target-schemas/, as for a hook."""
-    from cfngen._package._target_info import local_target_info
-
-    info = (context.target_info or local_target_info)(context.project)
-    if not info:
-        return {}
-    entries = {"target-info.json": json.dumps(info, indent=4).encode("utf-8")}
-    for target, details in info.items():
-        name = "-".join(part.lower() for part in target.split("::")) + ".json"
-        body = json.dumps(details.get("Schema", {}), indent=4).encode("utf-8")
-        entries[f"target-schemas/{name}"] = body
-    return entries
-
-
-def module_schema(context: PackageContext) -> Entries:
-    """schema.json of a module: the official tool writes it beside .rpdk-config from the
-    fragment on every validate; the module kind derives the same file."""
-    path = context.project.root / "schema.json"
-    if not path.is_file():
-        raise CfngenError(
-            f"{path}: no such file; a module's package needs the schema derived from its fragment",
-            "run `cfngen generate` (or `cfn validate`) first",
-        )
-    return {"schema.json": context.files.read(path)}
-
-
-def fragment(context: PackageContext) -> Entries:
-    folder = context.project.root / "fragments"
-    files = sorted(p for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
-    if len(files) != 1:
-        raise CfngenError(
-            f"{folder}: a module has exactly one template fragment here, found {len(files)}",
-            "keep one .json, .yaml, .yml or .template file in fragments/",
-        )
-    return {f"fragments/{files[0].name}": context.files.read(files[0])}
-
-
-# ------------------------------------------------------------------------------ kinds
-
-RESOURCE = FileSet(
-    registry_type="RESOURCE",
-    parts=(rpdk_config, schema, configuration_schema, inputs, handler, metadata, overrides),
-    role_template="resource-role.yaml",
-    configuration="plain",
-)
-HOOK = FileSet(
-    registry_type="HOOK",
-    parts=(
-        rpdk_config,
-        schema,
-        configuration_schema,
-        inputs,
-        target_info,
-        handler,
-        metadata,
-        overrides,
-    ),
-    role_template="hook-role.yaml",
-    configuration="hook",
-)
-MODULE = FileSet(registry_type="MODULE", parts=(rpdk_config, module_schema, fragment, overrides))
 
 
 # ------------------------------------------------------------------------------ helpers

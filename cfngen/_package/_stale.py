@@ -1,6 +1,6 @@
 """A package never carries what cfngen derived from other inputs than the project has now.
 
-The manifest (`.cfngen/generated.json`, cfngen/_generate/_ownership.py) records a fingerprint
+The manifest (`.cfngen/generated.json`, cfngen/_files/_ownership.py) records a fingerprint
 of the inputs the derived files were generated from: the schema, `.rpdk-config`, ... When it
 still matches, nothing is stale and nothing more is read. When it does not, `cfngen generate
 --check` says what generate would change now: a file it would rewrite or remove (still cfngen's,
@@ -34,7 +34,8 @@ class Derivation:
 def derivation(project: Project) -> Derivation:
     """What generate would change in `project` now; nothing when the manifest's fingerprint
     matches the inputs, or there is no manifest (a project cfngen never generated)."""
-    from cfngen._generate import InvalidSchemaError, _ownership, generate_project
+    from cfngen._files import _ownership
+    from cfngen._generate import InvalidSchemaError, generate_project
 
     kind = project.kind
     manifest = _ownership.load_manifest(project.root, lambda path: kind.may_derive(project, path))

@@ -61,8 +61,8 @@ class SubmitResult:
 def prepare_configuration(project: Project, path: Path) -> str:
     """The `--configure` file as SetTypeConfiguration takes it, checked against the
     extension's configuration schema before anything is built or uploaded."""
-    envelope = file_set_for(project).configuration
-    if envelope is None:
+    configuration = file_set_for(project).configuration
+    if configuration is None:
         raise CfngenError(
             f"a {project.kind.label} has no type configuration", "leave out --configure"
         )
@@ -72,7 +72,7 @@ def prepare_configuration(project: Project, path: Path) -> str:
             f"{project.schema_path.name} declares no typeConfiguration to set",
             "add one to the schema, or leave out --configure",
         )
-    return read_configuration(path, envelope, schema)
+    return read_configuration(path, configuration, schema)
 
 
 def submit_package(

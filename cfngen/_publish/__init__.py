@@ -10,7 +10,6 @@ package and version resumes only the regions that failed.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cfngen._errors import CfngenError
+from cfngen._files import sha256
 from cfngen._package._aws import Clock, aws_call
 from cfngen._package._submit import Say, SubmitOptions
 from cfngen._publish._plan import RegionPlan, decide, inspect
@@ -117,7 +117,7 @@ def publish(
     report = PublishReport(type_name, plans, bump)
     # One state per type, asked-for version and package: the versions computed per region move
     # as regions publish, so they are no part of it.
-    digest = hashlib.sha256(build.data).hexdigest()
+    digest = sha256(build.data)
     state = State(project.root, f"{type_name}|{options.version or ''}|{digest}")
     todo = []
     for plan in plans:

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from cfngen._files import writable
+from cfngen._files import writable, write_atomic
 
 FOLDER = ".cfngen-publish"
 _FILE = f"{FOLDER}/state.json"
@@ -50,6 +50,7 @@ class State:
         if not ignore.exists():
             ignore.write_text("# cfngen publish's progress, per region: not for commits\n*\n")
         target = writable(self.root, _FILE, what="the publish state")
-        staged = writable(self.root, f"{_FILE}.new", what="the publish state")
-        staged.write_text(json.dumps({"key": self.key, "regions": self.regions}, indent=2) + "\n")
-        staged.replace(target)  # whole or not at all: a rerun never reads half a state
+        # Whole or not at all: a rerun never reads half a state.
+        write_atomic(
+            target, json.dumps({"key": self.key, "regions": self.regions}, indent=2) + "\n"
+        )

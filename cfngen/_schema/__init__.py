@@ -8,6 +8,9 @@
 - `_depth`: how deep a schema goes once references are followed, and `$ref` loops that
   describe nothing (what validate reports, and what the models and example inputs take as any
   value);
+- `_wording`: the one wording of a rule a value breaks (`cfngen validate` on a schema, and every
+  check of a value against a schema: models, inputs, type configurations, custom resource
+  properties);
 - `_view`: typed views of a schema; each kind grows its own (the resource kind's
   `ResourceSchema` is in cfngen/_kinds/resource/_view.py).
 """

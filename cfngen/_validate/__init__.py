@@ -28,7 +28,7 @@ from cfngen._render import Paint, plain
 from cfngen._validate._file_report import FileReport
 
 if TYPE_CHECKING:
-    from cfngen._kinds import Kind
+    from cfngen._kind import Kind
     from cfngen._schema import Resolver
 
 __all__ = [
@@ -62,12 +62,12 @@ class SchemaRules:
 def _kind_of_file(path: Path) -> tuple[Kind | None, str | None]:
     """(the kind that checks `path`, what it was taken for, in words, when its content decided).
 
-    A kind that claims the file by its content (a kind may define `claims(path)`, truthy when
-    the file is its own; a string says why) comes first: a module its project's fragments, a
+    A kind that claims the file by its content (`Kind.claims(path)`, truthy when the file is
+    its own; a string says why) comes first: a module its project's fragments, a
     custom resource the templates that declare one, a hook the schemas that look like a hook's.
     A template no kind claims is a stack: no kind (None), not checked. Otherwise the kind of
     the project the file sits in, else the default kind (a resource schema)."""
-    from cfngen._kinds import all_kinds, default_kind
+    from cfngen._kind import all_kinds, default_kind
     from cfngen._project import CONFIG_FILE, folder_kind, template_facts
 
     if (path.parent / CONFIG_FILE).is_file():
@@ -256,7 +256,7 @@ def validate_text(
     kind: Kind | None = None,
 ) -> FileReport:
     """Text checked as a file of `kind` (default: the default kind)."""
-    from cfngen._kinds import default_kind
+    from cfngen._kind import default_kind
 
     chosen = kind or default_kind()
     return chosen.check_text(text, path=path, strict=strict, display=display)
@@ -267,7 +267,7 @@ def validate_paths(
 ) -> list[FileReport]:
     """The files of `paths` checked; with `examples`, every kind's example files too, each
     checked by its own kind."""
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
 
     # Resolve every path first: a missing one is a usage error before any work is done. A file
     # reached twice (a fragment given beside its project's .rpdk-config) is checked once.

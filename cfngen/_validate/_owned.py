@@ -27,7 +27,7 @@ def owned(paths: Sequence[Path]) -> list[Path]:
 
 
 def _is_owned(path: Path) -> bool:
-    from cfngen._kinds import all_kinds
+    from cfngen._kind import all_kinds
     from cfngen._project import CONFIG_FILE
 
     if path.name == CONFIG_FILE:
@@ -45,10 +45,10 @@ def _is_owned(path: Path) -> bool:
 
 def _in_project(path: Path) -> bool | None:
     """Whether the project `path` sits in checks it (None: it sits in no project)."""
-    from cfngen._project import CONFIG_FILE, custom_resource_template, load_project
+    from cfngen._project import CONFIG_FILE, load_project, project_file
 
     for folder in (path.parent, path.parent.parent):
-        if not (folder / CONFIG_FILE).is_file() and custom_resource_template(folder) is None:
+        if not (folder / CONFIG_FILE).is_file() and project_file(folder) is None:
             continue
         project = load_project(folder)  # a broken .rpdk-config stops the hook, saying why
         try:

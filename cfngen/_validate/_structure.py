@@ -3,7 +3,8 @@
 A meta-schema (the resource kind's is cfngen/_kinds/resource/metaschema.json) is plain draft-07
 JSON Schema checked by jsonschema; each failing keyword becomes one Problem with the pointer of
 the offending value. Subschemas may carry `x-message` / `x-hint` maps (keyword -> text) for
-wording that depends on where the keyword sits; everything else is worded per keyword here, and
+wording that depends on where the keyword sits; everything else is worded per keyword by the
+one author of those sentences, cfngen/_schema/_wording.py, and
 an unknown key gets the kind's hint for it (`hints`: keyword -> what to do instead). An
 `x-severity` map (keyword -> "warning") marks the rules the registry does not enforce
 (docs/validate.md): their findings are warnings unless --strict.
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -21,17 +21,7 @@ from typing import Any
 
 from cfngen._diagnostics import Problem
 from cfngen._schema import join_pointer, loads, pointer_tokens
-from cfngen._typename import type_name_problem
-
-_TYPE_NAMES = {
-    "object": "an object",
-    "array": "an array",
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "true or false",
-    "null": "null",
-}
+from cfngen._schema._wording import missing_key, sentence, unknown_key
 
 
 @functools.cache
@@ -129,27 +119,6 @@ def _pointer(error: Any) -> str:
     return join_pointer("", *error.absolute_path)
 
 
-def _kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if value is None:
-        return "null"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _custom(error: Any, field: str) -> str | None:
     table = error.schema.get(field) if isinstance(error.schema, dict) else None
     if isinstance(table, dict):
@@ -189,7 +158,7 @@ def _translate(error: Any, hints: Mapping[str, str]) -> Iterator[Problem]:
             yield _problem(
                 keyword,
                 pointer,
-                message or f"missing required key {name!r}",
+                message or missing_key(name),
                 hint or (f'add "{name}": {what}' if what else None),
             )
         return
@@ -199,7 +168,7 @@ def _translate(error: Any, hints: Mapping[str, str]) -> Iterator[Problem]:
         return
     if keyword == "const" and pointer.endswith("/additionalProperties") and instance is not True:
         hint = 'to describe a map, use "patternProperties", e.g. {".*": {"type": "string"}}'
-    message, default_hint = _message(keyword, pointer, instance, value)
+    message, default_hint = sentence(keyword, value, instance, pointer)
     yield _problem(keyword, pointer, message, hint or default_hint)
 
 
@@ -224,7 +193,7 @@ def _unknown_keys(
         yield _problem(
             "additionalProperties",
             join_pointer(pointer, key),
-            f"unknown key {key!r}",
+            unknown_key(key),
             hints.get(key) or _did_you_mean(key, declared) or hint,
             key=True,
         )
@@ -239,82 +208,6 @@ def _did_you_mean(key: str, allowed: dict[str, Any]) -> str | None:
     if close.lower() == key.lower():
         return f"did you mean {close!r}? keys are case-sensitive"
     return f"did you mean {close!r}?"
-
-
-def _message(keyword: str, pointer: str, instance: Any, value: Any) -> tuple[str, str | None]:
-    """The sentence and default hint for a failing keyword."""
-    if keyword == "type":
-        wanted = [value] if isinstance(value, str) else list(value)
-        names = " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
-        hint = None
-        if pointer.endswith("/items") and isinstance(instance, list):
-            hint = '"items" must be a single schema; tuples of schemas are not allowed'
-        elif pointer.endswith("/additionalProperties") and isinstance(instance, dict):
-            hint = 'describe a map with "patternProperties", e.g. {".*": {"type": "string"}}'
-        return f"must be {names}, not {_kind(instance)}", hint
-    if keyword == "enum":
-        options = ", ".join(_short(v) for v in value)
-        return f"{_short(instance)} is not allowed", f"use one of {options}"
-    if keyword == "const":
-        return f"must be {_short(value)}, not {_short(instance)}", None
-    if keyword == "pattern":
-        if pointer.endswith("/typeName") and isinstance(instance, str):
-            problem = type_name_problem(instance)
-            return (
-                f"{_short(instance)} is not a valid type name: {problem}",
-                "use three parts separated by '::', each 2 to 64 letters or digits, "
-                "e.g. Acme::Storage::Bucket",
-            )
-        return f"{_short(instance)} does not match {value}", None
-    if keyword == "minItems":
-        if value == 1:
-            return "must not be empty", None
-        return f"must have at least {value} items", None
-    if keyword == "maxItems":
-        return f"must have at most {value} items", None
-    if keyword == "uniqueItems":
-        dupes = _duplicates(instance)
-        return f"lists {', '.join(_short(d) for d in dupes)} more than once", "remove the repeats"
-    if keyword == "minProperties":
-        if value == 1:
-            return "must not be empty", None
-        return f"must have at least {value} keys", None
-    if keyword == "maxProperties":
-        return f"must have at most {value} keys", None
-    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        relation = {
-            "minimum": "at least",
-            "maximum": "at most",
-            "exclusiveMinimum": "greater than",
-            "exclusiveMaximum": "less than",
-        }[keyword]
-        return f"must be {relation} {value}, not {_short(instance)}", None
-    if keyword == "minLength":
-        return f"must be at least {value} characters long", None
-    if keyword == "maxLength":
-        return f"must be at most {value} characters long", None
-    if keyword == "multipleOf":
-        return f"must be a multiple of {value}", None
-    if keyword == "not":
-        return "is not allowed here", None
-    return f"breaks the {keyword!r} rule", None
-
-
-def _duplicates(items: Any) -> list[Any]:
-    seen: list[Any] = []
-    dupes: list[Any] = []
-    for item in items if isinstance(items, list) else []:
-        if any(_same(item, s) for s in seen):
-            if not any(_same(item, d) for d in dupes):
-                dupes.append(item)
-        else:
-            seen.append(item)
-    return dupes
-
-
-def _same(a: Any, b: Any) -> bool:
-    # JSON equality: true is not 1.
-    return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
 
 
 def _problem(

@@ -89,7 +89,7 @@ def commands(root: Path, official_copy: Path) -> dict[str, Command]:
 
 
 def bench_corpus() -> None:
-    from cfngen._kinds import named
+    from cfngen._kind import named
     from cfngen._kinds.resource._derive import render_project
     from cfngen._project import Project
 

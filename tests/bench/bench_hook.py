@@ -57,7 +57,7 @@ OFFLINE = {
 
 
 def make_project(parent: Path) -> Path:
-    from cfngen._kinds.hook import _targets
+    from cfngen._kinds._shared import _targets
 
     root = parent / TYPE_NAME.replace("::", "-")
     root.mkdir()

@@ -6,13 +6,13 @@ would take it for one of its kinds): cfngen/_project.py knows it by its template
 project is the folder that holds the template (`--template templates/x.yaml` alone names it:
 SAM reads CodeUri relative to the template, and properties-schema.json and
 custom-resource-inputs.json sit beside it). What it gives
-the engines (cfngen/_kinds/_kind.py says when each is asked):
+the engines (cfngen/_kind/_kind.py says when each is asked):
 
 - validate: the template's custom resources (ServiceToken, type name, ServiceTimeout, their
   properties against `properties-schema.json` when there is one) and that schema itself
   (_validate.py);
 - generate: the protocol helper `cfngen_custom_resource.py` beside each handler that imports
-  it (_derived.py);
+  it (_derive.py);
 - invoke and test: the request/response protocol and the lifecycle tests (_protocol.py,
   _tests.py), run against the function the template names (or `--handler`), its code loaded
   as Lambda loads it (_code.py) from inside the repository (_reach.py), the template's
@@ -25,17 +25,13 @@ Nothing heavy is imported here: the registry imports every kind.
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cfngen._kinds._shared._base import KindBase
+
 if TYPE_CHECKING:
-    from cfngen._contract import ContractProtocol
-    from cfngen._kinds import Derived
-    from cfngen._kinds._init_spec import InitSpec
-    from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate._file_report import FileReport
 
@@ -51,13 +47,18 @@ HELPER_MODULE = "cfngen_custom_resource.py"
 CUSTOM_TYPE_NAME = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")
 
 
-class CustomResourceKind:
+class CustomResourceKind(KindBase):
     name = "custom-resource"
     label = "custom resource"
     order = 3
     artifact_types: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ("custom", "CUSTOM_RESOURCE", "Custom::")
     example_files = (EXAMPLE_TEMPLATE,)
+    #: RequestType values (_protocol.py).
+    invoke_actions = ("Create", "Update", "Delete")
+    #: A template and its properties schemas; never the inputs `cfngen test` sends.
+    precommit_files = (r"[^/]+\.(json|ya?ml|template)",)
+    precommit_exclude = ("custom-resource-inputs",)
 
     def check_type_name(self, value: str) -> str:
         """`Custom::Name`, as CloudFormation takes it (a custom resource has no `.rpdk-config`,
@@ -71,12 +72,19 @@ class CustomResourceKind:
             )
         return value
 
+    def project_file(self, root: Path) -> Path | None:
+        """The template that makes `root` a custom resource's project (it has no
+        `.rpdk-config`): the first one at its top that declares a custom resource."""
+        from cfngen._kinds.custom_resource._detect import project_template
+
+        return project_template(root)
+
     # ------------------------------------------------------------------ validate
 
     def checked_files(self, project: Project) -> list[Path]:
+        from cfngen._kinds.custom_resource._detect import custom_resources
         from cfngen._kinds.custom_resource._template import find_template
         from cfngen._kinds.custom_resource._type_files import schema_files
-        from cfngen._project import custom_resources
 
         template = project.template or find_template(project.root, None)
         types = set(custom_resources(template).values())
@@ -85,8 +93,8 @@ class CustomResourceKind:
     def claims(self, path: Path) -> str | None:
         """A template given by path is a custom resource's when it declares one; a properties
         schema when it sits where a custom resource's template looks for one."""
+        from cfngen._kinds.custom_resource._detect import custom_resource_template, custom_resources
         from cfngen._kinds.custom_resource._type_files import SCHEMAS_FOLDER, is_schema_file
-        from cfngen._project import custom_resource_template, custom_resources
 
         if is_schema_file(path):
             folder = path.parent.parent if path.parent.name == SCHEMAS_FOLDER else path.parent
@@ -111,51 +119,7 @@ class CustomResourceKind:
 
         return check_text(text, path=path, strict=strict, display=display)
 
-    # ------------------------------------------------------------------ generate
-
-    def may_derive(self, project: Project, relpath: str) -> bool:
-        from cfngen._kinds.custom_resource._derived import may_derive
-
-        return may_derive(project, relpath)
-
-    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
-        from cfngen._kinds.custom_resource._derived import read_inputs
-
-        return read_inputs(project)
-
-    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-        from cfngen._kinds._kind import Derived
-        from cfngen._kinds.custom_resource._derived import render
-
-        return Derived(files=render(inputs))
-
-    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
-        from cfngen._kinds.custom_resource._derived import notes
-
-        if inputs.get("folders") not in (None, b"[]"):
-            return notes(inputs)
-        return [
-            f"no function of the template imports {HELPER_MODULE.removesuffix('.py')}: "
-            "nothing to generate"
-        ]
-
-    # ------------------------------------------------------------------ invoke, test, init
-
-    @functools.cached_property
-    def contract(self) -> ContractProtocol | None:
-        from cfngen._kinds.custom_resource._run import CONTRACT
-
-        return CONTRACT
-
-    @functools.cached_property
-    def init(self) -> InitSpec | None:
-        from cfngen._kinds.custom_resource._answers import INIT
-
-        return INIT
-
-    # ------------------------------------------------------------------ build, submit
-
-    packaging: FileSet | None = None
+    packaging_at = None
 
 
 KIND = CustomResourceKind()

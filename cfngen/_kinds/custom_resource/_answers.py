@@ -14,10 +14,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from cfngen._errors import CfngenError
-from cfngen._init._answers import check_runtime, ci_question, folder_words, parse_bool
-from cfngen._kinds._init_spec import Question
+from cfngen._init._answers import ci_question, folder_words, parse_bool
+from cfngen._kind._init_spec import Question
+from cfngen._kinds._shared._questions import (
+    example_question,
+    runtime_question,
+)
 from cfngen._kinds.custom_resource import CUSTOM_TYPE_NAME
-from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
 
 DEFAULT_TYPE = "Custom::Greeting"
 #: `--example`: an SSM parameter managed by a custom resource.
@@ -94,15 +97,9 @@ class Answers:
 
 def _questions() -> tuple[Question, ...]:
     return (
-        Question(
-            "example",
+        example_question(
             "Start from the working example (an SSM parameter)?",
-            "confirm",
-            lambda value: parse_bool("example", value),
-            default=lambda _a: False,
-            flags=("--example",),
-            negatable=False,
-            help="start from cfngen's working example",
+            "start from cfngen's working example",
         ),
         Question(
             "custom_type",
@@ -116,16 +113,7 @@ def _questions() -> tuple[Question, ...]:
             help=f"custom resources: the resource type (default: {DEFAULT_TYPE})",
             propose=lambda a, folder: None if a.get("example") else custom_type_from_folder(folder),
         ),
-        Question(
-            "runtime",
-            "Lambda runtime:",
-            "select",
-            lambda value: check_runtime(str(value).strip()),
-            default=lambda _a: DEFAULT_RUNTIME.name,
-            choices=lambda _a: [(r.name, r.name) for r in RUNTIMES if r.status == "supported"],
-            flags=("--runtime",),
-            help="the Lambda runtime, e.g. python3.12 (default: the newest)",
-        ),
+        runtime_question(),
         Question(
             "properties_schema",
             "Describe the properties in a JSON schema (properties-schema.json)?",

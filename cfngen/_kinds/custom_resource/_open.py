@@ -62,7 +62,7 @@ def opened(
 ) -> Iterator[tuple[Cloud, Resource, list[str]]]:
     """The function found and the runner opened on it (`Cloud.runner` None when the function
     cannot be imported: every request then fails as Lambda's init phase does)."""
-    from cfngen._kinds._parameters import parse_params
+    from cfngen._kinds._shared._parameters import parse_params
 
     settings = runner.settings
     region = settings.region or "us-east-1"

@@ -10,6 +10,7 @@ import uuid
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from cfngen._kinds.custom_resource import KIND
 from cfngen._kinds.custom_resource._intrinsics import stack_id
 from cfngen._kinds.custom_resource._lambda import Function, as_lambda_runs
 from cfngen._kinds.custom_resource._receiver import Receiver, Slot
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 #: After the handler returns, a response still in flight is waited for this long.
 GRACE_SECONDS = 0.2
-REQUEST_TYPES = ("Create", "Update", "Delete")
+REQUEST_TYPES = KIND.invoke_actions
 
 __all__ = ["REQUEST_TYPES", "STATUSES", "STATUS_KEY", "Cloud", "Exchange", "Request"]
 

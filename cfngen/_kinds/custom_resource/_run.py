@@ -53,8 +53,8 @@ def test_names(project: Project, template: Path | None = None) -> tuple[str, ...
 def _resource_ids(project: Project, template: Path | None) -> list[str | None]:
     """The logical ids of the template's custom resources, in its order ([None] when it cannot
     be read or declares none: finding the resource then says why)."""
+    from cfngen._kinds.custom_resource._detect import custom_resources
     from cfngen._kinds.custom_resource._template import find_template
-    from cfngen._project import custom_resources
 
     try:
         path = find_template(project.root, template or project.template)
@@ -230,7 +230,8 @@ class CustomResourceContract:
     label = "custom resource function"
     #: `cfngen invoke Create` needs no request file: the template has the properties.
     request_optional = True
-    upgradable = False
+    upgrade_identifiers = None
+    typeconfig_envelope: tuple[str, ...] = ()
     extra: str | None = "test"
     #: Options beyond the runner's own that these functions take.
     options: tuple[str, ...] = (

@@ -49,7 +49,7 @@ def find_template(root: Path, given: Path | None) -> Path:
         if not path.is_file():
             raise CfngenError(f"{given}: no such template", "pass --template FILE")
         return path
-    from cfngen._project import custom_resource_template
+    from cfngen._kinds.custom_resource._detect import custom_resource_template
 
     found = custom_resource_template(root)
     if found is not None:
@@ -86,8 +86,8 @@ def find_resource(
     parameters: Mapping[str, Any] | None = None,
 ) -> Resource:
     from cfngen._kinds.custom_resource import CUSTOM_TYPE_NAME, _code
+    from cfngen._kinds.custom_resource._detect import is_custom_resource_type
     from cfngen._kinds.custom_resource._reach import Reach
-    from cfngen._project import is_custom_resource_type
 
     path = find_template(root, template)
     document = load_template(path)

@@ -105,8 +105,8 @@ def _at(node: Any, fallback: tuple[int | None, int | None]) -> tuple[int | None,
 
 
 def _check_template(text: str, path: Path | None, shown: str, strict: bool) -> FileReport:
+    from cfngen._kinds.custom_resource._detect import is_custom_resource_type
     from cfngen._kinds.custom_resource._template import FUNCTION_TYPES, _subscriber, _token_target
-    from cfngen._project import is_custom_resource_type
 
     report = FileReport(shown, strict=strict)
     add = report.diagnostics.append
@@ -324,14 +324,15 @@ def _check_properties(
         errors = sorted(validator.iter_errors(_typed(schema, resolved)), key=lambda e: e.path)
     except jsonschema.SchemaError:
         return
-    for error in errors:
-        where = "/".join(str(p) for p in error.absolute_path)
+    from cfngen._instances import describe
+
+    for error, (where, message) in ((e, found) for e in errors for found in describe(e)):
         placeholder = "cfngen-placeholder" in json.dumps(error.instance)
         report.diagnostics.append(
             Diagnostic(
                 "warning" if placeholder else "error",
-                f"/Resources/{name}/Properties" + (f"/{where}" if where else ""),
-                f"{shown} rejects {name}'s properties: {error.message}",
+                f"/Resources/{name}/Properties{where}",
+                f"{shown} rejects {name}'s properties: {message}",
                 "an intrinsic cfngen cannot resolve offline stands here"
                 if placeholder
                 else f"fix the property or {shown}",

@@ -1,13 +1,13 @@
 """The hook kind: CloudFormation hooks, which check resources, stacks and change sets before
 CloudFormation provisions them (preCreate, preUpdate, preDelete).
 
-What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
+What it gives the engines (cfngen/_kind/_kind.py says when each is asked):
 
 - validate: its meta-schema (metaschema.json, borrowing the resource meta-schema's property
   schemas) and semantic checks (_schema.py), target names checked against the resource types
   cfn-lint bundles (_targets.py);
 - generate: typed models of the configuration and of every target through cfngen/_models, the
-  hook role, template.yml, the configuration schema, docs, target-schemas/ (_derived.py);
+  hook role, template.yml, the configuration schema, docs, target-schemas/ (_derive.py);
 - invoke and test: the hook protocol (_hook_protocol.py) and its contract tests as plain
   functions of a `carry` collaborator (_hook_tests.py, _inputs.py), driven by cfngen/_contract's
   runner (_run.py: `HookProtocol`, a `ContractProtocol`);
@@ -19,17 +19,13 @@ Nothing heavy is imported here: the registry imports every kind.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError
+from cfngen._kinds._shared._base import KindBase
 
 if TYPE_CHECKING:
-    from cfngen._contract import ContractProtocol
-    from cfngen._kinds import Derived
-    from cfngen._kinds._init_spec import InitSpec
-    from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate import SchemaRules
     from cfngen._validate._file_report import FileReport
@@ -37,6 +33,9 @@ if TYPE_CHECKING:
 #: cfngen's example hook schema (`cfngen validate --example`): the schema of
 #: `cfngen init --artifact-type hook --example`.
 EXAMPLE_SCHEMA = Path(__file__).with_name("example-schema.json")
+#: The invocation points, and the names of their handlers in hook schemas, in the same order.
+INVOCATION_POINTS = ("CREATE_PRE_PROVISION", "UPDATE_PRE_PROVISION", "DELETE_PRE_PROVISION")
+HOOK_HANDLERS = ("preCreate", "preUpdate", "preDelete")
 
 
 @functools.cache
@@ -49,18 +48,17 @@ def schema_rules() -> SchemaRules:
     )
 
 
-class HookKind:
+class HookKind(KindBase):
     name = "hook"
     label = "hook"
     order = 1
     artifact_types = ("HOOK",)
     aliases: tuple[str, ...] = ()
     example_files = (EXAMPLE_SCHEMA,)
-
-    def check_type_name(self, value: str) -> str:
-        from cfngen._typename import TypeName
-
-        return TypeName(value)
+    #: The invocation points and the handler names that stand for them (_hook_protocol.py).
+    invoke_actions = (*INVOCATION_POINTS, *HOOK_HANDLERS)
+    #: Test inputs, the targets' schemas, the docs generate derives.
+    precommit_exclude = ("inputs", "target-schemas", "docs")
 
     # ------------------------------------------------------------------ validate
 
@@ -97,57 +95,6 @@ class HookKind:
         from cfngen._validate import check_json_schema
 
         return check_json_schema(text, schema_rules(), path=path, strict=strict, display=display)
-
-    # ------------------------------------------------------------------ generate
-
-    def may_derive(self, project: Project, relpath: str) -> bool:
-        from cfngen._kinds.hook._derived import may_derive
-
-        return may_derive(project, relpath)
-
-    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
-        from cfngen._kinds.hook._derived import read_inputs
-
-        return read_inputs(project)
-
-    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-        from cfngen._kinds._kind import Derived
-        from cfngen._kinds.hook._derived import render
-        from cfngen._runtimes import runtime_warnings
-
-        rendered = render(project, dict(inputs))
-        warnings = runtime_warnings(project.runtime) + rendered.warnings
-        return Derived(files=rendered.files, report=rendered.report, warnings=warnings)
-
-    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
-        from cfngen._kinds.hook._derived import handler_warnings
-
-        return handler_warnings(project, inputs)
-
-    # ------------------------------------------------------------------ invoke, test, init
-
-    @functools.cached_property
-    def contract(self) -> ContractProtocol | None:
-        from cfngen._kinds.hook._run import CONTRACT
-
-        return CONTRACT
-
-    @functools.cached_property
-    def init(self) -> InitSpec | None:
-        from cfngen._kinds.hook._answers import INIT
-
-        return INIT
-
-    # ------------------------------------------------------------------ build, submit
-
-    @functools.cached_property
-    def packaging(self) -> FileSet | None:
-        import dataclasses
-
-        from cfngen._kinds.hook._package import target_info
-        from cfngen._package import HOOK
-
-        return dataclasses.replace(HOOK, target_info=target_info)
 
 
 KIND = HookKind()

@@ -16,20 +16,18 @@ from typing import Any, ClassVar
 
 from cfngen._errors import CfngenError
 from cfngen._init._answers import (
-    check_package_name,
-    check_runtime,
-    check_type_name,
     ci_question,
-    package_name_error,
-    parse_bool,
-    type_name_error,
-    type_name_from_folder,
 )
-from cfngen._kinds._init_spec import Question
-from cfngen._kinds.hook import _targets
+from cfngen._kind._init_spec import Question
+from cfngen._kinds._shared import _targets
+from cfngen._kinds._shared._questions import (
+    example_question,
+    package_name_question,
+    runtime_question,
+    type_name_question,
+)
 from cfngen._kinds.hook._template_data import copier_data
-from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
-from cfngen._typename import TypeName, python_package_name
+from cfngen._typename import TypeName
 
 #: A hook schema's handlers, in contract order, with the names people also write for them.
 INVOCATION_POINTS = ("preCreate", "preUpdate", "preDelete")
@@ -222,10 +220,6 @@ class Answers:
         return ["python -m pip install -r requirements-dev.txt", "python -m pytest", "cfngen test"]
 
 
-def _check_text(check: Any) -> Any:
-    return lambda value: check(str(value).strip())
-
-
 def _questions() -> tuple[Question, ...]:
     def target_problem(text: str) -> str | None:
         try:
@@ -242,48 +236,14 @@ def _questions() -> tuple[Question, ...]:
         return None
 
     return (
-        Question(
-            "example",
+        example_question(
             "Start from the working example (S3 buckets must be encrypted and versioned)?",
-            "confirm",
-            lambda value: parse_bool("example", value),
-            default=lambda _a: False,
-            flags=("--example",),
-            negatable=False,
-            help="start from cfngen's working example: for a resource type an SSM parameter, "
+            "start from cfngen's working example: for a resource type an SSM parameter, "
             "for a hook S3 buckets that must be encrypted and versioned; both pass `cfngen test`",
         ),
-        Question(
-            "type_name",
-            "Type name (Organization::Service::Hook):",
-            "text",
-            _check_text(check_type_name),
-            default=lambda a: TypeName(EXAMPLE_TYPE_NAME) if a.get("example") else None,
-            problem=type_name_error,
-            flags=("-t", "--type-name"),
-            help="Organization::Service::Resource, e.g. Acme::Storage::Bucket",
-            propose=lambda a, folder: None if a.get("example") else type_name_from_folder(folder),
-        ),
-        Question(
-            "package_name",
-            "Python package name:",
-            "text",
-            _check_text(check_package_name),
-            default=lambda a: python_package_name(a["type_name"]) if a.get("type_name") else None,
-            problem=package_name_error,
-            flags=("--package-name",),
-            help="the Python package under src/ (default: from the type name)",
-        ),
-        Question(
-            "runtime",
-            "Lambda runtime:",
-            "select",
-            _check_text(check_runtime),
-            default=lambda _a: DEFAULT_RUNTIME.name,
-            choices=lambda _a: [(r.name, r.name) for r in RUNTIMES if r.status == "supported"],
-            flags=("--runtime",),
-            help="the Lambda runtime, e.g. python3.12 (default: the newest)",
-        ),
+        type_name_question("Organization::Service::Hook", EXAMPLE_TYPE_NAME, EXAMPLE_TYPE_NAME),
+        package_name_question(),
+        runtime_question(),
         Question(
             "targets",
             "Target (a resource type, a wildcard, STACK or CHANGE_SET):",

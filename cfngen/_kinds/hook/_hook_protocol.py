@@ -26,13 +26,14 @@ from cfngen._contract._call import Invocation
 from cfngen._contract._loop import Call, Outcome, Policy
 from cfngen._contract._loop import carry as run_loop
 from cfngen._contract._protocol import lib_error_codes, lib_statuses
+from cfngen._kinds.hook import HOOK_HANDLERS, INVOCATION_POINTS
 
 #: The field of a hook's answer holding its status.
 STATUS_KEY = "hookStatus"
 
 #: The invocation points, and their names in hook schemas, test names and input files.
-POINTS = ("CREATE_PRE_PROVISION", "UPDATE_PRE_PROVISION", "DELETE_PRE_PROVISION")
-HANDLER_OF = dict(zip(POINTS, ("preCreate", "preUpdate", "preDelete"), strict=True))
+POINTS = INVOCATION_POINTS
+HANDLER_OF = dict(zip(POINTS, HOOK_HANDLERS, strict=True))
 FILE_PART = dict(zip(POINTS, ("pre_create", "pre_update", "pre_delete"), strict=True))
 _ALIASES = {
     **{p.lower(): p for p in POINTS},

@@ -25,7 +25,7 @@ from typing import Any
 from cfngen import _schema
 from cfngen._contract._references import EXPORT
 from cfngen._errors import CfngenError
-from cfngen._kinds.hook import _targets
+from cfngen._kinds._shared import _targets
 from cfngen._kinds.hook._hook_protocol import FILE_PART, POINTS, SPECIAL_TARGETS
 
 INPUTS_DIR = "inputs"

@@ -16,7 +16,8 @@ from cfngen._contract._results import InvokeResult
 from cfngen._contract._runner import Runner
 from cfngen._contract._type_configuration import for_run, model_class_note
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._kinds.hook import _hook_protocol, _hook_tests, _inputs, _targets
+from cfngen._kinds._shared import _targets
+from cfngen._kinds.hook import _hook_protocol, _hook_tests, _inputs
 from cfngen._kinds.hook._context import DEFAULT_LIMIT, _hook_context, load_hook_project
 from cfngen._project import Project
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cfngen._kinds.hook import _targets
+from cfngen._kinds._shared import _targets
 from cfngen._models import MODERN_PYTHON
 
 

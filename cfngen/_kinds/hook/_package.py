@@ -1,7 +1,9 @@
 """What `cfngen build` puts in a hook's registry package beyond a resource's: target-info.json
 and one schema per target under target-schemas/, as the official `cfn submit` writes them.
 
-The official tool asks the registry (ListTypes for wildcards, DescribeType for schemas); here the
+`PACKAGING` is the hook's file set: a resource's plus these, and the envelope its type
+configuration comes in. The official tool asks the registry (ListTypes for wildcards,
+DescribeType for schemas); here the
 answers come from the project's own target-schemas/ and target-info.json, else from the schemas
 cfn-lint bundles, so a hook builds offline. A wildcard expands to every type it matches, as
 ListTypes would answer (AWS::S3::* to about thirty).
@@ -9,17 +11,29 @@ ListTypes would answer (AWS::S3::* to about thirty).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from cfngen._errors import CfngenError
-from cfngen._kinds.hook import _targets
+from cfngen._kind import Configuration, Entries, FileSet, PackageContext
+from cfngen._kinds._shared import _targets
+from cfngen._package._layout import (
+    configuration_schema,
+    handler,
+    inputs,
+    metadata,
+    overrides,
+    rpdk_config,
+    schema,
+)
+from cfngen._package._limits import HOOK_CONFIGURATION
 from cfngen._project import Project
 
 
 def target_info(project: Project) -> dict[str, Any]:
     from cfngen._files import read_optional
+    from cfngen._kinds._shared._targets import target_names
     from cfngen._kinds.hook._target_schemas import TARGET_INFO, TARGET_SCHEMAS, _local_schemas
-    from cfngen._kinds.hook._targets import target_names
     from cfngen._schema import load_object
 
     schema = load_object(project.schema_path, "fix the hook's schema")
@@ -51,3 +65,68 @@ def target_info(project: Project) -> dict[str, Any]:
             "SchemaFileAvailable": True,
         }
     return info
+
+
+def target_files(context: PackageContext) -> Entries:
+    """target-info.json and one schema per target under target-schemas/."""
+    info = target_info(context.project)
+    if not info:
+        return {}
+    entries = {"target-info.json": json.dumps(info, indent=4).encode("utf-8")}
+    for target, details in info.items():
+        name = "-".join(part.lower() for part in target.split("::")) + ".json"
+        body = json.dumps(details.get("Schema", {}), indent=4).encode("utf-8")
+        entries[f"target-schemas/{name}"] = body
+    return entries
+
+
+#: The envelope around a hook's properties; its keys as SetTypeConfiguration documents them
+#: (TargetStacks is the older spelling of HookInvocationStatus).
+_HOOK_ENVELOPE: dict[str, Any] = {
+    "type": "object",
+    "required": ["CloudFormationConfiguration"],
+    "properties": {
+        "CloudFormationConfiguration": {
+            "type": "object",
+            "required": ["HookConfiguration"],
+            "properties": {
+                "HookConfiguration": {
+                    "type": "object",
+                    "required": ["FailureMode"],
+                    "properties": {
+                        "HookInvocationStatus": {"enum": ["ENABLED", "DISABLED"]},
+                        "TargetStacks": {"enum": ["ALL", "NONE"]},
+                        "FailureMode": {"enum": ["FAIL", "WARN"]},
+                        "TargetOperations": {
+                            "type": "array",
+                            "items": {"enum": ["RESOURCE", "STACK", "CHANGE_SET", "CLOUD_CONTROL"]},
+                        },
+                        "TargetFilters": {"type": "object"},
+                        "StackFilters": {"type": "object"},
+                        "Properties": {"type": "object"},
+                    },
+                }
+            },
+        }
+    },
+}
+_PROPERTIES = ("CloudFormationConfiguration", "HookConfiguration", "Properties")
+
+
+PACKAGING = FileSet(
+    registry_type="HOOK",
+    parts=(
+        rpdk_config,
+        schema,
+        configuration_schema,
+        inputs,
+        target_files,
+        handler,
+        metadata,
+        overrides,
+    ),
+    role_template="hook-role.yaml",
+    configuration=Configuration(
+        envelope=_PROPERTIES, envelope_schema=_HOOK_ENVELOPE, limit=HOOK_CONFIGURATION
+    ),
+)

@@ -230,7 +230,7 @@ class HookProtocol:
         "Properties",
     )
     request_optional = False
-    upgradable = False
+    upgrade_identifiers = None
     extra: str | None = "test"
     status_key = _hook_protocol.STATUS_KEY
     in_progress: str | None = "IN_PROGRESS"

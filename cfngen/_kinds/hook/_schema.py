@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen._diagnostics import Problem
-from cfngen._kinds.hook import _targets
+from cfngen._kinds._shared import _targets
 from cfngen._schema import close_match, join_pointer
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ _BLOCKED_PERMISSION = "cloudformation:RegisterType"
 def keyword_hints() -> dict[str, str]:
     """What to do instead of an unknown key: the resource schema language's hints (settings are
     property schemas) and the hook's own."""
-    from cfngen._kinds.resource._checks import KEYWORD_HINTS
+    from cfngen._kinds._shared._checks import KEYWORD_HINTS
 
     return {
         **KEYWORD_HINTS,
@@ -63,9 +63,9 @@ def looks_like_hook(schema: Any) -> bool:
 def check(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
     """The semantic checks and lint of a hook schema (the meta-schema's rules come first, from
     the validate engine); the typeName is compared with the `.rpdk-config` beside the file."""
-    from cfngen._kinds.resource import _checks
-    from cfngen._kinds.resource._node_checks import node_problems
-    from cfngen._kinds.resource._pointers import PropertyIndex
+    from cfngen._kinds._shared import _checks
+    from cfngen._kinds._shared._node_checks import node_problems
+    from cfngen._kinds._shared._pointers import PropertyIndex
 
     problems: list[Problem] = []
     problems.extend(_checks._namespace(schema))

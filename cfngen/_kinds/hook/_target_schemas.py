@@ -15,8 +15,8 @@ from typing import Any
 
 from cfngen import _schema
 from cfngen._errors import CfngenError
-from cfngen._kinds.hook import _targets
-from cfngen._kinds.hook._targets import target_names
+from cfngen._kinds._shared import _targets
+from cfngen._kinds._shared._targets import target_names
 
 TARGET_SCHEMAS = "target-schemas"
 TARGET_INFO = "target-info.json"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cfngen._kinds.hook import _targets
+from cfngen._kinds._shared import _targets
 
 
 def starter_property(type_name: str) -> str:

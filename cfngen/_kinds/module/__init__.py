@@ -1,12 +1,12 @@
 """The module kind: CloudFormation modules, a template fragment that users include as
 `Org::Service::Name::MODULE`.
 
-What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
+What it gives the engines (cfngen/_kind/_kind.py says when each is asked):
 
 - validate: the fragment in `fragments/` (exactly one), read with cfn-lint's decoder with
   positions; what the registry and the user guide forbid (_checks.py); then cfn-lint (_lint.py);
 - generate: `schema.json` as the registry shows it, with each parameter's type, default and
-  allowed values and the outputs, and `docs/README.md` (_schema.py); never a side effect of
+  allowed values and the outputs, and `docs/README.md` (_derive.py); never a side effect of
   validate;
 - test: the module rendered into a consumer template as CloudFormation expands it, then linted
   (_render.py, _run.py); `cfngen module render` prints the same template;
@@ -18,16 +18,12 @@ Nothing heavy is imported here: the registry imports every kind.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cfngen._kinds._shared._base import KindBase
+
 if TYPE_CHECKING:
-    from cfngen._contract import ContractProtocol
-    from cfngen._kinds import Derived
-    from cfngen._kinds._init_spec import InitSpec
-    from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate._file_report import FileReport
 
@@ -35,13 +31,15 @@ if TYPE_CHECKING:
 EXAMPLE_FRAGMENT = Path(__file__).with_name("example-fragment.yaml")
 
 
-class ModuleKind:
+class ModuleKind(KindBase):
     name = "module"
     label = "module"
     order = 2
     artifact_types = ("MODULE",)
     aliases: tuple[str, ...] = ("modules", "fragment")
     example_files = (EXAMPLE_FRAGMENT,)
+    #: The fragment is JSON or YAML (fragments/ holds one .json, .yaml, .yml or .template).
+    precommit_files = (r"\.rpdk-config", r"[^/]+\.(json|ya?ml|template)")
 
     def check_type_name(self, value: str) -> str:
         """`.rpdk-config`'s typeName for this kind (the project loader asks)."""
@@ -77,48 +75,6 @@ class ModuleKind:
         from cfngen._kinds.module._validate import check_text
 
         return check_text(text, path=path, strict=strict, display=display)
-
-    # ------------------------------------------------------------------ generate
-
-    def may_derive(self, project: Project, relpath: str) -> bool:
-        from cfngen._kinds.module._schema import may_derive
-
-        return may_derive(relpath)
-
-    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
-        from cfngen._kinds.module._schema import read_inputs
-
-        return read_inputs(project)
-
-    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-        from cfngen._kinds.module._schema import derive
-
-        return derive(project, inputs)
-
-    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
-        return []
-
-    # ------------------------------------------------------------------ invoke, test, init
-
-    @functools.cached_property
-    def contract(self) -> ContractProtocol | None:
-        from cfngen._kinds.module._run import CONTRACT
-
-        return CONTRACT
-
-    @functools.cached_property
-    def init(self) -> InitSpec | None:
-        from cfngen._kinds.module._answers import INIT
-
-        return INIT
-
-    # ------------------------------------------------------------------ build, submit
-
-    @functools.cached_property
-    def packaging(self) -> FileSet | None:
-        from cfngen._kinds.module._package import PACKAGING
-
-        return PACKAGING
 
 
 KIND = ModuleKind()

@@ -13,7 +13,10 @@ from typing import Any, ClassVar
 
 from cfngen._errors import CfngenError
 from cfngen._init._answers import parse_bool, type_name_from_folder
-from cfngen._kinds._init_spec import Question
+from cfngen._kind._init_spec import Question
+from cfngen._kinds._shared._questions import (
+    type_name_question,
+)
 from cfngen._kinds.module._fragment import check_module_type_name, module_type_name_problem
 from cfngen._typename import reserved_namespace
 
@@ -99,15 +102,12 @@ class Answers:
 
 def _questions() -> tuple[Question, ...]:
     return (
-        Question(
-            "type_name",
-            "Type name (Organization::Service::Name::MODULE):",
-            "text",
-            lambda value: check_type_name(str(value).strip()),
+        type_name_question(
+            "Organization::Service::Name::MODULE",
+            "Acme::Storage::Bucket::MODULE",
+            None,
+            check=check_type_name,
             problem=type_name_error,
-            flags=("-t", "--type-name"),
-            help="Organization::Service::Resource, e.g. Acme::Storage::Bucket (a module's ends "
-            "in ::MODULE)",
             propose=lambda _a, folder: type_name_from_folder(
                 folder, suffix="::MODULE", problem=type_name_error
             ),

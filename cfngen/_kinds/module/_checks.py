@@ -251,7 +251,7 @@ def _resources(
         if rtype.startswith("Custom::") or rtype == "AWS::CloudFormation::CustomResource":
             continue
         if known is None:
-            from cfngen._kinds.hook._targets import bundled_types
+            from cfngen._kinds._shared._targets import bundled_types
 
             known = set(bundled_types())
         if rtype in known or rtype in local:

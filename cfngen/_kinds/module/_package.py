@@ -9,18 +9,16 @@ fragment stops the build (exit 1) before anything is uploaded.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._kinds._kind import Entries, PackageContext
-from cfngen._package import MODULE
+from cfngen._kind import Entries, FileSet, PackageContext
 from cfngen._package._layout import overrides, rpdk_config
 
 
 def module_files(context: PackageContext) -> Entries:
+    from cfngen._kinds.module._derive import module_schema
     from cfngen._kinds.module._fragment import decode_utf8, the_fragment
-    from cfngen._kinds.module._schema import module_schema
     from cfngen._validate import render_text
 
     project = context.project
@@ -42,4 +40,4 @@ def module_files(context: PackageContext) -> Entries:
     }
 
 
-PACKAGING = dataclasses.replace(MODULE, parts=(rpdk_config, module_files, overrides))
+PACKAGING = FileSet(registry_type="MODULE", parts=(rpdk_config, module_files, overrides))

@@ -22,7 +22,7 @@ from typing import Any
 
 from cfngen._cfn_template import decode, plain
 from cfngen._errors import CfngenError, ExitCode
-from cfngen._kinds._parameters import parse_params
+from cfngen._kinds._shared._parameters import parse_params
 from cfngen._kinds.module._conditions import circle_text, condition_cycle
 from cfngen._kinds.module._fragment import MODULE_SUFFIX, fragment_text
 from cfngen._kinds.module._local import LocalType, local_types

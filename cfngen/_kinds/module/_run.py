@@ -93,7 +93,8 @@ class ModuleContract:
     #: The `cfngen test` options a module takes (cfngen/_cli/_options.py declares them).
     options: tuple[str, ...] = ("logical_id", "params", "params_file")
     request_optional = False
-    upgradable = False
+    upgrade_identifiers = None
+    typeconfig_envelope: tuple[str, ...] = ()
     extra: str | None = None
     status_key = ""
     in_progress: str | None = None
@@ -210,8 +211,8 @@ def derived_files_current(project: Project) -> str | None:
     schema.json, or are the user's; a skip when the fragment does not validate."""
     from cfngen._files import read_optional
     from cfngen._generate import InvalidSchemaError, generate_project
+    from cfngen._kinds.module._derive import is_official_schema
     from cfngen._kinds.module._fragment import SCHEMA_FILE
-    from cfngen._kinds.module._schema import is_official_schema
 
     try:
         result = generate_project(project.root, check=True)

@@ -1,6 +1,6 @@
 """The resource type kind: a schema, CRUDL handlers, and everything derived from them.
 
-What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
+What it gives the engines (cfngen/_kind/_kind.py says when each is asked):
 
 - validate: its meta-schema (metaschema.json) and semantic checks (_checks.py);
 - generate: models.py through cfngen/_models, resource-role.yaml (_role.py), template.yml and
@@ -14,17 +14,13 @@ What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._errors import CfngenError
+from cfngen._kinds._shared._base import KindBase
 
 if TYPE_CHECKING:
-    from cfngen._contract import ContractProtocol
-    from cfngen._kinds import Derived
-    from cfngen._kinds._init_spec import InitSpec
-    from cfngen._package import FileSet
     from cfngen._project import Project
     from cfngen._validate import SchemaRules
     from cfngen._validate._file_report import FileReport
@@ -44,7 +40,7 @@ CALLBACK_CONTEXT_FILE = "callback-context.json"
 
 @functools.cache
 def schema_rules() -> SchemaRules:
-    from cfngen._kinds.resource._checks import KEYWORD_HINTS, check
+    from cfngen._kinds._shared._checks import KEYWORD_HINTS, check
     from cfngen._validate import SchemaRules
 
     return SchemaRules(
@@ -54,7 +50,7 @@ def schema_rules() -> SchemaRules:
 
 @functools.cache
 def callback_context_rules() -> SchemaRules:
-    from cfngen._kinds.resource._checks import check_callback_context
+    from cfngen._kinds._shared._checks import check_callback_context
     from cfngen._validate import SchemaRules
 
     return SchemaRules(
@@ -72,24 +68,18 @@ def _rules_for(path: Path | None) -> SchemaRules:
     return schema_rules()
 
 
-class ResourceKind:
+class ResourceKind(KindBase):
     name = "resource"
     label = "resource type"
     order = 0
     artifact_types = ("RESOURCE",)
     aliases: tuple[str, ...] = ()
     example_files = (EXAMPLE_SCHEMA,)
-
-    def check_type_name(self, value: str) -> str:
-        from cfngen._typename import TypeName
-
-        return TypeName(value)
+    invoke_actions = ACTIONS
+    #: Contract inputs, the example inputs generate writes, the docs it derives.
+    precommit_exclude = ("inputs", "example_inputs", "docs")
 
     # ------------------------------------------------------------------ validate
-
-    def claims(self, path: Path) -> bool:
-        """Never by content: a schema no other kind claims is a resource type's (the default)."""
-        return False
 
     def checked_files(self, project: Project) -> list[Path]:
         schema = project.schema_path
@@ -114,49 +104,7 @@ class ResourceKind:
         rules = _rules_for(path)
         return check_json_schema(text, rules, path=path, strict=strict, display=display)
 
-    # ------------------------------------------------------------------ generate
-
-    def may_derive(self, project: Project, relpath: str) -> bool:
-        from cfngen._kinds.resource._derive import may_derive
-
-        return may_derive(project, relpath)
-
-    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
-        from cfngen._kinds.resource._derive import generate_inputs
-
-        return generate_inputs(project)
-
-    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-        from cfngen._kinds.resource._derive import derive
-
-        return derive(project, inputs)
-
-    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
-        from cfngen._kinds.resource._derive import generate_notes
-
-        return generate_notes(project, inputs)
-
-    # ------------------------------------------------------------------ invoke, test, init
-
-    @functools.cached_property
-    def contract(self) -> ContractProtocol | None:
-        from cfngen._kinds.resource.contract import CONTRACT
-
-        return CONTRACT
-
-    @functools.cached_property
-    def init(self) -> InitSpec | None:
-        from cfngen._kinds.resource._answers import INIT
-
-        return INIT
-
-    # ------------------------------------------------------------------ build, submit
-
-    @functools.cached_property
-    def packaging(self) -> FileSet | None:
-        from cfngen._package import RESOURCE
-
-        return RESOURCE
+    contract_at = ".contract:CONTRACT"
 
 
 KIND = ResourceKind()

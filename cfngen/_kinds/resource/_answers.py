@@ -13,19 +13,18 @@ from typing import Any, ClassVar
 
 from cfngen._errors import CfngenError
 from cfngen._init._answers import (
-    check_package_name,
-    check_runtime,
-    check_type_name,
     ci_question,
-    package_name_error,
     parse_bool,
-    type_name_error,
-    type_name_from_folder,
 )
-from cfngen._kinds._init_spec import Question
+from cfngen._kind._init_spec import Question
+from cfngen._kinds._shared._questions import (
+    example_question,
+    package_name_question,
+    runtime_question,
+    type_name_question,
+)
 from cfngen._kinds.resource import HANDLERS
-from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
-from cfngen._typename import TypeName, python_package_name
+from cfngen._typename import TypeName
 
 #: The answer copier records as the project's artifact type.
 ARTIFACT_TYPE = "RESOURCE"
@@ -137,54 +136,18 @@ def _check_bool(key: str) -> Any:
     return lambda value: parse_bool(key, value)
 
 
-def _check_text(check: Any) -> Any:
-    return lambda value: check(str(value).strip())
-
-
 QUESTIONS: tuple[Question, ...] = (
-    Question(
-        "example",
+    example_question(
         "Start from the working example (an SSM parameter whose handlers call AWS)?",
-        "confirm",
-        _check_bool("example"),
-        default=lambda _a: False,
-        flags=("--example",),
-        negatable=False,
-        help="start from cfngen's working example instead of stubs: an SSM parameter whose "
+        "start from cfngen's working example instead of stubs: an SSM parameter whose "
         "handlers call AWS and pass every contract test (`cfngen test`) offline; the type "
         f"name defaults to {EXAMPLE_TYPE_NAME}",
     ),
-    Question(
-        "type_name",
-        "Type name (Organization::Service::Resource):",
-        "text",
-        _check_text(check_type_name),
-        default=lambda a: TypeName(EXAMPLE_TYPE_NAME) if a.get("example") else None,
-        problem=type_name_error,
-        flags=("-t", "--type-name"),
-        help="Organization::Service::Resource, e.g. Acme::Storage::Bucket",
-        propose=lambda a, folder: None if a.get("example") else type_name_from_folder(folder),
+    type_name_question(
+        "Organization::Service::Resource", "Acme::Storage::Bucket", EXAMPLE_TYPE_NAME
     ),
-    Question(
-        "package_name",
-        "Python package name:",
-        "text",
-        _check_text(check_package_name),
-        default=lambda a: python_package_name(a["type_name"]) if a.get("type_name") else None,
-        problem=package_name_error,
-        flags=("--package-name",),
-        help="the Python package under src/ (default: from the type name)",
-    ),
-    Question(
-        "runtime",
-        "Lambda runtime:",
-        "select",
-        _check_text(check_runtime),
-        default=lambda _a: DEFAULT_RUNTIME.name,
-        choices=lambda _a: [(r.name, r.name) for r in RUNTIMES if r.status == "supported"],
-        flags=("--runtime",),
-        help="the Lambda runtime, e.g. python3.12 (default: the newest)",
-    ),
+    package_name_question(),
+    runtime_question(),
     Question(
         "tagging",
         "Give the schema a Tags property (taggable)?",

@@ -5,6 +5,14 @@ src/requirements.txt, docs/, example_inputs/ and inputs/ (the contract tests' in
 only until the user edits one: then it is theirs for good): each a pure function of the inputs that
 `generate_inputs` reads (the schema, callback-context.json, .rpdk-config, whether
 requirements.txt exists), each with cfngen's header where the format allows one.
+
+In a project whose handlers are in another language (the official TypeScript, Java and Go
+plugins), only the language-free files are derived: resource-role.yaml, docs/ and inputs/. The
+plugin's files (its models, template.yml, example_inputs/ from `cfn init`, its build files) are
+never cfngen's there. The official `cfn generate` rewrites the role and docs/ too (the core
+writes them for every language, emptying docs/ first): what it writes is recognised as the
+official tool's output (cfngen/_files/_ownership.py), so neither tool takes the other's files
+for a hand edit.
 """
 
 from __future__ import annotations
@@ -16,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, read_optional
-from cfngen._kinds._handler import require_handler
-from cfngen._kinds._kind import Derived
+from cfngen._kind._handler import require_handler
+from cfngen._kind._kind import Derived
+from cfngen._kinds._shared._official import official_outputs, official_witness
 from cfngen._kinds.resource import CALLBACK_CONTEXT_FILE
 from cfngen._progress import phase
 from cfngen._project import CONFIG_FILE, Project
@@ -37,6 +46,8 @@ SRC_REQUIREMENTS = "src/requirements.txt"
 
 def may_derive(project: Project, relpath: str) -> bool:
     """Whether `relpath` is one of the paths generate writes for this project."""
+    if not project.language.handlers:
+        return _language_free(relpath)
     from cfngen._models import MODELS_FILE, RUNTIME_FILE
     from cfngen._support import AWS_MODULE
 
@@ -55,10 +66,22 @@ def may_derive(project: Project, relpath: str) -> bool:
     }
 
 
+def _language_free(relpath: str) -> bool:
+    """The paths derived whatever the handlers' language: the role, docs/, inputs/."""
+    path = PurePosixPath(relpath)
+    if relpath == ROLE_FILE:
+        return True
+    if path.parts[:1] == ("docs",) and path.suffix == ".md" and ".." not in path.parts:
+        return True
+    return relpath in {f"{CONTRACT_INPUTS}/inputs_1_{kind}.json" for kind in EXAMPLE_INPUTS}
+
+
 def generate_inputs(project: Project) -> dict[str, bytes | None]:
     # Before anything else: a python3.7 project cannot run the models, and a typo in the
     # entrypoint would make every derived path point at another package (exit 2, fix named).
-    require_handler(project)
+    # Another language's handlers are the plugin's: nothing derived depends on them.
+    if project.language.handlers:
+        require_handler(project)
     root = project.root
     schema = read_bytes(
         project.schema_path,
@@ -82,6 +105,8 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
     a child process meanwhile when the CLI owns the process (cfngen._generate._parallel)."""
     from cfngen._generate import InvalidSchemaError, _parallel
 
+    if not project.language.handlers:
+        return _derive_language_free(project, inputs)
     _import_shared()
     models_job = _parallel.start(_models_from_inputs, project, inputs)
     try:
@@ -103,14 +128,38 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
         files=files,
         report=report,
         warnings=runtime_warnings(project.runtime),
+        official_outputs=official_outputs(files),
+        official_witness=official_witness(files),
         until_edited=frozenset(
             f"{CONTRACT_INPUTS}/inputs_1_{kind}.json" for kind in EXAMPLE_INPUTS
         ),
     )
 
 
+def _derive_language_free(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
+    """The role, docs/ and inputs/ of a project whose handlers another language's plugin
+    makes: no models, no support files, no SAM template, no runtime of cfngen's."""
+    from cfngen._files._ownership import with_header
+    from cfngen._generate import InvalidSchemaError
+
+    with phase("validating the schema"):
+        report = _validate(project, inputs)
+    if not report.valid or report.schema is None:
+        raise InvalidSchemaError(report)
+    texts = _render_the_rest(project, report.schema, language_free=True)
+    files = {
+        relpath: with_header(relpath, text).encode("utf-8")
+        for relpath, text in sorted(texts.items())
+        if _language_free(relpath)
+    }
+    until_edited = frozenset(f"{CONTRACT_INPUTS}/inputs_1_{kind}.json" for kind in EXAMPLE_INPUTS)
+    return Derived(files=files, report=report, until_edited=until_edited)
+
+
 def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
     """Handlers the schema declares that handlers.py does not register."""
+    if not project.language.handlers:
+        return []  # the plugin's handlers: not Python cfngen reads
     from cfngen import _schema
     from cfngen._kinds.resource._registered import handler_warnings
 
@@ -139,7 +188,7 @@ def render_project(
     `render_models` and `example_inputs` replace cfngen._models.render_models and
     cfngen._instances.example_inputs (tests pass stand-ins to check the rest on its own).
     """
-    from cfngen._generate._ownership import with_header
+    from cfngen._files._ownership import with_header
     from cfngen._models import render_models as real_render_models
 
     render = render_models or real_render_models
@@ -185,21 +234,24 @@ def _render_the_rest(
     project: Project,
     schema: dict[str, Any],
     example_inputs: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    *,
+    language_free: bool = False,
 ) -> dict[str, str]:
     from cfngen._instances import example_inputs as real_example_inputs
+    from cfngen._kinds._shared._role import render_role
+    from cfngen._kinds._shared._sam import render_requirements, render_template
     from cfngen._kinds.resource._docs import render_docs
-    from cfngen._kinds.resource._role import render_role
-    from cfngen._kinds.resource._sam import render_requirements, render_template
 
     texts: dict[str, str] = {}
     texts[ROLE_FILE] = render_role(schema, project.type_name)
-    texts[SAM_FILE] = render_template(
-        project.type_name,
-        runtime_name(project.runtime),
-        project.entrypoint,
-        project.test_entrypoint,
-    )
-    texts[SRC_REQUIREMENTS] = render_requirements((project.root / REQUIREMENTS_FILE).is_file())
+    if not language_free:  # the SAM template and requirements run Python handlers
+        texts[SAM_FILE] = render_template(
+            project.type_name,
+            runtime_name(project.runtime),
+            project.entrypoint,
+            project.test_entrypoint,
+        )
+        texts[SRC_REQUIREMENTS] = render_requirements((project.root / REQUIREMENTS_FILE).is_file())
     with phase("writing docs/"):
         for name, text in render_docs(schema, project.type_name).items():
             texts[f"docs/{name}"] = text

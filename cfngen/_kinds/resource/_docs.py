@@ -8,7 +8,6 @@ output does not depend on hashing.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import re
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag
 
+from cfngen._files import sha256
 from cfngen._generate._jinja import render
 from cfngen._schema import Resolver, pointer_tokens
 
@@ -66,7 +66,7 @@ def page_file_name(path: tuple[str, ...], taken: set[str]) -> str:
     at most _MAX_PAGE_NAME characters, not in `taken` (lower-case names)."""
     base = _UNSAFE_NAME.sub("-", "-".join(path).lower()).strip("-") or "type"
     if len(base) + len(".md") > _MAX_PAGE_NAME:
-        digest = hashlib.sha256(base.encode()).hexdigest()[:10]
+        digest = sha256(base.encode())[:10]
         keep = (_MAX_PAGE_NAME - len(".md") - len(digest) - 2) // 2
         base = f"{base[:keep]}-{digest}-{base[-keep:]}"
     filename, n = f"{base}.md", 1

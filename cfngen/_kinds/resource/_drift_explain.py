@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
-from cfngen._kinds.resource._pointers import PropertyIndex
-from cfngen._kinds.resource._transforms import Judgement, Transform, covers, judge
+from cfngen._kinds._shared._pointers import PropertyIndex
+from cfngen._kinds._shared._transforms import Judgement, Transform, covers, judge
 from cfngen._kinds.resource._view import ResourceSchema
 from cfngen._render import Paint, plain
 from cfngen._schema import load_object, pointer_tokens

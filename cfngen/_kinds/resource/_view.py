@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from cfngen._kinds.resource._transforms import Transform, transforms_of
+from cfngen._kinds._shared._transforms import Transform, transforms_of
 from cfngen._schema import SchemaView, pointer_tokens
 
 PropertyPath = tuple[str, ...]

@@ -34,7 +34,6 @@ class ResourceProtocol:
     #: A resource's SetTypeConfiguration takes the properties alone: no envelope.
     typeconfig_envelope: tuple[str, ...] = ()
     request_optional = False
-    upgradable = True
     extra: str | None = "test"
     status_key = "status"
     in_progress: str | None = "IN_PROGRESS"
@@ -49,6 +48,13 @@ class ResourceProtocol:
     @functools.cached_property
     def error_codes(self) -> frozenset[str]:
         return lib_error_codes() - HOOK_ONLY_CODES
+
+    @staticmethod
+    def upgrade_identifiers(root: Path, model: dict[str, Any]) -> dict[str, Any]:
+        from cfngen._kinds.resource.contract._rules import identifiers_of, read_schema
+        from cfngen._project import load_project
+
+        return identifiers_of(read_schema(load_project(root)), model)
 
     def adapt(self, entrypoint: Any) -> None:
         _keep_next_token(entrypoint)

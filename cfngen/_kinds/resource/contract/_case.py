@@ -9,7 +9,7 @@ from typing import Any
 from cfngen._contract._loop import Outcome
 from cfngen._contract._results import Failed, Skipped
 from cfngen._contract._target import Waited
-from cfngen._kinds.resource._transforms import Judgement
+from cfngen._kinds._shared._transforms import Judgement
 from cfngen._kinds.resource.contract import _rules
 from cfngen._kinds.resource.contract._inputs import InputProblem, InputSet, update_request
 from cfngen._kinds.resource.contract._leftovers import Gone, Made

@@ -123,8 +123,8 @@ def _refresh_derived(
     """Inputs `cfngen generate` wrote and nobody edited (by the manifest's hash) are a function
     of the schema: after a schema edit without a generate, use them as the schema makes them
     now, rather than blame the handler for a stale input."""
-    from cfngen._files import read_optional
-    from cfngen._generate._ownership import MANIFEST_PATH, load_manifest, sha256
+    from cfngen._files import read_optional, sha256
+    from cfngen._files._ownership import MANIFEST_PATH, load_manifest
 
     if not sets or not (root / MANIFEST_PATH).is_file():
         return

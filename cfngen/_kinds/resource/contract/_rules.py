@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cfngen._errors import CfngenError
-from cfngen._kinds.resource._transforms import Judgement, Transform, covers, judge
+from cfngen._kinds._shared._transforms import Judgement, Transform, covers, judge
 from cfngen._kinds.resource._view import PropertyPath, ResourceSchema
 from cfngen._project import Project
 from cfngen._schema import join_pointer

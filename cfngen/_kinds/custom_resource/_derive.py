@@ -14,10 +14,13 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cfngen._kinds.custom_resource import HELPER_MODULE
 from cfngen._project import Project
+
+if TYPE_CHECKING:
+    from cfngen._kind import Derived
 
 _MODULE = HELPER_MODULE.removesuffix(".py")
 MODELS_MODULE = "properties_model.py"
@@ -117,7 +120,7 @@ def _with_schema(
 
 
 def _all_types(document: Mapping[str, Any]) -> list[str]:
-    from cfngen._project import is_custom_resource_type
+    from cfngen._kinds.custom_resource._detect import is_custom_resource_type
 
     return [
         str(body["Type"])
@@ -129,8 +132,8 @@ def _all_types(document: Mapping[str, Any]) -> list[str]:
 def _served_types(document: Mapping[str, Any]) -> dict[str, set[str]]:
     """Function logical id -> the custom types whose ServiceToken reaches it (directly, or
     through the SNS topic it subscribes to)."""
+    from cfngen._kinds.custom_resource._detect import is_custom_resource_type
     from cfngen._kinds.custom_resource._template import _subscriber, _token_target
-    from cfngen._project import is_custom_resource_type
 
     resources = document.get("Resources") or {}
     served: dict[str, set[str]] = {}
@@ -146,7 +149,7 @@ def _served_types(document: Mapping[str, Any]) -> dict[str, set[str]]:
     return served
 
 
-def read_inputs(project: Project) -> dict[str, bytes | None]:
+def generate_inputs(project: Project) -> dict[str, bytes | None]:
     from cfngen._files import read_optional
     from cfngen._support import source
 
@@ -173,7 +176,7 @@ def _join(folder: str, name: str) -> str:
 
 
 def render(inputs: Mapping[str, bytes | None]) -> dict[str, bytes]:
-    from cfngen._generate._ownership import with_header
+    from cfngen._files._ownership import with_header
 
     text = (inputs.get("helper") or b"").decode()
     folders = json.loads((inputs.get("folders") or b"[]").decode())
@@ -212,3 +215,18 @@ def _models(schema_bytes: bytes, schema_path: str, runtime: str | None) -> dict[
 
 def may_derive(project: Project, relpath: str) -> bool:
     return PurePosixPath(relpath).name in (HELPER_MODULE, MODELS_MODULE, RUNTIME_MODULE)
+
+
+def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
+    from cfngen._kind import Derived
+
+    return Derived(files=render(inputs))
+
+
+def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+    if inputs.get("folders") not in (None, b"[]"):
+        return notes(inputs)
+    return [
+        f"no function of the template imports {HELPER_MODULE.removesuffix('.py')}: "
+        "nothing to generate"
+    ]

@@ -17,14 +17,35 @@ import ast
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cfngen._errors import CfngenError
+from cfngen._rpdk_config import CONFIG_FILE
 
 if TYPE_CHECKING:
-    from cfngen._kinds._kind import Project
+    from cfngen._languages import Language
 
-CONFIG_FILE = ".rpdk-config"
+
+class Project(Protocol):
+    """What the check reads of a project (cfngen._kind.Project has it): named here, not
+    imported, so the project and its check do not import each other."""
+
+    @property
+    def root(self) -> Path: ...
+    @property
+    def src_dir(self) -> Path: ...
+    @property
+    def entrypoint(self) -> str: ...
+    @property
+    def test_entrypoint(self) -> str: ...
+    @property
+    def language(self) -> Language: ...
+    @property
+    def config(self) -> dict[str, Any]: ...
+    @property
+    def runtime(self) -> str | None: ...
+
+
 #: The attributes `cfn init` entrypoints name, tried when a hint has to name one.
 _USUAL_ATTRIBUTES = ("resource", "hook")
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from cfngen._diagnostics import ACCEPTED, Problem
-from cfngen._kinds.resource._pointers import PropertyIndex
+from cfngen._kinds._shared._pointers import PropertyIndex
 from cfngen._schema import Resolver, join_pointer
 
 POINTER_LISTS = (

@@ -11,7 +11,7 @@ from typing import Any
 
 from cfngen import _patterns
 from cfngen._diagnostics import Problem
-from cfngen._kinds.resource._pointers import schema_nodes
+from cfngen._kinds._shared._pointers import schema_nodes
 from cfngen._schema import join_pointer
 
 _HARDCODED_PARTITION = re.compile(r"arn:aws:")

@@ -6,7 +6,7 @@ A kind is a resource type, a hook, a module or a Lambda-backed custom resource. 
 (cfngen/_validate, _generate, _contract, _init, and the CLI) never name a kind and never compare
 `artifact_type` strings: they load a project (cfngen/_project.py finds its kind), then ask the
 kind. A new kind is a new folder `cfngen/_kinds/<name>/` whose `__init__.py` defines `KIND`, an
-object with the attributes and methods below; the registry (cfngen/_kinds/__init__.py) finds it
+object with the attributes and methods below; the registry (cfngen/_kind/_registry.py) finds it
 by that folder alone, so no engine changes.
 
 Keep a kind's `__init__.py` cheap to import (the registry imports every kind to build
@@ -15,8 +15,10 @@ Keep a kind's `__init__.py` cheap to import (the registry imports every kind to 
 Which hooks each engine calls, in the order it calls them:
 
 - project loader (`cfngen._project.load_project`): `artifact_types`, the `.rpdk-config`
-  spellings this kind owns. (A folder without `.rpdk-config` whose template declares a custom
-  resource is a project of the kind named "custom-resource".)
+  spellings this kind owns; for a folder without `.rpdk-config`, `project_file(root)` (a
+  custom resource's template makes its folder a project).
+- `cfngen validate PATH`, the pre-commit hook: `claims(path)`; the hook's file selection is
+  `precommit_files` / `precommit_exclude` (cfngen/_kind/_precommit.py).
 - `cfngen validate`: `checked_files(project)` for a project folder, then `check_file(...)` for
   each file (also for a file given by path: the kind of the project it sits in, else the
   default kind); `example_files` for `--example`; `check_text` for text already read.
@@ -25,10 +27,14 @@ Which hooks each engine calls, in the order it calls them:
   `generate_notes(project, inputs)` on every run; `may_derive(project, relpath)` decides which
   paths the ownership manifest may ever write or delete for this kind.
 - `cfngen invoke` / `cfngen test`: `contract`, a `ContractProtocol` (None: this kind has no
-  handlers to run).
+  handlers to run); `invoke_actions` for invoke's --help and the shell completion.
 - `cfngen init` / `upgrade` / `template sync`: `init` (None: this kind cannot be created yet);
   its `template` names the folder `templates/<template>/` holding the copier template.
 - `cfngen build` / `cfngen submit`: `packaging` (None: nothing to register).
+
+A kind's class derives from cfngen/_kinds/_shared/_base.py's `KindBase`, which gives the
+defaults and forwards the parts to the kind's modules by role (`_derive.py`, `_run.py`,
+`_answers.py`, `_package.py`).
 """
 
 from __future__ import annotations
@@ -41,11 +47,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from cfngen._errors import CfngenError
 from cfngen._languages import Language, language_of
+from cfngen._rpdk_config import CONFIG_FILE
 from cfngen._typename import TypeName
 
 if TYPE_CHECKING:
     from cfngen._contract._protocol import ContractProtocol
-    from cfngen._kinds._init_spec import InitSpec
+    from cfngen._kind._init_spec import InitSpec
+    from cfngen._package._limits import Limit
     from cfngen._package._sources import ProjectFiles
     from cfngen._validate._file_report import FileReport
 
@@ -71,6 +79,15 @@ class Derived:
     #: `cfn validate`), each with the test that recognises its rewrite: such a rewrite of a
     #: file cfngen wrote is not a hand edit.
     official_rewrites: Mapping[str, Callable[[bytes], bool]] = field(default_factory=dict)
+    #: Paths of `files` the official CLI generates too (`cfn init`, `cfn generate`), each with
+    #: the test that recognises its output: such a file is cfngen's to rewrite without
+    #: cfngen's header (cfngen works in `cfn init` projects), and, where the official generate
+    #: ran, its output over cfngen's file is no hand edit.
+    official_outputs: Mapping[str, Callable[[bytes], bool]] = field(default_factory=dict)
+    #: The path of `official_outputs` whose official output shows the official generate ran
+    #: here since cfngen's last generate (a resource's models.py: it rewrites the role and
+    #: docs/ with it); None: nothing shows it.
+    official_witness: str | None = None
 
 
 # --------------------------------------------------------------------------- the kind
@@ -95,6 +112,22 @@ class Kind(Protocol):
     aliases: tuple[str, ...]
     #: Example files that ship with cfngen, checked by `cfngen validate --example`.
     example_files: tuple[Path, ...]
+    #: Every spelling of ACTION `cfngen invoke` takes for this kind (the shell completion
+    #: offers them, `cfngen invoke --help` names them); (): nothing to invoke.
+    invoke_actions: tuple[str, ...]
+    #: For the `cfngen-validate` pre-commit hook (.pre-commit-hooks.yaml, written from these by
+    #: cfngen/_kind/_precommit.py): regular expressions of the file names this kind may own
+    #: (matched after the last "/"), and of the folders whose files it never checks (test
+    #: inputs, derived docs).
+    precommit_files: tuple[str, ...]
+    precommit_exclude: tuple[str, ...]
+
+    def project_file(self, root: Path) -> Path | None:
+        """For a kind without `.rpdk-config` (no `artifact_types`): the file at the top of
+        `root` that makes it a project of this kind (a custom resource's template), else None;
+        a CfngenError when such a file cannot be read (a named pipe). The project loader asks
+        every kind when a folder has no `.rpdk-config`."""
+        ...
 
     def check_type_name(self, value: str) -> str:
         """`.rpdk-config`'s typeName checked by this kind's rules (the project loader asks;
@@ -170,8 +203,6 @@ class Kind(Protocol):
 
 
 # --------------------------------------------------------------------------- the project
-
-CONFIG_FILE = ".rpdk-config"
 
 
 @dataclass(frozen=True)
@@ -251,8 +282,8 @@ class Project:
 
     def entrypoint_problem(self) -> CfngenError | None:
         """Why the handlers `.rpdk-config` names cannot be imported from src/, or None (see
-        cfngen/_kinds/_handler.py)."""
-        from cfngen._kinds._handler import entrypoint_problem
+        cfngen/_kind/_handler.py)."""
+        from cfngen._kind._handler import entrypoint_problem
 
         return entrypoint_problem(self)
 
@@ -274,20 +305,27 @@ class PackageContext:
     project: Project
     #: Builds ResourceProvider.zip when a part asks for it (it is the slow part).
     handler_zip: Callable[[], bytes]
-    #: Target info for a hook: target type name -> what the registry wants to know about it.
-    target_info: Callable[[Project], dict[str, Any]] | None = None
+    #: The one reader parts read the project's files with: it follows links as far as the
+    #: repository, leaves dotfiles and backups out, and records both (_package/_sources.py).
+    files: ProjectFiles
     warnings: list[str] = field(default_factory=list)
-
-    @functools.cached_property
-    def files(self) -> ProjectFiles:
-        """The one reader parts read the project's files with: it follows links as far as the
-        repository, leaves dotfiles and backups out, and records both (_package/_sources.py)."""
-        from cfngen._package._sources import ProjectFiles
-
-        return ProjectFiles(self.project.root)
 
 
 Part = Callable[[PackageContext], Entries]
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """How a kind's type configuration file wraps the properties SetTypeConfiguration sets."""
+
+    #: The keys from the top of the file down to the properties (a hook's
+    #: CloudFormationConfiguration, HookConfiguration, Properties); (): the file is the
+    #: properties alone.
+    envelope: tuple[str, ...] = ()
+    #: The JSON schema the whole file is checked against before its properties (None: none).
+    envelope_schema: Mapping[str, Any] | None = None
+    #: The largest file CloudFormation takes (None: no limit of its own).
+    limit: Limit | None = None
 
 
 @dataclass(frozen=True)
@@ -299,17 +337,12 @@ class FileSet:
     parts: tuple[Part, ...]
     #: The IAM role template `submit` deploys as the handlers' execution role (None: no code).
     role_template: str | None = None
-    #: How `submit --configure FILE` wraps the type configuration: "hook" for the
-    #: CloudFormationConfiguration.HookConfiguration envelope, "plain" for a resource.
-    configuration: str | None = None
-    #: A hook's target info (target type name -> TypeName, Schema, ...); by default read from
-    #: the project's target-schemas/ and target-info.json as the official dry-run does offline.
-    #: A kind that finds schemas elsewhere passes its own: dataclasses.replace(HOOK, ...).
-    target_info: Callable[[Project], dict[str, Any]] | None = None
+    #: How `submit --configure FILE` reads the type configuration; None: the kind has none.
+    configuration: Configuration | None = None
 
     def collect(self, context: PackageContext) -> Entries:
         if self.role_template is not None:  # it ships handlers: Lambda must import them
-            from cfngen._kinds._handler import require_handler
+            from cfngen._kind._handler import require_handler
 
             require_handler(context.project, attribute=True)
         entries: Entries = {}

@@ -9,7 +9,7 @@ own step (`cfngen generate`), never a side effect of validate.
 
 The official tool rewrites `schema.json` in its own form whenever `cfn validate` or `cfn submit`
 runs: `is_official_schema` recognises that exact shape, so the next `cfngen generate` rewrites
-it without calling it a hand edit (cfngen/_generate/_ownership.py asks).
+it without calling it a hand edit (cfngen/_files/_ownership.py asks).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from cfngen._kinds.module._fragment import FRAGMENT_DIR, SCHEMA_FILE
 from cfngen._project import CONFIG_FILE, Project
 
 if TYPE_CHECKING:
-    from cfngen._kinds import Derived
+    from cfngen._kind import Derived
     from cfngen._validate._file_report import FileReport
 
 DOCS_FILE = "docs/README.md"
@@ -44,14 +44,14 @@ _CONSTRAINTS = (
 )
 
 
-def may_derive(relpath: str) -> bool:
+def may_derive(project: Project, relpath: str) -> bool:
     path = PurePosixPath(relpath)
     if ".." in path.parts:
         return False
     return relpath in (SCHEMA_FILE, DOCS_FILE)
 
 
-def read_inputs(project: Project) -> dict[str, bytes | None]:
+def generate_inputs(project: Project) -> dict[str, bytes | None]:
     from cfngen._files import read_optional
     from cfngen._kinds.module._fragment import decode_utf8, the_fragment
 
@@ -67,8 +67,8 @@ def read_inputs(project: Project) -> dict[str, bytes | None]:
 
 
 def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-    from cfngen._generate._ownership import with_header
-    from cfngen._kinds import Derived
+    from cfngen._files._ownership import with_header
+    from cfngen._kind import Derived
     from cfngen._kinds.module._fragment import decode_utf8
     from cfngen._kinds.module._validate import check_text
 
@@ -102,6 +102,10 @@ class InvalidFragmentError(InvalidSchemaError):
 
 
 # --------------------------------------------------------------------------- schema.json
+
+
+def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+    return []
 
 
 def _json_type(value: Any) -> str:

@@ -45,7 +45,7 @@ def merge_sides(root: Path, relpath: str) -> list[bytes]:
     """The versions of `relpath` (below `root`) that git keeps in its index while the file is
     unmerged: ours (stage 2) and theirs (stage 3), those that exist; [] when there is no
     merge in progress, no repository or no git. One `git show` for each."""
-    from cfngen._init._git import git, git_available
+    from cfngen._git import git, git_available
 
     if not git_available():
         return []

@@ -1,6 +1,6 @@
 """The derived files of a hook project, offline: a pure function of its inputs.
 
-read_inputs(project) -> {name: bytes | None}   everything the files depend on (the fingerprint)
+generate_inputs(project) -> {name: bytes | None}   everything the files depend on (the fingerprint)
 render(project, inputs) -> Rendered            the validation report and every derived file
 
 The files (`cfngen generate` writes them through its ownership and atomic-write rules):
@@ -32,17 +32,18 @@ from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._files import read_optional
-from cfngen._kinds.hook import _targets
+from cfngen._kinds._shared import _targets
+from cfngen._kinds._shared._targets import target_names
 from cfngen._kinds.hook._model_source import (
     models_module,
     target_module,
     target_table,
 )
 from cfngen._kinds.hook._target_schemas import TARGET_INFO, TARGET_SCHEMAS, modelled_targets
-from cfngen._kinds.hook._targets import target_names
 from cfngen._project import CONFIG_FILE, Project
 
 if TYPE_CHECKING:
+    from cfngen._kind import Derived
     from cfngen._validate._file_report import FileReport
 
 ANSWERS_FILE = ".copier-answers.yml"
@@ -99,8 +100,8 @@ def official_style(project: Project) -> bool:
     return not (project.root / ANSWERS_FILE).is_file()
 
 
-def read_inputs(project: Project) -> dict[str, bytes | None]:
-    from cfngen._kinds._handler import require_handler
+def generate_inputs(project: Project) -> dict[str, bytes | None]:
+    from cfngen._kind._handler import require_handler
 
     # As for a resource type: a python3.7 hook cannot run the models, and a typo in the
     # entrypoint would put them in a second package (exit 2, the fix named).
@@ -163,11 +164,27 @@ def imported_modules(project: Project) -> set[str]:
 # --------------------------------------------------------------------------- rendering
 
 
+def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
+    """Every derived file (`Kind.derive`), with the official outputs among them."""
+    from cfngen._kind import Derived
+    from cfngen._kinds._shared._official import official_outputs, official_witness
+    from cfngen._runtimes import runtime_warnings
+
+    rendered = render(project, dict(inputs))
+    return Derived(
+        files=rendered.files,
+        report=rendered.report,
+        warnings=runtime_warnings(project.runtime) + rendered.warnings,
+        official_outputs=official_outputs(rendered.files),
+        official_witness=official_witness(rendered.files),
+    )
+
+
 def render(project: Project, inputs: Mapping[str, bytes | None]) -> Rendered:
     """Validate the schema (InvalidSchemaError, nothing rendered, when it is invalid), then
     render every derived file."""
+    from cfngen._files._ownership import with_header
     from cfngen._generate import InvalidSchemaError
-    from cfngen._generate._ownership import with_header
 
     report = _validate(project, inputs)
     if not report.valid or report.schema is None:
@@ -209,7 +226,7 @@ def _texts(
     *,
     official: bool,
 ) -> dict[str, str]:
-    from cfngen._kinds.resource._sam import render_requirements, render_template
+    from cfngen._kinds._shared._sam import render_requirements, render_template
     from cfngen._runtimes import project_python
     from cfngen._support import source
 
@@ -260,7 +277,7 @@ def _default_runtime() -> str:
 def render_role(schema: dict[str, Any], type_name: str) -> str:
     """The official hook role: the hooks and resources services may assume it, for this hook
     type only; Allow the handlers' actions, or Deny everything when they need none."""
-    from cfngen._kinds.resource._role import handler_actions, max_session_duration
+    from cfngen._kinds._shared._role import handler_actions, max_session_duration
     from cfngen._typename import TypeName
 
     actions = handler_actions(schema)
@@ -344,7 +361,7 @@ def _handlers(schema: dict[str, Any]) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def handler_warnings(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
     """A declared invocation point the handlers module never registers (only where the module
     registers handlers with HookInvocationPoint itself, unlike GuardHook's subclasses)."""
     try:

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from cfngen._diagnostics import ACCEPTED, Problem
-from cfngen._kinds.resource._pointers import PropertyIndex
-from cfngen._kinds.resource._transforms import (
+from cfngen._kinds._shared._pointers import PropertyIndex
+from cfngen._kinds._shared._transforms import (
     Alternative,
     Transform,
     TransformError,

@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from cfngen._diagnostics import ACCEPTED, Problem, Severity
-from cfngen._kinds.resource._iam import permission_problems
-from cfngen._kinds.resource._node_checks import node_problems
-from cfngen._kinds.resource._pointer_checks import pointer_problems, strings
-from cfngen._kinds.resource._pointers import PropertyIndex, schema_nodes
-from cfngen._kinds.resource._transform_checks import transform_problems
+from cfngen._kinds._shared._iam import permission_problems
+from cfngen._kinds._shared._node_checks import node_problems
+from cfngen._kinds._shared._pointer_checks import pointer_problems, strings
+from cfngen._kinds._shared._pointers import PropertyIndex, schema_nodes
+from cfngen._kinds._shared._transform_checks import transform_problems
 from cfngen._schema import Resolver, close_match, depth_checks, join_pointer
 from cfngen._support import STATE_KEY
 from cfngen._typename import reserved_namespace
