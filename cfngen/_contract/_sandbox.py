@@ -8,7 +8,6 @@ set up once for a run and put back exactly as it was afterwards.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import sys
 from collections.abc import Iterator, Mapping
@@ -17,7 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen import _redact
-from cfngen._contract._botocore_caches import shared_event_aliases
+from cfngen._contract._botocore_caches import (
+    one_ssl_context,
+    shared_botocore_loader,
+    shared_event_aliases,
+    shared_handler_checks,
+)
 from cfngen._contract._calls import botocore_recorded
 from cfngen._contract._capture import Capture
 from cfngen._contract._network import NetworkPolicy, guarded, network_policy
@@ -151,8 +155,9 @@ class Sandbox:
             self._use_profile(self.profile)
         stack.enter_context(patched_environ(self._environment()))
         stack.enter_context(_on_sys_path(self.src_dir))
-        stack.enter_context(_shared_botocore_loader())
+        stack.enter_context(shared_botocore_loader())
         stack.enter_context(shared_event_aliases())
+        stack.enter_context(shared_handler_checks())
         # The calls handlers make, for the permission contract (_calls.py).
         stack.enter_context(botocore_recorded())
         if self.profile is None and self.session_module is not None:
@@ -179,6 +184,7 @@ class Sandbox:
             self._mock = mock_aws()
             self._mock.start()
             stack.callback(self._stop_mock)
+            stack.enter_context(one_ssl_context())
             self.seeds.plant(self.region)
         stack.enter_context(Capture())
 
@@ -368,24 +374,3 @@ def _one_session_per_credentials(module_name: str) -> Any:
         yield
     finally:
         namespace["_get_boto_session"] = original
-
-
-@contextlib.contextmanager
-def _shared_botocore_loader() -> Any:
-    """Let every botocore session share one loader of service models.
-
-    The runtime library makes a new boto3 session for every handler call, and a new session
-    parses the service's JSON model again: 0.1-0.3 s per client, most of a contract run. Shared,
-    a client takes ~10 ms. The parsed models are read-only, so sharing changes nothing else.
-    """
-    import botocore.loaders
-    import botocore.session
-
-    original = botocore.session.create_loader
-    cached = functools.lru_cache(maxsize=None)(botocore.loaders.create_loader)
-
-    botocore.session.create_loader = cached
-    try:
-        yield
-    finally:
-        botocore.session.create_loader = original
