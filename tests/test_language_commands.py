@@ -270,6 +270,23 @@ def test_runtime_warns_on_a_deprecated_runtime_and_strict_fails(tmp_path, langua
     assert tree(root) == before
 
 
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_runtime_warns_when_the_template_disagrees_with_rpdk_config(tmp_path, language):
+    """A move made by hand in one file only: runtime names both values and the fix."""
+    old = MOVES[language][0]
+    root = _layout(tmp_path / language, language, old)
+    config = root / ".rpdk-config"
+    new = _newest(language)
+    config.write_text(config.read_text().replace(f'"{old}"', f'"{new}"'))
+    shown = cfngen("runtime", cwd=root)
+    assert shown.returncode == 0, shown.stderr
+    assert f"template.yml runs {old} where .rpdk-config says {new}" in shown.stderr
+    assert cfngen("runtime", "--strict", cwd=root).returncode == 1
+    fixed = cfngen("runtime", "set", new, cwd=root)
+    assert fixed.returncode == 0, fixed.stderr
+    assert cfngen("runtime", "--strict", cwd=root).returncode == 0
+
+
 def _newest(language: str) -> str:
     """The newest runtime of the language Lambda supports today, from cfn-lint's table."""
     prefix = {"typescript": "nodejs", "go": "provided.", "java": "java"}[language]
@@ -298,6 +315,9 @@ def test_build_checks_the_handlers_own_build(tmp_path, language):
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{_ARTEFACT[language]} is built and newer than" in done.stdout, done.stdout
     assert "cfn submit" in done.stdout
+    as_json = json.loads(cfngen("build", "--format", "json", cwd=root).stdout)
+    assert as_json["artefact"] == _ARTEFACT[language]
+    assert as_json["command"] == _COMMAND[language] and as_json["package"] == "cfn submit"
     assert tree(root) == built  # no package of cfngen's beside it
 
     source = root / _SOURCES[language][0]
