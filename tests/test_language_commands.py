@@ -404,3 +404,19 @@ def test_build_on_the_official_projects_names_the_plugins_build(project):  # noq
     done = cfngen("build", cwd=root)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{artefact} is built" in done.stdout
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_runtime_warns_within_lambdas_notice_before_deprecation(tmp_path, language):
+    """From 180 days before the deprecation cfn-lint's table gives (Lambda's notice), a
+    supported runtime is warned about; the day before that window it is not."""
+    from cfngen._runtime_set import show_runtime
+
+    runtime = _newest(language)
+    root = _layout(tmp_path / language, language, runtime)
+    deprecated = datetime.date.fromisoformat(_lifecycle()[runtime]["deprecated"] or "")
+    inside = (deprecated - datetime.timedelta(days=180)).isoformat()
+    before = (deprecated - datetime.timedelta(days=181)).isoformat()
+    warned = show_runtime(root, inside)
+    assert [w for w in warned.warnings if f"Lambda deprecates {runtime} on" in w], warned
+    assert show_runtime(root, before).warnings == []
