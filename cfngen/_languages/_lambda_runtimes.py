@@ -14,10 +14,11 @@ TypeScript on `nodejs*`, Go on `go1.x` (the plugin's older projects) and the OS-
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import re
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Literal
 
 from cfngen._errors import CfngenError
@@ -63,7 +64,10 @@ class LambdaRuntime:
 @functools.cache
 def lifecycle() -> dict[str, LambdaRuntime]:
     """Every runtime in cfn-lint's table, by id."""
-    source = resources.files("cfnlint") / "data" / "AdditionalSpecs" / "LmbdRuntimeLifecycle.json"
+    # Found, not imported: importing cfnlint costs a second (its rules, sympy) for one file.
+    spec = importlib.util.find_spec("cfnlint")
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    source = Path(folders[0] if folders else ".") / "data/AdditionalSpecs/LmbdRuntimeLifecycle.json"
     try:
         data = json.loads(source.read_text("utf-8"))
     except (OSError, ValueError) as error:
