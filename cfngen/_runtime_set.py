@@ -19,7 +19,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cfngen import _schema
 from cfngen._errors import CfngenError
@@ -34,6 +34,10 @@ from cfngen._runtimes import (
     get_runtime,
     python_of,
 )
+
+if TYPE_CHECKING:
+    from cfngen._languages._lambda_runtimes import LambdaRuntime
+    from cfngen._runtime_languages import LanguageRuntimeReport
 
 TEMPLATE_FILE = "template.yml"
 
@@ -65,16 +69,22 @@ class RuntimeReport:
 
 @dataclass
 class RuntimeChange:
-    runtime: Runtime
+    runtime: Runtime | LambdaRuntime
     #: Relative path -> unified diff of each file changed (empty: nothing to change).
     diffs: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     #: What regenerate returned (a GenerateResult), or None when nothing changed.
     generated: Any = None
+    #: What the move did not do and why (another language: no models, no requirements).
+    notes: list[str] = field(default_factory=list)
 
 
-def show_runtime(root: Path, today: str) -> RuntimeReport:
+def show_runtime(root: Path, today: str) -> RuntimeReport | LanguageRuntimeReport:
     project = load_project(root)
+    if project.language.runtimes is not None:  # Node, Go, Java: Lambda's table, not Python's
+        from cfngen._runtime_languages import show_language_runtime
+
+        return show_language_runtime(project, today)
     config_path, template_path = _where(project)
     language = project.config.get("language")
     template = _read_text(template_path)
@@ -111,6 +121,11 @@ def set_runtime(
     (default: `cfngen generate`). All or nothing: both files are written in one transaction,
     and if the regeneration fails they are put back as they were (in another) and the error
     is raised."""
+    project = load_project(root)
+    if project.language.runtimes is not None:  # Node, Go, Java: Lambda's table, not Python's
+        from cfngen._runtime_languages import set_language_runtime
+
+        return set_language_runtime(project, name, today, transaction=transaction)
     older = python_of(name)
     if find_runtime(name) is None and older is not None and older < OLDEST_RUNTIME.version_info:
         raise CfngenError(
@@ -128,7 +143,6 @@ def set_runtime(
             f"{runtime.create_blocked_on}), so a resource type on it cannot be registered",
             f"choose a supported runtime, e.g. `cfngen runtime set {newest}`",
         )
-    project = load_project(root)
     refusal = project.language.refusal()  # a Python runtime for TypeScript handlers breaks them
     if refusal is not None:
         raise refusal
@@ -156,20 +170,7 @@ def set_runtime(
             edits[template_path] = (template_text.encode("utf-8"), new_template.encode("utf-8"))
     if not edits:
         return change
-    for path, (old, new) in edits.items():
-        relpath = path.relative_to(project.root).as_posix()
-        change.diffs[relpath] = "".join(
-            difflib.unified_diff(
-                old.decode("utf-8").splitlines(keepends=True),
-                new.decode("utf-8").splitlines(keepends=True),
-                f"a/{relpath}",
-                f"b/{relpath}",
-            )
-        )
-    edit = transaction(project.root)
-    for path, (_, new) in edits.items():
-        edit.write(path.relative_to(project.root).as_posix(), new)
-    edit.commit()
+    change.diffs = write_edits(project.root, edits, transaction)
     if regenerate is None:
         from cfngen._generate import generate_project
 
@@ -184,6 +185,28 @@ def set_runtime(
         undo.commit()
         raise
     return change
+
+
+def write_edits(
+    root: Path, edits: dict[Path, tuple[bytes, bytes]], transaction: Transactions
+) -> dict[str, str]:
+    """Write each file's (old, new) bytes in one transaction; the unified diff of each."""
+    diffs = {}
+    for path, (old, new) in edits.items():
+        relpath = path.relative_to(root).as_posix()
+        diffs[relpath] = "".join(
+            difflib.unified_diff(
+                old.decode("utf-8").splitlines(keepends=True),
+                new.decode("utf-8").splitlines(keepends=True),
+                f"a/{relpath}",
+                f"b/{relpath}",
+            )
+        )
+    edit = transaction(root)
+    for path, (_, new) in edits.items():
+        edit.write(path.relative_to(root).as_posix(), new)
+    edit.commit()
+    return diffs
 
 
 def _where(project: Project) -> tuple[Path | None, Path]:
@@ -208,13 +231,17 @@ def edit_config(text: str, runtime: Runtime, path: Path) -> str:
 
     A missing key is added after the last member, indented like it.
     """
+    return set_members(text, {"runtime": runtime.name, "language": runtime.language}, path)
+
+
+def set_members(text: str, wanted: dict[str, str], path: Path) -> str:
+    """`.rpdk-config` with the string members `wanted` set; every other byte kept."""
     try:
         doc = _schema.loads(text)
     except _schema.JsonSyntaxError as error:
         raise CfngenError(f"{path}: invalid JSON: {error}", f"fix {CONFIG_FILE}") from None
     if not isinstance(doc.data, dict):
         raise CfngenError(f"{path}: expected a JSON object", f"fix {CONFIG_FILE}")
-    wanted = {"runtime": runtime.name, "language": runtime.language}
     out = text
     # Replace from the end of the text backwards, so earlier offsets stay valid.
     spans = []
@@ -265,19 +292,27 @@ def edit_template(
 
     Returns the text and the (line, value) of Runtime: values left alone (not Python).
     """
+    return set_runtimes(text, runtime.name, lambda value: python_of(value) is not None, name)
+
+
+def set_runtimes(
+    text: str, target: str, belongs: Callable[[str], bool], name: str = TEMPLATE_FILE
+) -> tuple[str, list[tuple[int, str]]]:
+    """The template with every `Runtime:` value that `belongs` (the project's language's) set
+    to `target`; every other byte kept. Also the (line, value) of those left alone."""
     out = text
     others = []
     for start, end, value in reversed(_yaml_runtimes(text, name)):
-        if python_of(value) is None:
+        if not belongs(value):
             others.append((text.count("\n", 0, start) + 1, value))
             continue
         quote = text[start] if text[start] in "'\"" else ""
-        out = out[:start] + quote + runtime.name + quote + out[end:]
-    wanted = [v if python_of(v) is None else runtime.name for _, _, v in _yaml_runtimes(text, name)]
+        out = out[:start] + quote + target + quote + out[end:]
+    wanted = [target if belongs(v) else v for _, _, v in _yaml_runtimes(text, name)]
     if [v for _, _, v in _yaml_runtimes(out, name)] != wanted:  # never hand a broken file
         raise CfngenError(
             f"{name}: cfngen could not edit it safely",
-            f"set every Runtime: to {runtime.name} by hand",
+            f"set every Runtime: to {target} by hand",
         )
     return out, others[::-1]
 

@@ -21,14 +21,26 @@ The language-free commands work in every one of them and leave the plugin's file
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
-from cfngen._languages._runtime import Launch, OutOfProcess
+from cfngen._languages import _lambda_runtimes as _lambda
+from cfngen._languages._lambda_runtimes import Family
+from cfngen._languages._runtime import Built, Launch, OutOfProcess
 
-__all__ = ["GO", "PYTHON", "TYPESCRIPT", "Language", "Launch", "OutOfProcess", "language_of"]
+__all__ = [
+    "GO",
+    "PYTHON",
+    "TYPESCRIPT",
+    "Built",
+    "Language",
+    "Launch",
+    "OutOfProcess",
+    "language_of",
+]
 
 
 @dataclass(frozen=True)
@@ -43,6 +55,12 @@ class Language:
     #: How cfngen runs its built handlers out of process; None: it does not (or, for Python,
     #: runs them in its own process).
     runtime: OutOfProcess | None = None
+    #: The Lambda runtimes its handlers run on, with Lambda's dates (`cfngen runtime`); None
+    #: for Python, whose table is cfngen/_runtimes.py.
+    runtimes: Family | None = None
+    #: Finds its built handlers newer than their sources (`cfngen build`, and the runtime
+    #: before it starts them); None: cfngen builds them (Python) or knows no rule.
+    built: Callable[[Path, dict[str, Any]], Built] | None = None
 
     @property
     def runs_handlers(self) -> bool:
@@ -97,16 +115,47 @@ def _go() -> OutOfProcess:
     return GO_RUNTIME
 
 
+def _typescript_built(root: Path, config: dict[str, Any]) -> Built:
+    from cfngen._languages._typescript import check_built
+
+    return check_built(root, config)
+
+
+def _go_built(root: Path, config: dict[str, Any]) -> Built:
+    from cfngen._languages._go import check_built
+
+    return check_built(root, config)
+
+
+def _java_built(root: Path, config: dict[str, Any]) -> Built:
+    from cfngen._languages._java_build import check_built
+
+    return check_built(root, config)
+
+
 TYPESCRIPT = Language(
-    "typescript", "TypeScript", False, "cloudformation-cli-typescript-plugin", _typescript()
+    "typescript",
+    "TypeScript",
+    False,
+    "cloudformation-cli-typescript-plugin",
+    _typescript(),
+    _lambda.NODE,
+    _typescript_built,
 )
-GO = Language("go", "Go", False, "cloudformation-cli-go-plugin", _go())
+GO = Language("go", "Go", False, "cloudformation-cli-go-plugin", _go(), _lambda.GO, _go_built)
 _OFFICIAL = {
     language.name: language
     for language in (
         TYPESCRIPT,
         GO,
-        Language("java", "Java", False, "cloudformation-cli-java-plugin"),
+        Language(
+            "java",
+            "Java",
+            False,
+            "cloudformation-cli-java-plugin",
+            runtimes=_lambda.JAVA,
+            built=_java_built,
+        ),
     )
 }
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from cfngen._errors import CfngenError
+
 
 @dataclass(frozen=True)
 class Launch:
@@ -40,3 +42,23 @@ class OutOfProcess(Protocol):
         `.rpdk-config`); a CfngenError naming the build command when they are not built or
         older than their sources, or the program is missing."""
         ...
+
+
+@dataclass(frozen=True)
+class Built:
+    """A language's built handlers, found present and newer than every source of the build."""
+
+    #: The built file, relative to the project ("dist/handlers.js", "bin/bootstrap").
+    artefact: str
+    #: What builds it ("npm run build", "make", "mvn package").
+    command: str
+    #: What it was compared with, for messages ("src/ and tsconfig.json").
+    sources: str
+
+
+class NotBuilt(CfngenError):
+    """The built handlers are missing or older than a source: `command` builds them."""
+
+    def __init__(self, message: str, hint: str, command: str) -> None:
+        super().__init__(message, hint)
+        self.command = command
