@@ -172,7 +172,13 @@ def _derive_language_free(project: Project, inputs: Mapping[str, bytes | None]) 
         if _language_free(relpath)
     }
     until_edited = frozenset(f"{CONTRACT_INPUTS}/inputs_1_{kind}.json" for kind in EXAMPLE_INPUTS)
-    return Derived(files=files, report=report, until_edited=until_edited)
+    return Derived(
+        files=files,
+        report=report,
+        official_outputs=official_outputs(files),
+        official_witness=official_witness(files),
+        until_edited=until_edited,
+    )
 
 
 def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
