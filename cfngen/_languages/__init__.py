@@ -13,8 +13,8 @@ What it does with handlers depends on it, and a `Language` says what:
   cfngen says so when the built file is missing or older than the sources;
 - Go: the same, with the `bootstrap` the plugin's Makefile builds (`make`): it speaks the
   Runtime API itself (cfngen/_languages/_go.py);
-- Java: recognised; a command that needs its handlers stops before it writes anything, saying
-  so.
+- Java: the same, with the jar `mvn package` builds, run by AWS's Lambda runtime client for
+  Java (cfngen/_languages/_java.py).
 
 The language-free commands work in every one of them and leave the plugin's files alone.
 """
@@ -28,7 +28,7 @@ from typing import Any
 from cfngen._errors import CfngenError
 from cfngen._languages._runtime import Launch, OutOfProcess
 
-__all__ = ["GO", "PYTHON", "TYPESCRIPT", "Language", "Launch", "OutOfProcess", "language_of"]
+__all__ = ["GO", "JAVA", "PYTHON", "TYPESCRIPT", "Language", "Launch", "OutOfProcess", "language_of"]
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class Language:
             return None
         return CfngenError(
             f"this is a {self.label} project (made by {self.plugin}): cfngen runs Python, "
-            "TypeScript and Go handlers only",
+            "TypeScript, Go and Java handlers only",
             f"use the official `cfn test` with {self.plugin} for its handlers "
             "(docs/languages.md says what works per language); `cfngen validate` works here",
         )
@@ -97,16 +97,23 @@ def _go() -> OutOfProcess:
     return GO_RUNTIME
 
 
+def _java() -> OutOfProcess:
+    from cfngen._languages._java import JAVA_RUNTIME
+
+    return JAVA_RUNTIME
+
+
 TYPESCRIPT = Language(
     "typescript", "TypeScript", False, "cloudformation-cli-typescript-plugin", _typescript()
 )
 GO = Language("go", "Go", False, "cloudformation-cli-go-plugin", _go())
+JAVA = Language("java", "Java", False, "cloudformation-cli-java-plugin", _java())
 _OFFICIAL = {
     language.name: language
     for language in (
         TYPESCRIPT,
         GO,
-        Language("java", "Java", False, "cloudformation-cli-java-plugin"),
+        JAVA,
     )
 }
 
