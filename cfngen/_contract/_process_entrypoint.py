@@ -15,6 +15,7 @@ re-invocation loop, the time limits, the response checks, the reports. What diff
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -192,10 +193,8 @@ def _environment(
     env["CFNGEN_ALLOW_NETWORK"] = "1" if policy.others_may_leave or policy.aws_may_leave else ""
     # A runtime that reads no proxy or TMPDIR variables (a JVM) is given them by name.
     named = {"{proxy_port}": str(closed.getsockname()[1]), "{tmp}": tmp}
-    for name, value in extra.items():
-        for placeholder, filled in named.items():
-            value = value.replace(placeholder, filled)
-        env[name] = value
+    for name, given in extra.items():
+        env[name] = functools.reduce(lambda text, pair: text.replace(*pair), named.items(), given)
     return env
 
 

@@ -28,7 +28,16 @@ from typing import Any
 from cfngen._errors import CfngenError
 from cfngen._languages._runtime import Launch, OutOfProcess
 
-__all__ = ["GO", "JAVA", "PYTHON", "TYPESCRIPT", "Language", "Launch", "OutOfProcess", "language_of"]
+__all__ = [
+    "GO",
+    "JAVA",
+    "PYTHON",
+    "TYPESCRIPT",
+    "Language",
+    "Launch",
+    "OutOfProcess",
+    "language_of",
+]
 
 
 @dataclass(frozen=True)

@@ -171,7 +171,8 @@ def built_jar(root: Path) -> Path | None:
 
 
 def newer_source(root: Path, built: float) -> str | None:
-    """A source of the build (src/, pom.xml, the schema) changed after `built` (a modification time)."""
+    """A source of the build (src/, pom.xml, the schema) changed after `built` (a
+    modification time), or None."""
     candidates = [root / name for name in _BUILD_INPUTS]
     candidates.extend(path for path in root.glob("*.json") if path.name != ".rpdk-config")
     for parent, dirs, files in os.walk(root / "src"):
