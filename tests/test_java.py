@@ -218,3 +218,37 @@ def test_a_java_run_connects_to_loopback_only(official, build, tmp_path):
     run = traced([sys.executable, "-m", "cfngen", "test"], cwd=root, timeout=600)
     assert run.returncode == 0, run.output
     assert run.destinations and run.outside == [], run.outside
+
+
+# ------------------------------------------------ every runtime's temporary folder is its own
+
+#: A built handler that does what the Java plugin's wrapper does before every call (empties its
+#: temporary folder) and answers where that folder was: plain JavaScript, so the inner loop
+#: checks the runner's part without a JVM.
+_SCRUBBING_HANDLER = """
+const fs = require('fs'), os = require('os'), path = require('path');
+exports.entrypoint = async (event) => {
+  const tmp = os.tmpdir();
+  for (const name of fs.readdirSync(tmp)) fs.rmSync(path.join(tmp, name), {recursive: true});
+  return {status: 'SUCCESS', resourceModel: {Name: 'n', Value: tmp}};
+};
+"""
+
+
+def test_a_runtime_empties_a_temporary_folder_of_its_own(oracle_tool, tmp_path):
+    from tests.test_typescript import js_project
+
+    oracle_tool("node")
+    root = js_project(tmp_path / "p")
+    (root / "dist" / "handlers.js").write_text(_SCRUBBING_HANDLER)
+    machine = tmp_path / "machine-tmp"
+    machine.mkdir()
+    (machine / "another-program's-file").write_text("kept")
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps({"desiredResourceState": {"Name": "n", "Value": "v"}}))
+    env = {**_java_projects.ENV, "TMPDIR": str(machine), "TMP": str(machine)}
+    done = cfngen("invoke", "CREATE", str(request), "--format", "json", cwd=root, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (machine / "another-program's-file").read_text() == "kept"
+    used = Path(json.loads(done.stdout)["invocations"][-1]["response"]["resourceModel"]["Value"])
+    assert used.name.startswith("cfngen-runtime-tmp-") and not used.exists()
