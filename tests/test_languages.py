@@ -150,6 +150,10 @@ def test_commands_that_need_python_handlers_stop_naming_the_language(project, co
         # And Go's bootstrap (tests/test_go.py), once `make` built it.
         assert "bin/bootstrap is not built" in done.stderr, done.stderr
         assert "make" in done.stderr, done.stderr
+    elif language == "java" and command == ["test"]:
+        # And Java's jar (tests/test_java.py), once `mvn package` built it.
+        assert "target/ holds no built jar" in done.stderr, done.stderr
+        assert "mvn package" in done.stderr, done.stderr
     else:
         assert f"this is a {LABELS[language]} project" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
