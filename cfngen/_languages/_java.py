@@ -121,6 +121,11 @@ class JvmRuntime:
                 f"fetch it once: mvn dependency:get -Dartifact={CLIENT}",
             )
         classpath = [str(repository / name) for name in _CLIENT_JARS] + [str(jar)]
+        # Read by every JVM, the handler's children too, after the user's own options so that
+        # these win; `{proxy_port}` and `{tmp}` are the run's (filled in by the runner).
+        user = os.environ.get("JAVA_TOOL_OPTIONS", "")
+        options = " ".join([*user.split(), *_PROXY_PROPERTIES, "-Djava.io.tmpdir={tmp}"])
+        runtime = config.get("runtime") if isinstance(config.get("runtime"), str) else "java17"
         return Launch(
             argv=(
                 java,
@@ -135,12 +140,7 @@ class JvmRuntime:
             ),
             cwd=root,
             handler=f"{built.relative_to(root).as_posix()}, {entrypoint}",
-            env={
-                "AWS_EXECUTION_ENV": "AWS_Lambda_java17",
-                # Read by every JVM, the handler's children too; the port is the run's
-                # closed one (`{proxy_port}`, filled in by the runner).
-                "JAVA_TOOL_OPTIONS": " ".join((*_PROXY_PROPERTIES, "-Djava.io.tmpdir={tmp}")),
-            },
+            env={"AWS_EXECUTION_ENV": f"AWS_Lambda_{runtime}", "JAVA_TOOL_OPTIONS": options},
             endpoint_note=(
                 "the AWS SDK for Java v2 reads AWS_ENDPOINT_URL from 2.21 on; the plugin's "
                 "library pins 2.19, whose clients do not, and their calls fail against a closed "
