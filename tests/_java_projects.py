@@ -76,6 +76,30 @@ def official_init(cfn: str, root: Path) -> None:
     (root / "pom.xml").write_text(pom)
 
 
+def runtime_client(mvn: str) -> None:
+    """The Lambda runtime client for Java in the local Maven repository, fetched from Maven
+    Central when missing (cfngen reads it there and downloads nothing itself)."""
+    from cfngen._languages import _java
+
+    if all((_java.maven_repository() / name).is_file() for name in _java._CLIENT_JARS):
+        return
+    done = subprocess.run(
+        [
+            mvn,
+            "-B",
+            "-q",
+            "dependency:get",
+            f"-Dartifact={_java.CLIENT}",
+            f"-Dmaven.repo.local={_java.maven_repository()}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+
+
 def _key(root: Path) -> str:
     digest = hashlib.sha256()
     sources = [root / "pom.xml", *root.glob("*.json"), *sorted((root / "src").rglob("*"))]

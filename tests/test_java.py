@@ -139,6 +139,7 @@ def java_cache(request, tmp_path_factory) -> Path:
 def official(oracle_tool, tmp_path_factory) -> Path:
     """A project the official Java plugin made (`cfn init`), its pom pinned (_java_projects)."""
     oracle_tool("java")
+    _java_projects.runtime_client(oracle_tool("mvn"))
     root = tmp_path_factory.mktemp("java") / "official"
     _java_projects.official_init(oracle_tool("cfn"), root)
     return root
