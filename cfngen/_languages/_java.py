@@ -27,9 +27,9 @@ Two things Lambda does that a plain `java -cp` does not, done here:
   function's own), so the JVM is given the runtime's own temporary folder, never the
   machine's.
 
-The AWS SDK for Java v2 reads `AWS_ENDPOINT_URL` from 2.21 on (and `aws.endpointUrl`); the
-plugin's library pins 2.19, whose clients (and any the handler builds with it) do not, and
-their calls fail against the closed proxy (docs/languages.md).
+Recent releases of the AWS SDK for Java v2 read `AWS_ENDPOINT_URL`; the plugin's library pins
+2.19.0, whose `SdkSystemSetting` has no such setting: its clients (and any the handler builds
+with that SDK) call AWS's endpoints and fail against the closed proxy (docs/languages.md).
 """
 
 from __future__ import annotations
@@ -142,9 +142,9 @@ class JvmRuntime:
             handler=f"{built.relative_to(root).as_posix()}, {entrypoint}",
             env={"AWS_EXECUTION_ENV": f"AWS_Lambda_{runtime}", "JAVA_TOOL_OPTIONS": options},
             endpoint_note=(
-                "the AWS SDK for Java v2 reads AWS_ENDPOINT_URL from 2.21 on; the plugin's "
-                "library pins 2.19, whose clients do not, and their calls fail against a closed "
-                "loopback proxy"
+                "recent AWS SDKs for Java v2 read AWS_ENDPOINT_URL; 2.19.0, which the plugin's "
+                "library pins, does not, and its clients' calls fail against a closed loopback "
+                "proxy"
             ),
             clock_note=(
                 "callbackDelaySeconds are waited for real (a JVM's clock cannot be simulated), "
