@@ -215,8 +215,10 @@ def test_a_bug_planted_in_a_java_handler_is_caught_by_the_named_test(
 def test_a_java_run_connects_to_loopback_only(official, build, tmp_path):
     from tests.test_network import traced
 
-    root = build(official, tmp_path / "p")
-    run = traced([sys.executable, "-m", "cfngen", "test"], cwd=root, timeout=600)
+    # Its create handler tries an HTTP request and a plain socket off the machine: the JVM's
+    # proxy properties send both to the run's closed loopback port.
+    root = build(official, tmp_path / "p", bug="connects-out")
+    run = traced([sys.executable, "-m", "cfngen", "test", "-v"], cwd=root, timeout=600)
     assert run.returncode == 0, run.output
     assert run.destinations and run.outside == [], run.outside
 
