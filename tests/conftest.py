@@ -477,6 +477,7 @@ def synced_home(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Pat
 #: How to get each external tool the oracle tests run (scripts/test-machine does all of this).
 INSTALL = {
     "java": "install a JDK 11 or newer (apt-get install default-jdk-headless)",
+    "mvn": "apt-get install maven (the Java plugin's projects build with it)",
     "sam": "python -m venv .venv-sam && .venv-sam/bin/pip install aws-sam-cli "
     "(scripts/test-machine does it; or set CFNGEN_SAM to a sam executable)",
     "guard-rail": "python3.10 -m venv .venv-guard-rail && .venv-guard-rail/bin/pip install "

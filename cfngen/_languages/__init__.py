@@ -13,8 +13,8 @@ What it does with handlers depends on it, and a `Language` says what:
   cfngen says so when the built file is missing or older than the sources;
 - Go: the same, with the `bootstrap` the plugin's Makefile builds (`make`): it speaks the
   Runtime API itself (cfngen/_languages/_go.py);
-- Java: recognised; a command that needs its handlers stops before it writes anything, saying
-  so.
+- Java: the same, with the jar `mvn package` builds, run by AWS's Lambda runtime client for
+  Java (cfngen/_languages/_java.py).
 
 The language-free commands work in every one of them and leave the plugin's files alone.
 """
@@ -33,6 +33,7 @@ from cfngen._languages._runtime import Built, Launch, OutOfProcess
 
 __all__ = [
     "GO",
+    "JAVA",
     "PYTHON",
     "TYPESCRIPT",
     "Built",
@@ -86,7 +87,7 @@ class Language:
             return None
         return CfngenError(
             f"this is a {self.label} project (made by {self.plugin}): cfngen runs Python, "
-            "TypeScript and Go handlers only",
+            "TypeScript, Go and Java handlers only",
             f"use the official `cfn test` with {self.plugin} for its handlers "
             "(docs/languages.md says what works per language); `cfngen validate` works here",
         )
@@ -133,6 +134,12 @@ def _java_built(root: Path, config: dict[str, Any]) -> Built:
     return check_built(root, config)
 
 
+def _java() -> OutOfProcess:
+    from cfngen._languages._java import JAVA_RUNTIME
+
+    return JAVA_RUNTIME
+
+
 TYPESCRIPT = Language(
     "typescript",
     "TypeScript",
@@ -143,19 +150,15 @@ TYPESCRIPT = Language(
     _typescript_built,
 )
 GO = Language("go", "Go", False, "cloudformation-cli-go-plugin", _go(), _lambda.GO, _go_built)
+JAVA = Language(
+    "java", "Java", False, "cloudformation-cli-java-plugin", _java(), _lambda.JAVA, _java_built
+)
 _OFFICIAL = {
     language.name: language
     for language in (
         TYPESCRIPT,
         GO,
-        Language(
-            "java",
-            "Java",
-            False,
-            "cloudformation-cli-java-plugin",
-            runtimes=_lambda.JAVA,
-            built=_java_built,
-        ),
+        JAVA,
     )
 }
 

@@ -24,6 +24,8 @@ class Launch:
     cwd: Path
     #: What is run, for messages ("dist/handlers.js, export entrypoint").
     handler: str
+    #: In a value, `{proxy_port}` is the run's closed loopback port and `{tmp}` the runtime's
+    #: own temporary folder (TMPDIR), for runtimes that read neither variable (a JVM).
     env: dict[str, str] = field(default_factory=dict)
     #: How the language's SDKs are pointed at the AWS endpoint, for `cfngen test`'s notes.
     endpoint_note: str = ""
