@@ -21,7 +21,7 @@ from cfngen._errors import CfngenError
 from cfngen._kind import Project
 from cfngen._languages._lambda_runtimes import Family, LambdaRuntime, Phase
 from cfngen._languages._runtime import NotBuilt
-from cfngen._runtime_set import (
+from cfngen._runtime_edits import (
     RuntimeChange,
     Transactions,
     _read_text,

@@ -340,7 +340,7 @@ def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> CliResult
 
 
 def _colourless() -> contextlib.AbstractContextManager[None]:
-    from cfngen._contract._sandbox import patched_environ
+    from cfngen._contract._environ import patched_environ
 
     return patched_environ({"FORCE_COLOR": None, "NO_COLOR": "1"})
 
@@ -365,7 +365,7 @@ def run_command(
             check=False,
             env={**os.environ, "NO_COLOR": "1", **(env or {})},
         )
-    from cfngen._contract._sandbox import patched_environ
+    from cfngen._contract._environ import patched_environ
 
     with patched_environ(dict(env or {})):
         result = run_cli(*argv, cwd=cwd)

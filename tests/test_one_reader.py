@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent / "cfngen"
 TEMPLATE_LAYER = ROOT / "_cfn_template.py"
 #: Reads YAML nodes to edit a template's Runtime values in place, keeping every other byte: a
 #: writer's need, not a reading of the template.
-EDITORS = {ROOT / "_runtime_set.py"}
+EDITORS = {ROOT / "_runtime_edits.py"}
 
 
 def _modules():

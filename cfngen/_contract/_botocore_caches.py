@@ -60,7 +60,7 @@ def load_service_models(services: Iterable[str]) -> None:
         import botocore.session
     except ImportError:
         return
-    from cfngen._contract._sandbox import patched_environ
+    from cfngen._contract._environ import patched_environ
 
     hidden: dict[str, str | None] = {
         "AWS_CONFIG_FILE": os.devnull,

@@ -15,7 +15,6 @@ re-invocation loop, the time limits, the response checks, the reports. What diff
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -194,7 +193,10 @@ def _environment(
     # A runtime that reads no proxy or TMPDIR variables (a JVM) is given them by name.
     named = {"{proxy_port}": str(closed.getsockname()[1]), "{tmp}": tmp}
     for name, given in extra.items():
-        env[name] = functools.reduce(lambda text, pair: text.replace(*pair), named.items(), given)
+        filled = given
+        for placeholder, value in named.items():
+            filled = filled.replace(placeholder, value)
+        env[name] = filled
     return env
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +23,7 @@ from cfngen._contract._botocore_caches import (
 )
 from cfngen._contract._calls import botocore_recorded
 from cfngen._contract._capture import Capture
+from cfngen._contract._environ import patched_environ
 from cfngen._contract._network import NetworkPolicy, guarded, network_policy
 from cfngen._contract._references import Seeds
 from cfngen._errors import CfngenError
@@ -300,25 +300,6 @@ class Sandbox:
         self.account_id = str(account["Account"])
         if session.region_name and self.region == DEFAULT_REGION:
             self.region = session.region_name
-
-
-@contextlib.contextmanager
-def patched_environ(values: Mapping[str, str | None]) -> Iterator[None]:
-    """The environment with `values` set (None: unset) inside, as it was after."""
-    saved = {key: os.environ.get(key) for key in values}
-    try:
-        for key, value in values.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 @contextlib.contextmanager

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._contract._entrypoint import Source
+from cfngen._contract._environ import patched_environ
 from cfngen._contract._network import guarded, network_policy
-from cfngen._contract._sandbox import patched_environ
 from cfngen._kinds.custom_resource._protocol import Cloud
 from cfngen._kinds.custom_resource._receiver import certificate
 from cfngen._kinds.custom_resource._template import Resource, find_resource
