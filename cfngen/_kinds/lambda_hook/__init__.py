@@ -63,7 +63,7 @@ class LambdaHookKind:
 
     # ------------------------------------------------------------------ a project
 
-    def detect(self, root: Path) -> Path | None:
+    def project_file(self, root: Path) -> Path | None:
         """A folder without `.rpdk-config` is a Lambda hook project when a template at its top
         declares an AWS::CloudFormation::LambdaHook: that template."""
         from cfngen._kinds.lambda_hook._declared import lambda_hook_template
@@ -75,7 +75,7 @@ class LambdaHookKind:
     def checked_files(self, project: Project) -> list[Path]:
         from cfngen._kinds.lambda_hook._declared import TEMPLATE_NAMES
 
-        found = project.template or self.detect(project.root)
+        found = project.template or self.project_file(project.root)
         if found is None:
             found = next(
                 (project.root / n for n in TEMPLATE_NAMES if (project.root / n).is_file()),

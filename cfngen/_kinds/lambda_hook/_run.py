@@ -86,9 +86,7 @@ class _Call:
         pass
 
 
-def _send(
-    runner: Runner[Project], found: Found, case: Case, publish: Any, listener: Listener | None
-) -> Answered:
+def _send(runner: Runner[Project], found: Found, case: Case, publish: Any) -> Answered:
     region = runner.settings.region or "us-east-1"
     hook = Hook(found.hook.alias, _function_arn(found, region))
     event = case.event or request(hook, case.target, region=region, publish=publish)
@@ -100,12 +98,7 @@ def _send(
     entrypoint.function = timed
     limit = runner.settings.enforce_timeout or DEFAULT_LIMIT
     call = _Call(event, case.target, limit, seconds)
-    outcome = runner.carry(
-        call,
-        handler=case.target.point,
-        on_invocation=None if listener is None else listener.on_invocation,
-        on_wait=None if listener is None else listener.on_wait,
-    )
+    outcome = runner.carry(call, handler=case.target.point)
     for invocation in outcome.invocations:
         if invocation.timed_out or invocation.not_called:
             call.answered.attempts.append(
@@ -136,7 +129,7 @@ def _sending(runner: Runner[Project], found: Found, plan: list[Case]) -> list[An
 
     wait = runner.clock().wait if runner.sandbox.simulated_time else None
     with PayloadServer() as server, simulated_sleep(wait):
-        return [_send(runner, found, case, server.publish, None) for case in plan]
+        return [_send(runner, found, case, server.publish) for case in plan]
 
 
 # --------------------------------------------------------------------------- test
@@ -293,7 +286,7 @@ def _invoke(
     )
     case = invoke_case(found, action, request_file)
     _three_at_most(runner)
-    results: list[tuple[Any, Answered]] = []
+    seen: list[Answered] = []
     with opened(runner, found) as open_runner:
         if open_runner is None:
             raise CfngenError(
@@ -305,14 +298,15 @@ def _invoke(
 
             wait = runner.clock().wait if runner.sandbox.simulated_time else None
             with PayloadServer() as server, simulated_sleep(wait):
-                answered = _send(open_runner, found, case, server.publish, listener)
-            runner.send(answered)
+                runner.send(_send(open_runner, found, case, server.publish))
 
-        seen: list[Answered] = []
+        # The calls are told here, in cfngen's own process, once the worker has sent them.
         runner.isolated(work, on_message=seen.append)
-        results = [(None, a) for a in seen]
-    (_, answered) = results[0]
-    return _verdict(answered, found.notes)
+    result = _verdict(seen[0], found.notes)
+    if listener.on_invocation is not None:
+        for invocation in result.outcome.invocations:
+            listener.on_invocation(invocation)
+    return result
 
 
 def _verdict(answered: Answered, notes: list[str]) -> InvokeResult:

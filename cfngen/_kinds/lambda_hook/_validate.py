@@ -86,7 +86,7 @@ def check_text(
         def where(key: str, props: Mapping[str, Any] = props, at: Position = at) -> Position:
             return position(props.get(key)) or at
 
-        _check_properties(report, name, hook.properties, at)
+        _check_properties(report, name, hook.properties, props, at)
         _check_function(report, document, name, hook, where("LambdaFunction"))
         _check_targets(report, name, hook, where("TargetFilters"), where("TargetOperations"))
         _check_role(report, document, name, hook.properties.get("ExecutionRole"), where)
@@ -125,8 +125,25 @@ def _schema() -> dict[str, Any] | None:
     return schema
 
 
+def _node_at(node: Any, path: list[Any], fallback: Position) -> Position:
+    """Where the decoded node at `path` (keys and indexes) starts, else its nearest parent."""
+    found = position(node) or fallback
+    for step in path:
+        in_mapping = isinstance(node, dict) and step in node
+        in_list = isinstance(node, list) and isinstance(step, int) and step < len(node)
+        if not (in_mapping or in_list):
+            break
+        node = node[step]
+        found = position(node) or found
+    return found
+
+
 def _check_properties(
-    report: FileReport, name: str, properties: Mapping[str, Any], at: Position
+    report: FileReport,
+    name: str,
+    properties: Mapping[str, Any],
+    nodes: Mapping[str, Any],
+    at: Position,
 ) -> None:
     import jsonschema
 
@@ -135,7 +152,8 @@ def _check_properties(
     if schema is not None:
         validator = jsonschema.Draft7Validator(schema)
         for error in sorted(validator.iter_errors(dict(properties)), key=lambda e: list(e.path)):
-            if _holds_intrinsic(error.instance):
+            about_keys = error.validator in ("required", "additionalProperties")
+            if not about_keys and _holds_intrinsic(error.instance):
                 continue  # a value the stack resolves: nothing to say offline
             path = "/".join(str(p) for p in error.absolute_path)
             report.diagnostics.append(
@@ -144,7 +162,7 @@ def _check_properties(
                     base + (f"/{path}" if path else ""),
                     f"{name}: {_worded(error)}",
                     f"see {LAMBDA_HOOK_TYPE} in the CloudFormation template reference",
-                    *at,
+                    *_node_at(nodes, list(error.absolute_path), at),
                     code="cfngen/lambda-hook-property",
                 )
             )
@@ -157,7 +175,7 @@ def _check_properties(
                 f"{name}: Alias {alias!r} is not a hook type name CloudFormation accepts",
                 "three parts of 2 to 64 letters or digits, Org::Service::Hook, not starting "
                 "with AWS",
-                *at,
+                *_node_at(nodes, ["Alias"], at),
                 code="cfngen/lambda-hook-property",
             )
         )
