@@ -41,6 +41,8 @@ class Attempt:
     timed_out: bool = False
     #: What the function raised, or why it could not run.
     error: str | None = None
+    #: Why the invocation was not made (its invocation point hung earlier in the run).
+    refused: str | None = None
 
     @property
     def number(self) -> int:
@@ -72,6 +74,8 @@ class Rule:
     #: What the test checks, for the docs and the failure message.
     says: str
     check: Callable[[Answered], tuple[list[str], list[str]]]
+    #: What to do, said once under the findings.
+    hint: str = ""
 
 
 def _usable(attempt: Attempt) -> dict[str, Any] | None:
@@ -87,7 +91,7 @@ def _status(attempt: Attempt) -> str | None:
     if attempt.error is not None:
         return (
             f"invocation {attempt.number} raised {attempt.error}: Lambda answers an error, "
-            "not a hookStatus, and the hook fails"
+            "not a hookStatus"
         )
     if not isinstance(attempt.response, dict):
         return (
@@ -111,8 +115,7 @@ def _token(attempt: Attempt) -> str | None:
     given = response.get("clientRequestToken")
     if given is None:
         return (
-            f"invocation {attempt.number} answered no clientRequestToken; echo the request's "
-            f"({asked!r}): CloudFormation requires it"
+            f"invocation {attempt.number} answered no clientRequestToken (the request's: {asked!r})"
         )
     if given != asked:
         return (
@@ -127,11 +130,7 @@ def _error_code_missing(attempt: Attempt) -> str | None:
     if response is None or response.get("hookStatus") != "FAILED":
         return None
     if response.get("errorCode") in (None, ""):
-        return (
-            f"invocation {attempt.number} answered FAILED without an errorCode; a failing "
-            "hook says NonCompliant (the target breaks the rule) or InternalFailure (the hook "
-            "could not evaluate it)"
-        )
+        return f"invocation {attempt.number} answered FAILED without an errorCode"
     return None
 
 
@@ -140,24 +139,16 @@ def _error_code_unknown(attempt: Attempt) -> str | None:
     code = None if response is None else response.get("errorCode")
     if code in (None, "") or code in ERROR_CODES:
         return None
-    return (
-        f"invocation {attempt.number} answered errorCode {code!r}; a Lambda hook's error "
-        "codes are NonCompliant and InternalFailure"
-    )
+    return f"invocation {attempt.number} answered errorCode {code!r}"
 
 
 def _in_time(attempt: Attempt) -> str | None:
+    if attempt.refused is not None:
+        return f"invocation {attempt.number} was not made: {attempt.refused}"
     if attempt.timed_out:
-        return (
-            f"invocation {attempt.number} was still running at its limit: CloudFormation "
-            f"waits {WAIT_SECONDS:g} s for the function, then fails the hook"
-        )
+        return f"invocation {attempt.number} was still running at its {attempt.seconds:g} s limit"
     if attempt.seconds > WAIT_SECONDS:
-        return (
-            f"invocation {attempt.number} took {attempt.seconds:.1f} s; CloudFormation waits "
-            f"{WAIT_SECONDS:g} s for the function, then fails the hook (answer IN_PROGRESS "
-            "with a callbackContext and go on in the next invocation)"
-        )
+        return f"invocation {attempt.number} took {attempt.seconds:.1f} s"
     return None
 
 
@@ -167,11 +158,7 @@ def _final(answered: Answered) -> tuple[list[str], list[str]]:
         return [], []
     count = len(answered.attempts)
     if count >= MAX_INVOCATIONS:
-        return [
-            f"still IN_PROGRESS after invocation {count}: CloudFormation invokes the function "
-            f"up to {MAX_INVOCATIONS} times in all, so the third answer must be SUCCESS or "
-            "FAILED, or the hook fails"
-        ], []
+        return [f"still IN_PROGRESS after invocation {count}"], []
     return [], []
 
 
@@ -266,36 +253,45 @@ RULES: tuple[Rule, ...] = (
         "cfngen/lambda-hook-status",
         "every answer is a JSON object whose hookStatus is SUCCESS, FAILED or IN_PROGRESS",
         _per_attempt(_status),
+        "return a JSON object; catch what the check raises and answer FAILED with InternalFailure",
     ),
     Rule(
         "lh_client_request_token",
         "cfngen/lambda-hook-client-request-token",
         "every answer echoes the request's clientRequestToken",
         _per_attempt(_token),
+        "copy event['clientRequestToken'] into every answer: CloudFormation requires it",
     ),
     Rule(
         "lh_failed_has_error_code",
         "cfngen/lambda-hook-error-code-missing",
         "a FAILED answer carries an errorCode",
         _per_attempt(_error_code_missing),
+        "a failing hook says NonCompliant (the target breaks the rule) or InternalFailure "
+        "(the hook could not evaluate it)",
     ),
     Rule(
         "lh_error_code_known",
         "cfngen/lambda-hook-error-code-unknown",
         "an errorCode is NonCompliant or InternalFailure",
         _per_attempt(_error_code_unknown),
+        "a Lambda hook's error codes are NonCompliant and InternalFailure",
     ),
     Rule(
         "lh_answers_within_30_seconds",
         "cfngen/lambda-hook-timeout",
         "every invocation answers within CloudFormation's 30-second wait",
         _per_attempt(_in_time),
+        f"CloudFormation waits {WAIT_SECONDS:g} s for the function, then fails the hook: "
+        "answer IN_PROGRESS with a callbackContext and go on in the next invocation",
     ),
     Rule(
         "lh_final_by_third_invocation",
         "cfngen/lambda-hook-in-progress",
         "SUCCESS or FAILED by the third invocation",
         _final,
+        f"CloudFormation invokes the function up to {MAX_INVOCATIONS} times in all: the "
+        "third answer must be SUCCESS or FAILED, or the hook fails",
     ),
     Rule(
         "lh_callback",

@@ -101,9 +101,9 @@ def _send(runner: Runner[Project], found: Found, case: Case, publish: Any) -> An
     outcome = runner.carry(call, handler=case.target.point)
     for invocation in outcome.invocations:
         if invocation.timed_out or invocation.not_called:
-            call.answered.attempts.append(
-                Attempt(invocation.request, None, invocation.limit, timed_out=True)
-            )
+            stopped = Attempt(invocation.request, None, invocation.limit, timed_out=True)
+            stopped.refused = invocation.not_called
+            call.answered.attempts.append(stopped)
     return call.answered
 
 
@@ -209,6 +209,8 @@ def _judge(name: str, answers: list[Answered] | ChildExit, plan: list[Case]) -> 
         test = TestResult(name, "failed" if problems else "passed", None, 0.0)
         if problems:
             test.message = f"{rule.says}:\n" + "\n".join(f"- {p}" for p in problems)
+            if rule.hint:
+                test.message += f"\n{rule.hint}"
             test.code = rule.code
         test.warnings = warnings
         test.warning_codes = {w: rule.code for w in warnings}
