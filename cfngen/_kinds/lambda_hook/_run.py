@@ -2,17 +2,15 @@
 
 The function is found in the template and run by cfngen/_contract's runner offline (_function.py:
 moto answers its AWS calls, fake credentials, its output captured, in the runner's worker
-process). One unit of work sends every request the hook's TargetOperations and TargetFilters
-call for (_targets.py), each carried while it answers IN_PROGRESS, at most three invocations in
-all, with `time.sleep` moving the simulated clock; then each rule of _rules.py is one named test
-over every answer, and two tests judge the hook's verdicts on the inputs.
+process). For each LambdaHook of the template, one unit of work sends every request its
+TargetOperations and TargetFilters call for (_targets.py), each carried to its end (_send.py);
+then each rule of _rules.py is one named test over every answer, and two tests judge the hook's
+verdicts on the inputs. One `cfngen invoke`: _invoke.py.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import json
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,26 +19,12 @@ from cfngen._contract._isolate import ChildExit
 from cfngen._contract._protocol import Listener, Settings
 from cfngen._contract._results import InvokeResult, SuiteResult, TestResult
 from cfngen._errors import CfngenError
-from cfngen._kinds.lambda_hook._function import (
-    DEFAULT_LIMIT,
-    Found,
-    as_lambda_calls,
-    find,
-    opened,
-    simulated_sleep,
-)
-from cfngen._kinds.lambda_hook._requests import Hook, Target, again, request
-from cfngen._kinds.lambda_hook._rules import (
-    MAX_INVOCATIONS,
-    RULES,
-    STATUSES,
-    Answered,
-    Attempt,
-)
+from cfngen._kinds.lambda_hook._function import Found, find, hook_ids, opened
+from cfngen._kinds.lambda_hook._rules import RULES, STATUSES, Answered
+from cfngen._kinds.lambda_hook._send import sending, three_at_most
 from cfngen._kinds.lambda_hook._targets import Case, cases
 
 if TYPE_CHECKING:
-    from cfngen._contract._call import Invocation
     from cfngen._contract._runner import Runner
     from cfngen._kinds._kind import Project
 
@@ -49,90 +33,28 @@ TEST_NAMES = tuple(rule.name for rule in RULES) + VERDICT_TESTS
 VERDICT_CODE = "cfngen/lambda-hook-verdict"
 
 
-class _Call:
-    """One request carried by the runner's loop (its `Exchange`): the same request again while
-    the function answers IN_PROGRESS, each attempt recorded in `answered`."""
-
-    waits = True
-    timeout_minutes: float | None = None
-
-    def __init__(self, event: dict[str, Any], target: Target, limit: float, seconds: list[float]):
-        self.first = event
-        self.label = target.label
-        self.limit = limit
-        self.answered = Answered(target)
-        self._seconds = seconds
-        self._sent: dict[str, Any] = event
-
-    def event(self, number: int, callback_context: Any) -> dict[str, Any]:
-        self._sent = self.first if number == 1 else again(self.first, number, callback_context)
-        return self._sent
-
-    def answer(self, invocation: Invocation, returned: Any) -> dict[str, Any] | None:
-        seconds = self._seconds.pop() if self._seconds else invocation.seconds
-        crash = invocation.crash
-        response = json.loads(json.dumps(returned, default=str)) if returned is not None else None
-        self.answered.attempts.append(
-            Attempt(
-                self._sent,
-                response,
-                seconds,
-                error=None if crash is None else crash.headline,
-            )
-        )
-        return invocation.response
-
-    def advance(self, response: Any) -> None:
-        pass
-
-
-def _send(runner: Runner[Project], found: Found, case: Case, publish: Any) -> Answered:
-    region = runner.settings.region or "us-east-1"
-    hook = Hook(found.hook.alias, _function_arn(found, region))
-    event = case.event or request(hook, case.target, region=region, publish=publish)
-    seconds: list[float] = []
-    entrypoint = runner.entrypoint
-    raw = getattr(entrypoint.function, "__wrapped_handler__", entrypoint.function)
-    timed = as_lambda_calls(found, raw, region, seconds)
-    timed.__wrapped_handler__ = raw  # type: ignore[attr-defined]
-    entrypoint.function = timed
-    limit = runner.settings.enforce_timeout or DEFAULT_LIMIT
-    call = _Call(event, case.target, limit, seconds)
-    outcome = runner.carry(call, handler=case.target.point)
-    for invocation in outcome.invocations:
-        if invocation.timed_out or invocation.not_called:
-            stopped = Attempt(invocation.request, None, invocation.limit, timed_out=True)
-            stopped.refused = invocation.not_called
-            call.answered.attempts.append(stopped)
-    return call.answered
-
-
-def _function_arn(found: Found, region: str) -> str:
-    from cfngen._kinds.lambda_hook._requests import ACCOUNT_ID, STACK_NAME
-
-    name = f"{STACK_NAME}-{found.function.logical_id}"
-    return f"arn:aws:lambda:{region}:{ACCOUNT_ID}:function:{name}"
-
-
-def _three_at_most(runner: Runner[Project]) -> None:
-    """CloudFormation invokes the function up to three times for one request."""
-    settings = runner.settings
-    runner.settings = dataclasses.replace(
-        settings, max_invocations=min(settings.max_invocations, MAX_INVOCATIONS)
-    )
-
-
-def _sending(runner: Runner[Project], found: Found, plan: list[Case]) -> list[Answered]:
-    """Every case sent, inside one unit of work (a worker process): the payload server and
-    the simulated sleep are opened there, where the function runs."""
-    from cfngen._kinds.hook._payload import PayloadServer
-
-    wait = runner.clock().wait if runner.sandbox.simulated_time else None
-    with PayloadServer() as server, simulated_sleep(wait):
-        return [_send(runner, found, case, server.publish) for case in plan]
-
-
 # --------------------------------------------------------------------------- test
+
+
+def _named(ids: list[str | None], lid: str | None) -> list[tuple[str, str]]:
+    """(the name a test is reported as, the test) for the hook `lid`: `lh_hook_status[Hook]`
+    when the template has several hooks."""
+    return [(f"{name}[{lid}]" if len(ids) > 1 else name, name) for name in TEST_NAMES]
+
+
+def _hook_ids(project: Project, template: Path | None, resource: str | None) -> list[str | None]:
+    """The hooks a run tests: `--resource`, else every LambdaHook of the template ([None] when
+    it has none or cannot be read: finding the hook then says why)."""
+    if resource is not None:
+        return [resource]
+    return list(hook_ids(project, template or project.template)) or [None]
+
+
+def test_names(
+    project: Project, template: Path | None = None, resource: str | None = None
+) -> list[str]:
+    ids = _hook_ids(project, template, resource)
+    return [shown for lid in ids for shown, _ in _named(ids, lid)]
 
 
 def _run_tests(
@@ -145,47 +67,71 @@ def _run_tests(
     params: list[str] | None = None,
     params_file: Path | None = None,
 ) -> SuiteResult:
+    """The tests of `--resource`, else of every LambdaHook of the template in turn."""
     from cfngen._contract._select import compile_expression
     from cfngen._kinds._parameters import parse_params
 
     started = time.perf_counter()
     select = compile_expression(runner.settings.keyword or "")
-    chosen = [name for name in TEST_NAMES if select(name)]
-    if not chosen:
+    ids = _hook_ids(runner.project, template, resource)
+    chosen = {lid: [(s, n) for s, n in _named(ids, lid) if select(s)] for lid in ids}
+    if not any(chosen.values()):
         raise CfngenError(
             f"-k {runner.settings.keyword!r} selects none of the tests",
-            "test names are: " + ", ".join(TEST_NAMES),
+            "test names are: " + ", ".join(test_names(runner.project, template, resource)),
         )
-    region = runner.settings.region or "us-east-1"
-    found = find(
-        runner.project,
-        template=template,
-        resource=resource,
-        handler=handler,
-        region=region,
-        parameters=parse_params(params, params_file),
-    )
-    plan, notes = cases(found)
+    parameters = parse_params(params, params_file)
     result = SuiteResult(needs_a_test=True)
-    result.notes.extend(found.notes + notes)
-    _three_at_most(runner)
+    three_at_most(runner)
+    for lid, tests in chosen.items():
+        if not tests:
+            continue
+        shown = f"{lid}: " if len(ids) > 1 else ""
+        try:
+            found = find(
+                runner.project,
+                template=template,
+                resource=lid,
+                handler=handler,
+                region=runner.settings.region or "us-east-1",
+                parameters=parameters,
+            )
+        except CfngenError as error:
+            if len(ids) == 1:
+                raise
+            # One hook cfngen cannot run (its function is not in the template) leaves the
+            # others to test.
+            why = f"{error.message} ({error.hint})" if error.hint else error.message
+            for name, _ in tests:
+                listener.add(result, TestResult(name, "skipped", why, 0.0))
+            continue
+        plan, notes = cases(found)
+        result.notes.extend(shown + note for note in found.notes + notes)
+        for test in _run_hook(runner, found, plan, tests):
+            listener.add(result, test)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _run_hook(
+    runner: Runner[Project], found: Found, plan: list[Case], tests: list[tuple[str, str]]
+) -> list[TestResult]:
+    """One hook's requests sent in one unit of work, then each test judged on the answers."""
     sent: list[list[Answered] | ChildExit] = []
     with opened(runner, found) as open_runner:
         if open_runner is None:
             error = found.function.init_error or "the function cannot be imported"
-            for name in chosen:
-                listener.add(
-                    result, TestResult(name, "failed", f"Lambda's init failed: {error}", 0)
-                )
-            result.seconds = time.perf_counter() - started
-            return result
-        work = functools.partial(_sending, open_runner, found, plan)
+            why = f"Lambda's init failed: {error}"
+            return [TestResult(shown, "failed", why, 0.0) for shown, _ in tests]
+        work = functools.partial(sending, open_runner, found, plan)
         runner.each([work], lambda _i, got: sent.append(got), fresh=True)
     (answers,) = sent
-    for name in chosen:
-        listener.add(result, _judge(name, answers, plan))
-    result.seconds = time.perf_counter() - started
-    return result
+    judged = []
+    for shown, name in tests:
+        test = _judge(name, answers, plan)
+        test.name = shown
+        judged.append(test)
+    return judged
 
 
 def _judge(name: str, answers: list[Answered] | ChildExit, plan: list[Case]) -> TestResult:
@@ -259,87 +205,6 @@ def run_tests(project: Project, *, keyword: str | None = None, **options: Any) -
     return CONTRACT.run_tests(Runner(project, CONTRACT, settings), Listener(), **options)
 
 
-# --------------------------------------------------------------------------- invoke
-
-
-def _invoke(
-    runner: Runner[Project],
-    action: str,
-    request_file: Path | None,
-    listener: Listener,
-    *,
-    template: Path | None = None,
-    resource: str | None = None,
-    handler: str | None = None,
-    params: list[str] | None = None,
-    params_file: Path | None = None,
-) -> InvokeResult:
-    from cfngen._kinds._parameters import parse_params
-    from cfngen._kinds.lambda_hook._targets import invoke_case
-
-    region = runner.settings.region or "us-east-1"
-    found = find(
-        runner.project,
-        template=template,
-        resource=resource,
-        handler=handler,
-        region=region,
-        parameters=parse_params(params, params_file),
-    )
-    case = invoke_case(found, action, request_file)
-    _three_at_most(runner)
-    seen: list[Answered] = []
-    with opened(runner, found) as open_runner:
-        if open_runner is None:
-            raise CfngenError(
-                f"Lambda's init failed: {found.function.init_error}", "fix the function's import"
-            )
-
-        def work() -> None:
-            from cfngen._kinds.hook._payload import PayloadServer
-
-            wait = runner.clock().wait if runner.sandbox.simulated_time else None
-            with PayloadServer() as server, simulated_sleep(wait):
-                runner.send(_send(open_runner, found, case, server.publish))
-
-        # The calls are told here, in cfngen's own process, once the worker has sent them.
-        runner.isolated(work, on_message=seen.append)
-    result = _verdict(seen[0], found.notes)
-    if listener.on_invocation is not None:
-        for invocation in result.outcome.invocations:
-            listener.on_invocation(invocation)
-    return result
-
-
-def _verdict(answered: Answered, notes: list[str]) -> InvokeResult:
-    from cfngen._contract._call import Invocation
-    from cfngen._contract._loop import Outcome
-
-    invocations = [
-        Invocation(
-            answered.target.label,
-            attempt.number,
-            attempt.request,
-            attempt.response if isinstance(attempt.response, dict) else None,
-            attempt.seconds,
-            DEFAULT_LIMIT,
-            status_key="hookStatus",
-            timed_out=attempt.timed_out,
-        )
-        for attempt in answered.attempts
-    ]
-    outcome = Outcome(answered.target.label, invocations)
-    final = answered.final
-    status = None if final is None else final.status
-    problems = [text for rule in RULES for text in rule.check(answered)[0]]
-    warnings = notes + [text for rule in RULES for text in rule.check(answered)[1]]
-    code = final.response.get("errorCode") if final and isinstance(final.response, dict) else None
-    verdict = f"{answered.target.label}: {status}" + (f" {code}" if code else "")
-    if problems:
-        verdict += " (breaks the protocol: " + "; ".join(problems) + ")"
-    return InvokeResult(outcome, verdict, status == "SUCCESS" and not problems, warnings)
-
-
 class LambdaHookContract:
     """The Lambda hook protocol (a `ContractProtocol`): a plain `handler(event, context)`
     found in the template, answering with its return value."""
@@ -366,13 +231,16 @@ class LambdaHookContract:
         listener: Listener,
         **options: Any,
     ) -> InvokeResult:
-        return _invoke(runner, action, request_file, listener, **options)
+        from cfngen._kinds.lambda_hook._invoke import invoke
+
+        return invoke(runner, action, request_file, listener, **options)
 
     def run_tests(self, runner: Runner[Project], listener: Listener, **options: Any) -> SuiteResult:
         return _run_tests(runner, listener, **options)
 
     def test_names(self, runner: Runner[Project], **options: Any) -> list[str]:
-        return list(TEST_NAMES)
+        """One name per test and LambdaHook, as `run_tests` reports them."""
+        return test_names(runner.project, options.get("template"), options.get("resource"))
 
 
 CONTRACT = LambdaHookContract()
