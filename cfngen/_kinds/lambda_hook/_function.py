@@ -27,7 +27,7 @@ from cfngen._kinds.lambda_hook._declared import (
 if TYPE_CHECKING:
     from cfngen._contract._runner import Runner
     from cfngen._kinds._kind import Project
-    from cfngen._kinds.custom_resource._lambda import Function
+    from cfngen._kinds._shared._lambda import Function
 
 
 #: Seconds an invocation may run (CloudFormation waits 30 s; --enforce-timeout changes it).
@@ -82,9 +82,9 @@ def find(
     parameters: Mapping[str, Any] | None,
 ) -> Found:
     """The LambdaHook (`--resource`, else the only one), and its function's code."""
-    from cfngen._kinds.custom_resource import _code
-    from cfngen._kinds.custom_resource._intrinsics import _Resolver
-    from cfngen._kinds.custom_resource._reach import Reach
+    from cfngen._kinds._shared import _lambda_code as _code
+    from cfngen._kinds._shared._intrinsics import _Resolver
+    from cfngen._kinds._shared._reach import Reach
     from cfngen._kinds.custom_resource._template import load_template
 
     path = find_template(project.root, template or project.template)
@@ -127,7 +127,7 @@ def find(
 
 
 def _declared(document: Mapping[str, Any], hook: LambdaHook) -> Any:
-    from cfngen._kinds.custom_resource._code import Declared
+    from cfngen._kinds._shared._lambda_code import Declared
 
     if hook.function is None:
         return None
@@ -166,7 +166,7 @@ def as_lambda_calls(
 ) -> Callable[[dict[str, Any], Any], Any]:
     """`handler` called as Lambda calls the function (its names in the context, the runner's
     remaining time), each call's duration on the run's clock appended to `seconds`."""
-    from cfngen._kinds.custom_resource._lambda import FunctionContext
+    from cfngen._kinds._shared._lambda import FunctionContext
 
     def run(event: dict[str, Any], context: Any) -> Any:
         started = time.time()

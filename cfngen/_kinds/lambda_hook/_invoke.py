@@ -54,7 +54,7 @@ def invoke(
             )
 
         def work() -> None:
-            from cfngen._kinds.hook._payload import PayloadServer
+            from cfngen._kinds._shared._payload import PayloadServer
 
             wait = runner.clock().wait if runner.sandbox.simulated_time else None
             with PayloadServer() as server, simulated_sleep(wait):

@@ -103,7 +103,7 @@ def three_at_most(runner: Runner[Project]) -> None:
 def sending(runner: Runner[Project], found: Found, plan: list[Case]) -> list[Answered]:
     """Every case sent, inside one unit of work (a worker process): the payload server and
     the simulated sleep are opened there, where the function runs."""
-    from cfngen._kinds.hook._payload import PayloadServer
+    from cfngen._kinds._shared._payload import PayloadServer
 
     wait = runner.clock().wait if runner.sandbox.simulated_time else None
     with PayloadServer() as server, simulated_sleep(wait):
