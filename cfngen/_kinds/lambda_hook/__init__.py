@@ -4,7 +4,7 @@ functions to evaluate resources for Lambda Hooks").
 
 Like a custom resource, such a project has no `.rpdk-config` (nothing is registered: the
 template activates the hook): it is the folder of the template that declares the LambdaHook.
-What it gives the engines (cfngen/_kinds/_kind.py says when each is asked):
+What it gives the engines (cfngen/_kind/_kind.py says when each is asked):
 
 - validate: each LambdaHook against the resource's schema as cfn-lint bundles it, the function
   its LambdaFunction names, its target filters and execution role (_validate.py);
@@ -20,17 +20,15 @@ Nothing heavy is imported here: the registry imports every kind.
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cfngen._kinds._shared._base import KindBase
+from cfngen._kinds.lambda_hook._requests import INVOCATION_POINTS, POINT_ALIASES
+
 if TYPE_CHECKING:
-    from cfngen._contract import ContractProtocol
-    from cfngen._kinds import Derived
-    from cfngen._kinds._init_spec import InitSpec
-    from cfngen._kinds._kind import FileSet, Project
+    from cfngen._kind import Project
     from cfngen._validate._file_report import FileReport
 
 #: A template with a working Lambda hook (`cfngen validate --example`).
@@ -41,13 +39,17 @@ INPUTS_FILE = "lambda-hook-inputs.json"
 HOOK_ALIAS = re.compile(r"^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}$")
 
 
-class LambdaHookKind:
+class LambdaHookKind(KindBase):
     name = "lambda-hook"
     label = "Lambda hook"
     order = 4
     artifact_types: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ("LAMBDA_HOOK", "lambdahook", "AWS::CloudFormation::LambdaHook")
     example_files = (EXAMPLE_TEMPLATE,)
+    #: `cfngen invoke ACTION`: the invocation points, as a hook's, and their short names.
+    invoke_actions = (*INVOCATION_POINTS, *POINT_ALIASES)
+    #: A template; never the inputs `cfngen test` sends (`validate --owned` leaves them alone).
+    precommit_files = (r"[^/]+\.(json|ya?ml|template)",)
 
     def check_type_name(self, value: str) -> str:
         """The LambdaHook's Alias, `Org::Service::Hook` (never asked by the project loader: the
@@ -103,39 +105,12 @@ class LambdaHookKind:
 
         return check_text(text, path=path, strict=strict, display=display)
 
-    # ------------------------------------------------------------------ generate: nothing
-
-    def may_derive(self, project: Project, relpath: str) -> bool:
-        return False
-
-    def generate_inputs(self, project: Project) -> dict[str, bytes | None]:
-        return {}
-
-    def derive(self, project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
-        from cfngen._kinds._kind import Derived
-
-        return Derived(files={})
-
-    def generate_notes(self, project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
-        return ["a Lambda hook project has no derived files: nothing to generate"]
-
     # ------------------------------------------------------------------ invoke, test, init
-
-    @functools.cached_property
-    def contract(self) -> ContractProtocol | None:
-        from cfngen._kinds.lambda_hook._run import CONTRACT
-
-        return CONTRACT
-
-    @functools.cached_property
-    def init(self) -> InitSpec | None:
-        from cfngen._kinds.lambda_hook._answers import INIT
-
-        return INIT
+    # KindBase finds the contract in _run.py and init's questions in _answers.py.
 
     # ------------------------------------------------------------------ build, submit
-
-    packaging: FileSet | None = None
+    #: Nothing to register: the user's stack activates the hook.
+    packaging_at = None
 
 
 KIND = LambdaHookKind()

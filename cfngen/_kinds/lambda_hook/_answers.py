@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from cfngen._errors import CfngenError
-from cfngen._init._answers import check_runtime, ci_question, folder_words, parse_bool
-from cfngen._kinds._init_spec import Question
-from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
+from cfngen._init._answers import ci_question, folder_words
+from cfngen._kind import Question
+from cfngen._kinds._shared._questions import example_question, runtime_question
 
 DEFAULT_ALIAS = "MyCompany::Lambda::Hook"
 #: `--example`: S3 buckets must keep versions.
@@ -93,15 +93,9 @@ class Answers:
 
 def _questions() -> tuple[Question, ...]:
     return (
-        Question(
-            "example",
+        example_question(
             "Start from the working example (S3 buckets must keep versions)?",
-            "confirm",
-            lambda value: parse_bool("example", value),
-            default=lambda _a: False,
-            flags=("--example",),
-            negatable=False,
-            help="start from cfngen's working example",
+            "start from cfngen's working example",
         ),
         Question(
             "hook_alias",
@@ -115,16 +109,7 @@ def _questions() -> tuple[Question, ...]:
             help=f"Lambda hooks: the hook's type name, its Alias (default: {DEFAULT_ALIAS})",
             propose=lambda a, folder: None if a.get("example") else alias_from_folder(folder),
         ),
-        Question(
-            "runtime",
-            "Lambda runtime:",
-            "select",
-            lambda value: check_runtime(str(value).strip()),
-            default=lambda _a: DEFAULT_RUNTIME.name,
-            choices=lambda _a: [(r.name, r.name) for r in RUNTIMES if r.status == "supported"],
-            flags=("--runtime",),
-            help="the Lambda runtime, e.g. python3.12 (default: the newest)",
-        ),
+        runtime_question(),
         ci_question(),
     )
 

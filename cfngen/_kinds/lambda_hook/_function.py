@@ -1,10 +1,9 @@
 """The Lambda hook's function, found in the template and opened in cfngen/_contract's runner.
 
 A Lambda function declared in a SAM/CloudFormation template is loaded as Lambda loads it by the
-code the custom resource kind has for the same job (SAM's CodeUri and Globals, inline code,
-layers, requirements installed for the run, the repository rule for every folder read, Lambda's
-init phase, the context object): this module is the one place this kind reaches it, so that
-moving that code to a package the kinds share changes the imports here only.
+code the kinds share with custom resources (cfngen/_kinds/_shared/: SAM's CodeUri and Globals,
+inline code, layers, requirements installed for the run, the repository rule for every folder
+read, Lambda's init phase, the context object).
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from cfngen._kinds.lambda_hook._declared import (
 
 if TYPE_CHECKING:
     from cfngen._contract._runner import Runner
-    from cfngen._kinds._kind import Project
+    from cfngen._kind import Project
     from cfngen._kinds._shared._lambda import Function
 
 
@@ -64,7 +63,7 @@ class Found:
 
 def hook_ids(project: Project, template: Path | None) -> list[str]:
     """The logical ids of the template's LambdaHooks ([] when it cannot be read)."""
-    from cfngen._kinds.custom_resource._template import load_template
+    from cfngen._kinds._shared._lambda_code import load_template
 
     try:
         return list(lambda_hooks(load_template(find_template(project.root, template))))
@@ -84,8 +83,8 @@ def find(
     """The LambdaHook (`--resource`, else the only one), and its function's code."""
     from cfngen._kinds._shared import _lambda_code as _code
     from cfngen._kinds._shared._intrinsics import _Resolver
+    from cfngen._kinds._shared._lambda_code import load_template
     from cfngen._kinds._shared._reach import Reach
-    from cfngen._kinds.custom_resource._template import load_template
 
     path = find_template(project.root, template or project.template)
     document = load_template(path)
@@ -147,17 +146,17 @@ def opened(runner: Runner[Project], found: Found) -> Iterator[Runner[Project] | 
     """The runner opened on the function (None when it cannot be imported: its
     `function.init_error` says why, and every invocation fails with it)."""
     from cfngen._contract._entrypoint import Source
-    from cfngen._kinds.custom_resource._open import _offline, _warm_up
+    from cfngen._kinds._shared._lambda_open import offline, warm_up
 
     function = found.function
     region = runner.settings.region or "us-east-1"
-    with _offline(region, allow_network=runner.settings.allow_network):
+    with offline(region, allow_network=runner.settings.allow_network):
         found.notes.extend(function.prepare())
     if function.init_error is not None:
         yield None
         return
     with function.on_path(), runner.open(Source(function.code_dir, function.source)):
-        _warm_up(function.code_dir)  # before the worker forks: not inside any deadline
+        warm_up(function.code_dir)  # before the worker forks: not inside any deadline
         yield runner
 
 

@@ -17,7 +17,7 @@ from cfngen._kinds.lambda_hook._send import send, three_at_most
 
 if TYPE_CHECKING:
     from cfngen._contract._runner import Runner
-    from cfngen._kinds._kind import Project
+    from cfngen._kind import Project
 
 
 def invoke(
@@ -32,7 +32,7 @@ def invoke(
     params: list[str] | None = None,
     params_file: Path | None = None,
 ) -> InvokeResult:
-    from cfngen._kinds._parameters import parse_params
+    from cfngen._kinds._shared._parameters import parse_params
     from cfngen._kinds.lambda_hook._targets import invoke_case
 
     region = runner.settings.region or "us-east-1"

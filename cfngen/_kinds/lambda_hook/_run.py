@@ -26,7 +26,7 @@ from cfngen._kinds.lambda_hook._targets import Case, cases
 
 if TYPE_CHECKING:
     from cfngen._contract._runner import Runner
-    from cfngen._kinds._kind import Project
+    from cfngen._kind import Project
 
 VERDICT_TESTS = ("lh_compliant_succeeds", "lh_noncompliant_fails")
 TEST_NAMES = tuple(rule.name for rule in RULES) + VERDICT_TESTS
@@ -69,7 +69,7 @@ def _run_tests(
 ) -> SuiteResult:
     """The tests of `--resource`, else of every LambdaHook of the template in turn."""
     from cfngen._contract._select import compile_expression
-    from cfngen._kinds._parameters import parse_params
+    from cfngen._kinds._shared._parameters import parse_params
 
     started = time.perf_counter()
     select = compile_expression(runner.settings.keyword or "")

@@ -24,7 +24,7 @@ from cfngen._kinds.lambda_hook._targets import Case
 if TYPE_CHECKING:
     from cfngen._contract._call import Invocation
     from cfngen._contract._runner import Runner
-    from cfngen._kinds._kind import Project
+    from cfngen._kind import Project
 
 
 class _Call:

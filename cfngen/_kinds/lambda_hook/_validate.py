@@ -115,7 +115,7 @@ def _holds_intrinsic(value: Any) -> bool:
 def _schema() -> dict[str, Any] | None:
     """The LambdaHook resource's schema as cfn-lint bundles it, its Alias pattern dropped
     (checked by `_ALIAS` instead)."""
-    from cfngen._kinds.lambda_hook._bundled import bundled_schema
+    from cfngen._kinds._shared._targets import bundled_schema
 
     found = bundled_schema(LAMBDA_HOOK_TYPE)
     if found is None:
@@ -151,21 +151,26 @@ def _check_properties(
     base = f"/Resources/{name}/Properties"
     if schema is not None:
         validator = jsonschema.Draft7Validator(schema)
+        said: set[tuple[str, str]] = set()
         for error in sorted(validator.iter_errors(dict(properties)), key=lambda e: list(e.path)):
             about_keys = error.validator in ("required", "additionalProperties")
             if not about_keys and _holds_intrinsic(error.instance):
                 continue  # a value the stack resolves: nothing to say offline
             path = "/".join(str(p) for p in error.absolute_path)
-            report.diagnostics.append(
-                Diagnostic(
-                    "error",
-                    base + (f"/{path}" if path else ""),
-                    f"{name}: {_worded(error)}",
-                    f"see {LAMBDA_HOOK_TYPE} in the CloudFormation template reference",
-                    *_node_at(nodes, list(error.absolute_path), at),
-                    code="cfngen/lambda-hook-property",
+            for message, hint in _worded(error):
+                if (path, message) in said:
+                    continue  # jsonschema reports each missing key of one object once per key
+                said.add((path, message))
+                report.diagnostics.append(
+                    Diagnostic(
+                        "error",
+                        base + (f"/{path}" if path else ""),
+                        f"{name}: {path.replace('/', '.') or 'Properties'} {message}",
+                        hint or f"see {LAMBDA_HOOK_TYPE} in the CloudFormation template reference",
+                        *_node_at(nodes, list(error.absolute_path), at),
+                        code="cfngen/lambda-hook-property",
+                    )
                 )
-            )
     alias = properties.get("Alias")
     if isinstance(alias, str) and (not _ALIAS.match(alias) or alias.lower().startswith("aws")):
         report.diagnostics.append(
@@ -181,15 +186,26 @@ def _check_properties(
         )
 
 
-def _worded(error: Any) -> str:
-    if error.validator == "required":
-        return str(error.message).replace("is a required property", "is required")
-    if error.validator == "oneOf" and list(error.path)[-1:] == ["TargetFilters"]:
-        return (
-            "TargetFilters is either Actions/InvocationPoints/TargetNames lists or a Targets "
-            "list of {TargetName, Action, InvocationPoint}, not both"
-        )
-    return str(error.message)
+def _worded(error: Any) -> list[tuple[str, str | None]]:
+    """What jsonschema found, in cfngen's one wording of a broken rule (cfngen/_schema/
+    _wording.py): one sentence per missing or unknown key."""
+    from cfngen._schema import _wording
+
+    instance = error.instance
+    if error.validator == "required" and isinstance(instance, dict):
+        return [(_wording.missing_key(k), None) for k in error.validator_value if k not in instance]
+    if error.validator == "additionalProperties" and isinstance(instance, dict):
+        known = error.schema.get("properties") or {}
+        return [(_wording.unknown_key(k), None) for k in instance if k not in known]
+    if error.validator == "oneOf":
+        if list(error.path)[-1:] == ["TargetFilters"]:
+            either = (
+                "is either Actions/InvocationPoints/TargetNames lists or a Targets list of "
+                "{TargetName, Action, InvocationPoint}, not both"
+            )
+            return [(either, None)]
+        return [(_wording.no_alternative(None), None)]
+    return [_wording.sentence(error.validator, error.validator_value, instance)]
 
 
 def _check_function(
@@ -276,7 +292,7 @@ def _check_targets(
                 code="cfngen/lambda-hook-target-names-unused",
             )
         )
-    from cfngen._kinds.lambda_hook._bundled import bundled_types
+    from cfngen._kinds._shared._targets import bundled_types
 
     known = bundled_types()
     for target in hook.target_names:
