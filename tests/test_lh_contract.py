@@ -139,6 +139,15 @@ def test_a_message_over_the_limit_is_a_warning_that_it_will_be_cut(
     }
 
 
+def test_a_project_named_from_its_parent_folder(example: Path, tmp_path: Path) -> None:
+    """`cfngen test NAME` from the folder above: the template the project was found by is
+    relative to the working folder (it was looked for again under the project: "no such
+    template")."""
+    project = _copy(example, tmp_path)
+    result = run_cli("test", "-k", "status", project.name, cwd=project.parent)
+    assert result.exit_code == 0, result.stdout + result.stderr
+
+
 def test_invoke_sends_one_request_and_says_how_it_ended(example: Path, tmp_path: Path) -> None:
     project = _copy(example, tmp_path)
     ok = run_cli("invoke", "preCreate", cwd=project)

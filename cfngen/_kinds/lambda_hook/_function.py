@@ -9,6 +9,7 @@ read, Lambda's init phase, the context object).
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -34,6 +35,11 @@ DEFAULT_LIMIT = 30.0
 
 
 def find_template(root: Path, given: Path | None) -> Path:
+    """`given` (`--template`, absolute; or the template the project was found by, which is as
+    relative as the project folder named on the command line: relative to the working folder,
+    not to `root`), else the first template at the top of `root` that declares a LambdaHook."""
+    if given is not None and os.path.exists(given):
+        return Path(os.path.abspath(given))
     if given is not None:
         path = given if given.is_absolute() else root / given
         if not path.is_file():
