@@ -39,7 +39,10 @@ SET_RUNTIMES = [
     *("java25", "java21", "java17", "java11", "java8.al2", "java8"),
 ]
 VALUES = [
-    (["cfngen", "init", "--artifact-type", ""], ["resource", "hook", "module", "custom-resource"]),
+    (
+        ["cfngen", "init", "--artifact-type", ""],
+        ["resource", "hook", "module", "custom-resource", "lambda-hook"],
+    ),
     (["cfngen", "init", "--artifact-type", "c"], ["custom-resource"]),
     (["cfngen", "init", "--runtime", "python3.1"], RUNTIMES[:4]),
     (["cfngen", "init", "--template-version", ""], ["0.1.0", "0.2.0"]),

@@ -1,4 +1,5 @@
-"""Where the custom resource's function may take its code from.
+"""Where a template's Lambda function (a custom resource's, a Lambda hook's) may take its code
+from.
 
 cfngen only reads these paths to run code: the function's `CodeUri` (or `Code`), its layers'
 `ContentUri`, the `--handler` file and its folder, and every symbolic link inside those folders

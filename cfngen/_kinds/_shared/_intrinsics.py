@@ -1,6 +1,6 @@
-"""The stack a custom resource is tested in, offline: its account, name and pseudo parameters,
-and the template's intrinsic functions resolved from them and from parameter defaults (whatever
-cannot be known offline becomes a placeholder, with a warning).
+"""The stack a custom resource or a Lambda hook is tested in, offline: its account, name and
+pseudo parameters, and the template's intrinsic functions resolved from them and from parameter
+defaults (whatever cannot be known offline becomes a placeholder, with a warning).
 """
 
 from __future__ import annotations

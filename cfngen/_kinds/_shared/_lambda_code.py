@@ -1,4 +1,5 @@
-"""The code of the custom resource's function, loaded as Lambda loads it.
+"""The code of a template's Lambda function (a custom resource's, a Lambda hook's), loaded as
+Lambda loads it.
 
 From the template (`_template.py` finds the function the ServiceToken names): SAM's `CodeUri`
 (or a plain function's local `Code` folder) relative to the template, the handler
@@ -28,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
-from cfngen._kinds.custom_resource._intrinsics import _Resolver
-from cfngen._kinds.custom_resource._lambda import CFNRESPONSE, Function
-from cfngen._kinds.custom_resource._reach import Reach
+from cfngen._kinds._shared._intrinsics import _Resolver
+from cfngen._kinds._shared._lambda import CFNRESPONSE, Function
+from cfngen._kinds._shared._reach import Reach
 
 FUNCTION_TYPES = ("AWS::Serverless::Function", "AWS::Lambda::Function")
 HINT = "point its ServiceToken at a function in the template, or pass --handler FILE.py:FUNCTION"
@@ -245,3 +246,18 @@ def _layers(path: Path, resources: Mapping[str, Any], reach: Reach, given: Any) 
             folder = reach.code(path.parent / content, f"ContentUri of {target}")
             out.append(folder / "python" if (folder / "python").is_dir() else folder)
     return tuple(out)
+
+
+def load_template(path: Path) -> dict[str, Any]:
+    from cfngen._cfn_template import decode, plain
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CfngenError(f"{path}: cannot read it: {exc}", "pass a readable template") from None
+    decoded = decode(text)
+    if not isinstance(decoded.template, dict):
+        first = decoded.errors[0][2] if decoded.errors else "not a template"
+        raise CfngenError(f"{path}: cannot read it: {first}", "fix the template")
+    template: dict[str, Any] = plain(decoded.template)
+    return template

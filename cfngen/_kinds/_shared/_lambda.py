@@ -1,4 +1,5 @@
-"""The custom resource's function, and how Lambda calls it.
+"""A Lambda function declared in a template (a custom resource's, a Lambda hook's), and how
+Lambda calls it.
 
 The function is found in the template by _template.py, its code by _code.py (inline code runs as
 `index.py` beside AWS's `cfnresponse` module, as on Lambda).
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._contract._requirements import install_requirements, to_install
-from cfngen._kinds.custom_resource._intrinsics import ACCOUNT_ID, STACK_NAME
+from cfngen._kinds._shared._intrinsics import ACCOUNT_ID, STACK_NAME
 
 #: AWS's cfnresponse module as Lambda provides it to inline code (the PyPI package of that
 #: name is someone else's).
@@ -38,7 +39,7 @@ CFNRESPONSE = Path(__file__).with_name("aws_cfnresponse.txt")
 
 @dataclass
 class Function:
-    """The Lambda function that serves the custom resource."""
+    """The Lambda function a template declares (a custom resource's, a Lambda hook's)."""
 
     logical_id: str
     code_dir: Path
