@@ -57,7 +57,11 @@ def load_project(root: Path) -> Project:
         return dataclasses.replace(_from_config(root, config_path), notes=notes)
     found = detect(root)
     if found is not None:
-        return Project(root=root, kind=found[0], template=found[1], notes=notes)
+        # Absolute, as it is when the project is the working folder: a kind joins a relative
+        # template to the project folder, which `cfngen test NAME` names relative to the
+        # working folder too ("NAME/NAME/template.yaml: no such template").
+        template = Path(os.path.abspath(found[1]))
+        return Project(root=root, kind=found[0], template=template, notes=notes)
     raise CfngenError(
         f"{root}: not a project folder (no {CONFIG_FILE})",
         "run the command inside a project, pass a project folder or a schema file "

@@ -87,3 +87,16 @@ def test_a_handler_that_hangs_exits_1_at_its_timeout(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "still running after 1 s" in captured.out
     assert "one-response: no response before the deadline" in captured.out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["test", "-q"], ["invoke", "Create", "--project"], ["validate"], ["runtime", "--project"]],
+    ids=["test", "invoke", "validate", "runtime"],
+)
+def test_a_project_named_from_its_parent_folder(root, command, monkeypatch, capsys):
+    """`cfngen test p` from the folder above: the template the project was found by is
+    relative to the working folder, and was joined to the project folder again
+    ("p/p/template.yaml: no such template")."""
+    monkeypatch.chdir(root.parent)
+    assert main([*command, root.name]) == 0, capsys.readouterr().err
