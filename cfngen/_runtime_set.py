@@ -24,8 +24,7 @@ from typing import Any
 from cfngen import _schema
 from cfngen._errors import CfngenError
 from cfngen._files import Transaction
-from cfngen._project import CONFIG_FILE, Project, load_project
-from cfngen._runtimes import (
+from cfngen._languages._python_runtimes import (
     DEFAULT_RUNTIME,
     OLDEST_RUNTIME,
     RUNTIMES,
@@ -34,6 +33,7 @@ from cfngen._runtimes import (
     get_runtime,
     python_of,
 )
+from cfngen._project import CONFIG_FILE, Project, load_project
 
 TEMPLATE_FILE = "template.yml"
 

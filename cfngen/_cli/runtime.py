@@ -12,8 +12,8 @@ from cfngen._completion import offer
 from cfngen._errors import ExitCode
 
 if TYPE_CHECKING:
+    from cfngen._languages._python_runtimes import Runtime
     from cfngen._render import Style
-    from cfngen._runtimes import Runtime
 
 _DIFF_STYLES: dict[str, Style] = {"+": "ok", "-": "error", "@": "hint"}
 _PHASES = {
@@ -69,7 +69,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _runtime_names() -> tuple[str, ...]:
-    from cfngen._runtimes import RUNTIMES
+    from cfngen._languages._python_runtimes import RUNTIMES
 
     return tuple(row.name for row in RUNTIMES)
 

@@ -282,8 +282,8 @@ class Project:
 
     def entrypoint_problem(self) -> CfngenError | None:
         """Why the handlers `.rpdk-config` names cannot be imported from src/, or None (see
-        cfngen/_kind/_handler.py)."""
-        from cfngen._kind._handler import entrypoint_problem
+        cfngen/_languages/_python_handler.py)."""
+        from cfngen._languages._python_handler import entrypoint_problem
 
         return entrypoint_problem(self)
 
@@ -342,7 +342,7 @@ class FileSet:
 
     def collect(self, context: PackageContext) -> Entries:
         if self.role_template is not None:  # it ships handlers: Lambda must import them
-            from cfngen._kind._handler import require_handler
+            from cfngen._languages._python_handler import require_handler
 
             require_handler(context.project, attribute=True)
         entries: Entries = {}

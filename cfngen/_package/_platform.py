@@ -14,8 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
+from cfngen._languages._python_runtimes import (
+    DEFAULT_RUNTIME,
+    RUNTIMES,
+    find_runtime,
+    runtime_warnings,
+)
 from cfngen._project import CONFIG_FILE, Project
-from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES, find_runtime, runtime_warnings
 
 TEMPLATE_FILE = "template.yml"
 

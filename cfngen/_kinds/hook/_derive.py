@@ -101,7 +101,7 @@ def official_style(project: Project) -> bool:
 
 
 def generate_inputs(project: Project) -> dict[str, bytes | None]:
-    from cfngen._kind._handler import require_handler
+    from cfngen._languages._python_handler import require_handler
 
     # As for a resource type: a python3.7 hook cannot run the models, and a typo in the
     # entrypoint would put them in a second package (exit 2, the fix named).
@@ -168,7 +168,7 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
     """Every derived file (`Kind.derive`), with the official outputs among them."""
     from cfngen._kind import Derived
     from cfngen._kinds._shared._official import official_outputs, official_witness
-    from cfngen._runtimes import runtime_warnings
+    from cfngen._languages._python_runtimes import runtime_warnings
 
     rendered = render(project, dict(inputs))
     return Derived(
@@ -227,7 +227,7 @@ def _texts(
     official: bool,
 ) -> dict[str, str]:
     from cfngen._kinds._shared._sam import render_requirements, render_template
-    from cfngen._runtimes import project_python
+    from cfngen._languages._python_runtimes import project_python
     from cfngen._support import source
 
     package = f"src/{project.package_name}"
@@ -263,7 +263,7 @@ def _texts(
 
 
 def _default_runtime() -> str:
-    from cfngen._runtimes import DEFAULT_RUNTIME
+    from cfngen._languages._python_runtimes import DEFAULT_RUNTIME
 
     return DEFAULT_RUNTIME.name
 

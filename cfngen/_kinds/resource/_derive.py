@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, read_optional
-from cfngen._kind._handler import require_handler
 from cfngen._kind._kind import Derived
 from cfngen._kinds._shared._official import official_outputs, official_witness
 from cfngen._kinds.resource import CALLBACK_CONTEXT_FILE
+from cfngen._languages._python_handler import require_handler
+from cfngen._languages._python_runtimes import project_python, runtime_name, runtime_warnings
 from cfngen._progress import phase
 from cfngen._project import CONFIG_FILE, Project
-from cfngen._runtimes import project_python, runtime_name, runtime_warnings
 
 if TYPE_CHECKING:
     from cfngen._validate._file_report import FileReport

@@ -57,7 +57,7 @@ def require_handler(project: Project, *, attribute: bool = False) -> tuple[int, 
     With `attribute`, the entrypoint's module must also define the function it names (read,
     not imported: `build` ships code it never runs).
     """
-    from cfngen._runtimes import project_python
+    from cfngen._languages._python_runtimes import project_python
 
     python = project_python(project)
     problem = entrypoint_problem(project)
