@@ -24,6 +24,7 @@ from typing import Any
 from cfngen import _schema
 from cfngen._errors import CfngenError
 from cfngen._files import Transaction
+from cfngen._languages._python import declared_runtime
 from cfngen._languages._python_runtimes import (
     DEFAULT_RUNTIME,
     OLDEST_RUNTIME,
@@ -81,7 +82,7 @@ def show_runtime(root: Path, today: str) -> RuntimeReport:
     template_runtimes = [
         value for _, _, value in _yaml_runtimes(template or "", template_path.name)
     ]
-    declared = project.runtime
+    declared = declared_runtime(project.config)
     if config_path is None:
         pythons = {value for value in template_runtimes if python_of(value) is not None}
         declared = pythons.pop() if len(pythons) == 1 else None

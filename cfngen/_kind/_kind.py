@@ -236,61 +236,10 @@ class Project:
         """What the handlers are written in (`.rpdk-config`'s language; cfngen/_languages.py)."""
         return language_of(self.config)
 
-    @property
-    def runtime(self) -> str | None:
-        """The Lambda runtime id (`python3.12`), as the official Python plugin records it."""
-        value = self.config.get("runtime")
-        return value if isinstance(value, str) else None
-
-    @property
-    def entrypoint(self) -> str:
-        """The Lambda handler, `pkg.handlers.resource`: `.rpdk-config`'s, so a renamed package
-        keeps working, else the official default for the type name."""
-        value = self.config.get("entrypoint")
-        if isinstance(value, str) and value:
-            return value
-        return f"{self.type_name.package_name}.handlers.resource"
-
-    @property
-    def test_entrypoint(self) -> str:
-        value = self.config.get("testEntrypoint")
-        if isinstance(value, str) and value:
-            return value
-        return self.handlers_module + ".test_entrypoint"
-
-    @property
-    def handlers_module(self) -> str:
-        """`pkg.handlers`: the module the entrypoint lives in."""
-        return self.entrypoint.rpartition(".")[0]
-
-    @property
-    def handlers_path(self) -> Path:
-        """The file of handlers_module: `src/pkg/handlers.py`."""
-        return self.src_dir.joinpath(*self.handlers_module.split(".")).with_suffix(".py")
-
-    @property
-    def package_name(self) -> str:
-        return self.entrypoint.split(".")[0]
-
-    @property
-    def src_dir(self) -> Path:
-        return self.root / "src"
-
-    @property
-    def package_dir(self) -> Path:
-        return self.src_dir / self.package_name
-
-    def entrypoint_problem(self) -> CfngenError | None:
-        """Why the handlers `.rpdk-config` names cannot be imported from src/, or None (see
-        cfngen/_languages/_python_handler.py)."""
-        from cfngen._languages._python_handler import entrypoint_problem
-
-        return entrypoint_problem(self)
-
 
 def require_entrypoint(project: Project) -> None:
     """Stop (exit 2, before anything is written or imported) when the entrypoint is broken."""
-    problem = project.entrypoint_problem()
+    problem = project.language.handler_problem(project)
     if problem is not None:
         raise problem
 
@@ -344,7 +293,8 @@ class FileSet:
         if self.role_template is not None:  # it ships handlers: Lambda must import them
             from cfngen._languages._python_handler import require_handler
 
-            require_handler(context.project, attribute=True)
+            project = context.project
+            require_handler(project.language.layout(project), attribute=True)
         entries: Entries = {}
         for part in self.parts:
             entries.update(part(context))

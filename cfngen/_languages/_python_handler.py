@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 
 class Project(Protocol):
-    """What the check reads of a project (cfngen._kind.Project has it): named here, not
-    imported, so the project and its check do not import each other."""
+    """What the check reads of a project: its Python layout (cfngen/_languages/_python.py's
+    `PythonLayout`, which `project.language.layout(project)` gives)."""
 
     @property
     def root(self) -> Path: ...

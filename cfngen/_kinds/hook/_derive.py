@@ -81,13 +81,15 @@ def may_derive(project: Project, relpath: str) -> bool:
     path = PurePosixPath(relpath)
     if ".." in path.parts:
         return False
-    package = f"src/{project.package_name}"
+    # Another language's project has no Python package of cfngen's making.
+    handlers = project.language.handlers
+    package = f"src/{project.language.layout(project).package_name}" if handlers else None
     if relpath in (
         "hook-role.yaml",
         "template.yml",
         "src/requirements.txt",
         configuration_file(str(project.type_name)),
-        *(f"{package}/{name}" for name in _DERIVED_SOURCES),
+        *(f"{package}/{name}" for name in _DERIVED_SOURCES if package),
     ):
         return True
     if path.parent.as_posix() in (f"{package}/target_models", TARGET_SCHEMAS):
@@ -105,7 +107,7 @@ def generate_inputs(project: Project) -> dict[str, bytes | None]:
 
     # As for a resource type: a python3.7 hook cannot run the models, and a typo in the
     # entrypoint would put them in a second package (exit 2, the fix named).
-    require_handler(project)
+    require_handler(project.language.layout(project))
     root = project.root
     schema = _read_bytes(project.schema_path)
     if schema is None:
@@ -141,7 +143,7 @@ def generate_inputs(project: Project) -> dict[str, bytes | None]:
 def imported_modules(project: Project) -> set[str]:
     """The `target_models` modules the project's own code names."""
     found: set[str] = set()
-    package = project.package_dir
+    package = project.language.layout(project).package_dir
     for path in package.rglob("*.py") if package.is_dir() else []:
         relative = path.relative_to(package).parts
         if relative[0] == "target_models" or path.name in _DERIVED_SOURCES:
@@ -174,7 +176,7 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
     return Derived(
         files=rendered.files,
         report=rendered.report,
-        warnings=runtime_warnings(project.runtime) + rendered.warnings,
+        warnings=runtime_warnings(project.language.layout(project).runtime) + rendered.warnings,
         official_outputs=official_outputs(rendered.files),
         official_witness=official_witness(rendered.files),
     )
@@ -230,8 +232,9 @@ def _texts(
     from cfngen._languages._python_runtimes import project_python
     from cfngen._support import source
 
-    package = f"src/{project.package_name}"
-    python = project_python(project)
+    layout = project.language.layout(project)
+    package = f"src/{layout.package_name}"
+    python = project_python(layout)
     texts = {
         f"{package}/models.py": models_module(schema, official=official, python=python),
         f"{package}/cfngen_runtime.py": source("cfngen_runtime.py"),
@@ -243,9 +246,9 @@ def _texts(
         "hook-role.yaml": render_role(schema, str(project.type_name)),
         "template.yml": render_template(
             str(project.type_name),
-            project.runtime or _default_runtime(),
-            project.entrypoint,
-            project.test_entrypoint,
+            layout.runtime or _default_runtime(),
+            layout.entrypoint,
+            layout.test_entrypoint,
             kind="hook",
         ),
         "src/requirements.txt": render_requirements((project.root / REQUIREMENTS_FILE).is_file()),
@@ -366,15 +369,16 @@ def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list
     registers handlers with HookInvocationPoint itself, unlike GuardHook's subclasses)."""
     try:
         schema = json.loads(inputs.get("schema") or b"")
-        text = project.handlers_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
+        handlers_path = project.language.layout(project).handlers_path
+        text = handlers_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError, CfngenError):
         return []
     if not isinstance(schema, dict):
         return []
     if "HookInvocationPoint" not in text:
         return []
     handlers = _handlers(schema)
-    shown = project.handlers_path.relative_to(project.root).as_posix()
+    shown = handlers_path.relative_to(project.root).as_posix()
     return [
         f"the schema declares {point}, but {shown} registers no handler for "
         f"HookInvocationPoint.{_POINTS[point]}: the hook answers FAILED to it"

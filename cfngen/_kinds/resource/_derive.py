@@ -55,7 +55,8 @@ def may_derive(project: Project, relpath: str) -> bool:
     if relpath in (ROLE_FILE, SAM_FILE, SRC_REQUIREMENTS):
         return True
     modules = (MODELS_FILE, RUNTIME_FILE, AWS_MODULE)
-    if relpath in {f"src/{project.package_name}/{name}" for name in modules}:
+    package = project.language.layout(project).package_name
+    if relpath in {f"src/{package}/{name}" for name in modules}:
         return True
     if path.parts[:1] == ("docs",) and path.suffix == ".md" and ".." not in path.parts:
         return True
@@ -81,7 +82,7 @@ def generate_inputs(project: Project) -> dict[str, bytes | None]:
     # entrypoint would make every derived path point at another package (exit 2, fix named).
     # Another language's handlers are the plugin's: nothing derived depends on them.
     if project.language.handlers:
-        require_handler(project)
+        require_handler(project.language.layout(project))
     root = project.root
     schema = read_bytes(
         project.schema_path,
@@ -127,7 +128,7 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
     return Derived(
         files=files,
         report=report,
-        warnings=runtime_warnings(project.runtime),
+        warnings=runtime_warnings(project.language.layout(project).runtime),
         official_outputs=official_outputs(files),
         official_witness=official_witness(files),
         until_edited=frozenset(
@@ -169,7 +170,8 @@ def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list
         return []
     if not isinstance(schema, dict):
         return []
-    return handler_warnings(schema, project.handlers_path, _display(project, project.handlers_path))
+    handlers = project.language.layout(project).handlers_path
+    return handler_warnings(schema, handlers, _display(project, handlers))
 
 
 def render_project(
@@ -192,7 +194,7 @@ def render_project(
     from cfngen._models import render_models as real_render_models
 
     render = render_models or real_render_models
-    python = project_python(project)
+    python = project_python(project.language.layout(project))
     texts: dict[str, str] = {}
     if models is None:
         with phase("generating models.py"):
@@ -224,7 +226,7 @@ def _render_models(project: Project, models: dict[str, str]) -> dict[str, str]:
     from cfngen._models import MODELS_FILE, RUNTIME_FILE
     from cfngen._support import AWS_MODULE, source
 
-    package = f"src/{project.package_name}"
+    package = f"src/{project.language.layout(project).package_name}"
     texts = {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
     texts[f"{package}/{AWS_MODULE}"] = source(AWS_MODULE)
     return texts
@@ -245,11 +247,12 @@ def _render_the_rest(
     texts: dict[str, str] = {}
     texts[ROLE_FILE] = render_role(schema, project.type_name)
     if not language_free:  # the SAM template and requirements run Python handlers
+        layout = project.language.layout(project)
         texts[SAM_FILE] = render_template(
             project.type_name,
-            runtime_name(project.runtime),
-            project.entrypoint,
-            project.test_entrypoint,
+            runtime_name(layout.runtime),
+            layout.entrypoint,
+            layout.test_entrypoint,
         )
         texts[SRC_REQUIREMENTS] = render_requirements((project.root / REQUIREMENTS_FILE).is_file())
     with phase("writing docs/"):
@@ -298,7 +301,9 @@ def _models_from_inputs(
         return None
     if not isinstance(doc.data, dict):
         return None
-    return render_models(doc.data, _callback_context(inputs), python=project_python(project))
+    return render_models(
+        doc.data, _callback_context(inputs), python=project_python(project.language.layout(project))
+    )
 
 
 def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileReport:
