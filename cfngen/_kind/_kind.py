@@ -27,7 +27,8 @@ Which hooks each engine calls, in the order it calls them:
   `generate_notes(project, inputs)` on every run; `may_derive(project, relpath)` decides which
   paths the ownership manifest may ever write or delete for this kind.
 - `cfngen invoke` / `cfngen test`: `contract`, a `ContractProtocol` (None: this kind has no
-  handlers to run); `invoke_actions` for invoke's --help and the shell completion.
+  handlers to run); `invoke_actions` for invoke's --help and the shell completion;
+  `cli_options`, the options the CLI adds for the kind (cfngen/_kind/_options.py).
 - `cfngen init` / `upgrade` / `template sync`: `init` (None: this kind cannot be created yet);
   its `template` names the folder `templates/<template>/` holding the copier template.
 - `cfngen build` / `cfngen submit`: `packaging` (None: nothing to register).
@@ -53,6 +54,7 @@ from cfngen._typename import TypeName
 if TYPE_CHECKING:
     from cfngen._contract._protocol import ContractProtocol
     from cfngen._kind._init_spec import InitSpec
+    from cfngen._kind._options import CliOption
     from cfngen._package._limits import Limit
     from cfngen._package._sources import ProjectFiles
     from cfngen._validate._file_report import FileReport
@@ -121,6 +123,10 @@ class Kind(Protocol):
     #: inputs, derived docs).
     precommit_files: tuple[str, ...]
     precommit_exclude: tuple[str, ...]
+    #: The command-line options this kind's contract takes beyond the shared ones, which the
+    #: CLI adds to the commands each names (`--help` and the completion show them); their
+    #: values reach the contract as `options[dest]` (cfngen/_kind/_options.py).
+    cli_options: tuple[CliOption, ...]
 
     def project_file(self, root: Path) -> Path | None:
         """For a kind without `.rpdk-config` (no `artifact_types`): the file at the top of
