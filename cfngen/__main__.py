@@ -29,7 +29,7 @@ def run() -> None:
         code = 130
     if code == 130:
         _exit_interrupted()
-    if _nothing_left_to_finalise() and _flushed():
+    if _exit_handlers_run() and _flushed():
         # Freeing every module one by one costs 30-40 ms after a generate; the exit code, the
         # flushed output and the files written are all that is left, and the OS keeps those.
         os._exit(code)
@@ -50,15 +50,20 @@ def _exit_interrupted() -> None:
     os._exit(130)
 
 
-def _nothing_left_to_finalise() -> bool:
-    """No atexit handler (logging, weakref.finalize, ...) to run, no other thread to wait for."""
+def _exit_handlers_run() -> bool:
+    """The atexit handlers (logging's flush, weakref.finalize's temporary folders, ...) run as
+    the interpreter's exit would run them; False (take the usual exit) when another thread is
+    still running, which the interpreter waits for first."""
     import atexit
 
-    count = getattr(atexit, "_ncallbacks", None)  # CPython's; elsewhere take the usual exit
-    if count is None or count() != 0:
-        return False
     threading = sys.modules.get("threading")
-    return threading is None or threading.active_count() == 1
+    if threading is not None and threading.active_count() != 1:
+        return False
+    run_exitfuncs = getattr(atexit, "_run_exitfuncs", None)  # CPython's
+    if run_exitfuncs is None:
+        return False
+    run_exitfuncs()
+    return True
 
 
 def _flushed() -> bool:

@@ -14,14 +14,11 @@ is why they are edited as text at the spans their parsers report rather than loa
 
 from __future__ import annotations
 
-import difflib
-import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cfngen import _schema
 from cfngen._errors import CfngenError
 from cfngen._files import Transaction
 from cfngen._languages._python import declared_runtime
@@ -34,12 +31,21 @@ from cfngen._languages._python_runtimes import (
     get_runtime,
     python_of,
 )
-from cfngen._project import CONFIG_FILE, Project, load_project
+from cfngen._project import load_project
+from cfngen._runtime_edits import (
+    TEMPLATE_FILE,
+    RuntimeChange,
+    Transactions,
+    _read_text,
+    _where,
+    _yaml_runtimes,
+    set_members,
+    set_runtimes,
+    write_edits,
+)
 
-TEMPLATE_FILE = "template.yml"
-
-#: Makes the Transaction the edits are committed in (tests pass one that fails).
-Transactions = Callable[[Path], Transaction]
+if TYPE_CHECKING:
+    from cfngen._runtime_languages import LanguageRuntimeReport
 
 
 @dataclass
@@ -64,18 +70,12 @@ class RuntimeReport:
     foreign: str | None = None
 
 
-@dataclass
-class RuntimeChange:
-    runtime: Runtime
-    #: Relative path -> unified diff of each file changed (empty: nothing to change).
-    diffs: dict[str, str] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-    #: What regenerate returned (a GenerateResult), or None when nothing changed.
-    generated: Any = None
-
-
-def show_runtime(root: Path, today: str) -> RuntimeReport:
+def show_runtime(root: Path, today: str) -> RuntimeReport | LanguageRuntimeReport:
     project = load_project(root)
+    if project.language.runtimes is not None:  # Node, Go, Java: Lambda's table, not Python's
+        from cfngen._runtime_languages import show_language_runtime
+
+        return show_language_runtime(project, today)
     config_path, template_path = _where(project)
     language = project.config.get("language")
     template = _read_text(template_path)
@@ -112,6 +112,11 @@ def set_runtime(
     (default: `cfngen generate`). All or nothing: both files are written in one transaction,
     and if the regeneration fails they are put back as they were (in another) and the error
     is raised."""
+    project = load_project(root)
+    if project.language.runtimes is not None:  # Node, Go, Java: Lambda's table, not Python's
+        from cfngen._runtime_languages import set_language_runtime
+
+        return set_language_runtime(project, name, today, transaction=transaction)
     older = python_of(name)
     if find_runtime(name) is None and older is not None and older < OLDEST_RUNTIME.version_info:
         raise CfngenError(
@@ -129,7 +134,6 @@ def set_runtime(
             f"{runtime.create_blocked_on}), so a resource type on it cannot be registered",
             f"choose a supported runtime, e.g. `cfngen runtime set {newest}`",
         )
-    project = load_project(root)
     refusal = project.language.refusal()  # a Python runtime for TypeScript handlers breaks them
     if refusal is not None:
         raise refusal
@@ -157,20 +161,7 @@ def set_runtime(
             edits[template_path] = (template_text.encode("utf-8"), new_template.encode("utf-8"))
     if not edits:
         return change
-    for path, (old, new) in edits.items():
-        relpath = path.relative_to(project.root).as_posix()
-        change.diffs[relpath] = "".join(
-            difflib.unified_diff(
-                old.decode("utf-8").splitlines(keepends=True),
-                new.decode("utf-8").splitlines(keepends=True),
-                f"a/{relpath}",
-                f"b/{relpath}",
-            )
-        )
-    edit = transaction(project.root)
-    for path, (_, new) in edits.items():
-        edit.write(path.relative_to(project.root).as_posix(), new)
-    edit.commit()
+    change.diffs = write_edits(project.root, edits, transaction)
     if regenerate is None:
         from cfngen._generate import generate_project
 
@@ -187,20 +178,6 @@ def set_runtime(
     return change
 
 
-def _where(project: Project) -> tuple[Path | None, Path]:
-    """Where the project's runtime is written: `.rpdk-config` (None for a project without
-    one) and the template with its functions."""
-    if project.template is not None:
-        return None, project.template
-    packaging = project.kind.packaging
-    if packaging is None or packaging.role_template is None:
-        raise CfngenError(
-            f"{project.root}: a {project.kind.label} has no handlers, so no Lambda runtime",
-            "`cfngen runtime` is for resource types, hooks and custom resources",
-        )
-    return project.root / CONFIG_FILE, project.root / TEMPLATE_FILE
-
-
 # --------------------------------------------------------------------------- .rpdk-config
 
 
@@ -209,50 +186,7 @@ def edit_config(text: str, runtime: Runtime, path: Path) -> str:
 
     A missing key is added after the last member, indented like it.
     """
-    try:
-        doc = _schema.loads(text)
-    except _schema.JsonSyntaxError as error:
-        raise CfngenError(f"{path}: invalid JSON: {error}", f"fix {CONFIG_FILE}") from None
-    if not isinstance(doc.data, dict):
-        raise CfngenError(f"{path}: expected a JSON object", f"fix {CONFIG_FILE}")
-    wanted = {"runtime": runtime.name, "language": runtime.language}
-    out = text
-    # Replace from the end of the text backwards, so earlier offsets stay valid.
-    spans = []
-    missing = []
-    for key, value in wanted.items():
-        span = doc.scalar_span(_schema.join_pointer("", key))
-        if key in doc.data and not isinstance(doc.data[key], str):
-            raise CfngenError(f'{path}: "{key}" is not a string', f'write it as "{key}": "{value}"')
-        if span is None:
-            missing.append(key)
-        elif doc.data[key] != value:
-            spans.append((span, json.dumps(value)))
-    for (start, end), replacement in sorted(spans, reverse=True):
-        out = out[:start] + replacement + out[end:]
-    if missing:
-        out = _append_members(out, [(key, wanted[key]) for key in missing])
-    expected = {**doc.data, **wanted}
-    if json.loads(out) != expected:  # a bug here must never reach the user's file
-        raise CfngenError(f"{path}: cfngen could not edit it safely", f"set {wanted} by hand")
-    return out
-
-
-def _append_members(text: str, members: list[tuple[str, str]]) -> str:
-    """Add members at the end of the top-level object, laid out like the ones before them."""
-    end = text.rstrip().rfind("}")
-    body = text[:end].rstrip()
-    between = text[len(body) : end]  # the whitespace before the closing brace, kept
-    pairs = [f"{json.dumps(key)}: {json.dumps(value)}" for key, value in members]
-    comma = "" if body.endswith("{") else ","
-    if "\n" in body:
-        newline = "\r\n" if "\r\n" in text else "\n"
-        last = body.rsplit("\n", 1)[-1]
-        indent = last[: len(last) - len(last.lstrip())] if comma else "    "
-        added = ",".join(f"{newline}{indent}{pair}" for pair in pairs)
-    else:  # the whole object on one line: stay on it
-        added = ("" if body.endswith("{") else " ") + ", ".join(pairs)
-    return body + comma + added + between + text[end:]
+    return set_members(text, {"runtime": runtime.name, "language": runtime.language}, path)
 
 
 # --------------------------------------------------------------------------- template.yml
@@ -266,64 +200,4 @@ def edit_template(
 
     Returns the text and the (line, value) of Runtime: values left alone (not Python).
     """
-    out = text
-    others = []
-    for start, end, value in reversed(_yaml_runtimes(text, name)):
-        if python_of(value) is None:
-            others.append((text.count("\n", 0, start) + 1, value))
-            continue
-        quote = text[start] if text[start] in "'\"" else ""
-        out = out[:start] + quote + runtime.name + quote + out[end:]
-    wanted = [v if python_of(v) is None else runtime.name for _, _, v in _yaml_runtimes(text, name)]
-    if [v for _, _, v in _yaml_runtimes(out, name)] != wanted:  # never hand a broken file
-        raise CfngenError(
-            f"{name}: cfngen could not edit it safely",
-            f"set every Runtime: to {runtime.name} by hand",
-        )
-    return out, others[::-1]
-
-
-def _yaml_runtimes(text: str, name: str) -> list[tuple[int, int, str]]:
-    """(start, end, value) of every scalar under a `Runtime` key, in file order.
-
-    PyYAML's composer gives each node's offsets without constructing anything, so
-    CloudFormation's short-form tags (`!GetAtt`) need no constructors.
-    """
-    import yaml
-
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as error:
-        raise CfngenError(
-            f"{name}: cannot read it as YAML: {error}",
-            f"fix {name}"
-            + (", or delete it and run `cfngen generate`" if name == TEMPLATE_FILE else ""),
-        ) from None
-    found: list[tuple[int, int, str]] = []
-    stack = [root] if root is not None else []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                if (
-                    isinstance(key, yaml.ScalarNode)
-                    and key.value == "Runtime"
-                    and isinstance(value, yaml.ScalarNode)
-                ):
-                    found.append((value.start_mark.index, value.end_mark.index, value.value))
-                else:
-                    stack.append(value)
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
-    return sorted(found)
-
-
-def _read_text(path: Path) -> str | None:
-    try:
-        return path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        return None
-    except UnicodeDecodeError:
-        raise CfngenError(f"{path}: is not UTF-8", "save it as UTF-8") from None
-    except OSError as error:
-        raise CfngenError(f"{path}: cannot read it: {error.strerror}") from None
+    return set_runtimes(text, runtime.name, lambda value: python_of(value) is not None, name)

@@ -8,10 +8,12 @@ then runs the tests in a child forked from it (cfngen/_contract/_isolate.py), wh
 sandbox, imports the handler package afresh from disk and forks two workers that share the tests
 (each test is a new container either way). So no run
 sees another's modules, moto accounts or environment, and none can run stale code: the child
-imports what is on disk when it starts, and a save during a run starts another. After a run,
-this process imports the library modules the child imported (moto's backends of the services
-the handlers call, their third-party dependencies; never the project's own), so the next
-child starts with them.
+imports what is on disk when it starts, and a save during a run starts another. Once a verdict
+is out, this process loads what the run loaded that any run will load again, never the
+project's own code (cfngen/_watch_warm.py): the library modules it imported (moto's backends
+of the services the handlers call, their third-party dependencies), the botocore models of
+those services, and, where Python writes no bytecode cache, the project's sources compiled
+(not run), so the next child starts with them.
 
 Files come from watchfiles (Rust's notify: inotify, FSEvents, ReadDirectoryChangesW), or with
 `poll=True` (file systems that send no events) from a look at every file's size, mtime and
@@ -120,6 +122,8 @@ class Session:
         self._failing: list[str] = []
         self._hashes: dict[str, str] = {}
         self._tmp: str | None = None
+        #: The library modules the last run imported, for `_warm`.
+        self._imported: list[str] = []
 
     # ------------------------------------------------------------------ the session
 
@@ -139,11 +143,17 @@ class Session:
         """A verdict now, then one for each batch of `changes` that changed a file's bytes
         (the file watcher's, by default); stops when `changes` ends."""
         self._hashes = self._snapshot()
-        yield self.run(set(self._hashes), first_run=True)
+        # Warmed before its verdict: the file watcher starts after it, and a save made
+        # meanwhile would be missed. After the others it runs, and sees any save made during
+        # the warming.
+        first = self.run(set(self._hashes), first_run=True)
+        self._warm()
+        yield first
         for batch in self.watch() if changes is None else changes:
             changed = self._changed(batch)
             if changed:
                 yield self.run(changed)
+                self._warm()
 
     def watch(self) -> Iterator[set[Path]]:
         """Batches of paths that saw events: watchfiles' native events, else polling."""
@@ -253,7 +263,17 @@ class Session:
         verdict.passed, verdict.failed, verdict.skipped = done.passed, done.failed, done.skipped
         verdict.failures, verdict.notes, verdict.order = done.failures, done.notes, done.order
         self._failing = [name for name, _message in done.failures]
+        self._imported = imported
+
+    def _warm(self) -> None:
+        """After a verdict is out: import what the run imported, and compile the project's
+        sources (where Python writes no bytecode cache), for the next run's child."""
+        imported, self._imported = self._imported, []
         warm(imported)
+        if sys.dont_write_bytecode:
+            from cfngen._contract._compiled import compile_ahead
+
+            compile_ahead([path for path in self._files() if path.suffix == ".py"])
 
     # ------------------------------------------------------------------ what changed
 

@@ -1,5 +1,7 @@
-"""What a watch session imports ahead of its runs, so that each run's child starts warm: what
-every run needs before the first, and after each run the library modules it imported."""
+"""What a watch session loads ahead of its runs, so that each run's child starts warm: what every
+run needs before the first (cfngen's runner, moto, botocore, the model renderer, the permission
+tests' IAM table), and after each run the library modules it imported and the botocore models
+of the services its handlers called. Never the project's own code."""
 
 from __future__ import annotations
 
@@ -10,6 +12,9 @@ import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+
+#: The services whose botocore models this process loaded (load_service_models).
+_loaded: set[str] = set()
 
 
 def warm(modules: Iterable[str]) -> None:
@@ -25,13 +30,20 @@ def warm(modules: Iterable[str]) -> None:
         with contextlib.suppress(Exception):  # only a head start: the child imports the rest
             importlib.import_module(name)
     # moto parses the botocore model of a service it answers once per process (with its own
-    # additions); a worker did it for every run.
-    get_service_model = getattr(sys.modules.get("moto.core.utils"), "get_service_model", None)
+    # additions), and botocore's shared loader reads it for the first client: each worker did
+    # both for every run (60-70 ms, the first test's client).
+    utils = sys.modules.get("moto.core.utils")
+    services = []
     for name in modules:
         parts = name.split(".")
-        if get_service_model is not None and len(parts) == 3 and parts[2] == "responses":
+        if utils is not None and len(parts) == 3 and parts[2] == "responses":
             with contextlib.suppress(Exception):  # a moto service botocore names otherwise
-                get_service_model(parts[1])
+                utils.get_service_model(parts[1])
+                services.append(utils.service_name_from_moto_package_name(parts[1]))
+    from cfngen._contract._botocore_caches import load_service_models
+
+    load_service_models(set(services) - _loaded)
+    _loaded.update(services)
 
 
 def prepare() -> None:
@@ -62,6 +74,10 @@ def prepare() -> None:
     ):
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
+    from cfngen._contract._iam import table
+
+    with contextlib.suppress(Exception):  # the permission tests' table, read from the cache
+        table()  # a run without it says so itself
 
 
 def library_modules(names: set[str], root: Path) -> list[str]:

@@ -134,7 +134,6 @@ class FakeRenderers:
         return {
             "models.py": f'"""Models for {schema["typeName"]}."""\n\n'
             f'PROPERTIES = "{names}"\nCALLBACK_CONTEXT = "{context}"\n',
-            "cfngen_runtime.py": '"""Runtime support."""\n',
         }
 
     @staticmethod

@@ -452,23 +452,23 @@ def first_difference(expected: Any, actual: Any, path: str = "") -> str | None:
 
 
 def load_models(files: dict[str, str], package: str) -> Any:
-    """Import rendered models.py (and its cfngen_runtime.py) as `<package>.models`, in memory.
+    """Import rendered models.py (with the runtime library's serialisation) as
+    `<package>.models`, in memory.
 
-    The runtime module is the same text for every schema: it is imported once and shared.
+    The runtime library is the same for every schema: it is imported once and shared.
     Call `unload(package)` afterwards.
     """
     import importlib.util
     import sys
     import types
 
-    runtime_name = "_cfngen_test_runtime"
-    runtime = sys.modules.get(runtime_name)
-    if runtime is None or runtime.__cfngen_source__ != files["cfngen_runtime.py"]:
-        runtime = _exec_module(runtime_name, files["cfngen_runtime.py"], "cfngen_runtime.py")
-        runtime.__cfngen_source__ = files["cfngen_runtime.py"]
+    from cfngen._support.cfngen_runtime import serialisation
+
+    # The runtime library's module, as cfngen's own tree holds it (generate copies it as is).
     sys.modules[package] = types.ModuleType(package)
     sys.modules[package].__path__ = []
-    sys.modules[f"{package}.cfngen_runtime"] = runtime
+    sys.modules[f"{package}.cfngen_runtime"] = types.ModuleType(f"{package}.cfngen_runtime")
+    sys.modules[f"{package}.cfngen_runtime.serialisation"] = serialisation
     spec = importlib.util.spec_from_loader(f"{package}.models", loader=None)
     assert spec is not None
     return _exec_module(f"{package}.models", files["models.py"], "models.py", package)

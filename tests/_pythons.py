@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
-#: The support library version the models are tested with (pinned in cfngen's pyproject).
-SUPPORT_LIB = "cloudformation-cli-python-lib==2.1.20"
+from cfngen._support import LIBRARY_RANGE
+
+#: The library the models are tested with: the oldest of the runtime library's declared range.
+SUPPORT_LIB = "cloudformation-cli-python-lib==" + LIBRARY_RANGE.split(",")[0].removeprefix(">=")
 #: The Python versions a project may declare, oldest first (python3.14: see `newest_available`).
 VERSIONS = ((3, 8), (3, 9), (3, 10), (3, 11), (3, 12), (3, 13))
 
@@ -77,6 +79,7 @@ def write_packages(root: Path, packages: dict[str, dict[str, str]]) -> None:
         folder.mkdir(parents=True)
         (folder / "__init__.py").write_text("")
         for name, text in files.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
             (folder / name).write_text(text, encoding="utf-8")
 
 

@@ -33,6 +33,7 @@ import difflib
 import fcntl
 import functools
 import io
+import json
 import os
 import shutil
 import stat
@@ -41,7 +42,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
@@ -206,7 +207,7 @@ def compare_tree(
     accepts. With CFNGEN_UPDATE_SNAPSHOTS=1 the folder is rewritten (stale files removed)."""
     expected_dir = SNAPSHOTS / folder
     keep = only or (lambda _relpath: True)
-    actual = {rel: data for rel, data in actual.items() if keep(rel)}
+    actual = {rel: _shipped(folder, rel, data) for rel, data in actual.items() if keep(rel)}
     if updating_snapshots():
         stale = tree_files(expected_dir) if expected_dir.is_dir() else {}
         for rel in stale:
@@ -235,6 +236,61 @@ def compare_tree(
             "".join(diffs) + f"\nif the change is intended, refresh with:\n  {REFRESH}",
             pytrace=False,
         )
+
+
+def _shipped(folder: str | Path, rel: str, data: bytes) -> bytes:
+    """A copy of the runtime library (cfngen/_support/cfngen_runtime/, which a custom resource
+    gets one module of as cfngen_custom_resource.py) is compared with the package here, and
+    pinned as one line naming its source: snapshots do not hold copies of the library."""
+    from cfngen._files._ownership import MANIFEST_PATH, with_header
+    from cfngen._support import PACKAGE, module_source
+
+    path = PurePosixPath(rel)
+    if rel.endswith(MANIFEST_PATH):
+        return _manifest_without_library(folder, rel, data)
+    module = _library_module(path)
+    if module is None:
+        return data
+    try:
+        source = module_source(module)
+    except KeyError:
+        pytest.fail(f"snapshots/{folder}/{rel}: the runtime library has no module {module}")
+    if data != with_header(rel, source).encode("utf-8"):
+        pytest.fail(
+            f"snapshots/{folder}/{rel} is not the runtime library's {module}.py with cfngen's "
+            "header (cfngen/_support/cfngen_runtime/)",
+            pytrace=False,
+        )
+    return f"= cfngen/_support/{PACKAGE}/{module}.py, with cfngen's header\n".encode()
+
+
+def _library_module(path: PurePosixPath) -> str | None:
+    """The runtime library's module a project's file at `path` is a copy of, if it is one."""
+    from cfngen._support import HELPER_FILE, PACKAGE
+
+    if path.suffix != ".py" or not (path.parent.name == PACKAGE or path.name == HELPER_FILE):
+        return None
+    return "custom_resource" if path.name == HELPER_FILE else path.stem
+
+
+def _manifest_without_library(folder: str | Path, rel: str, data: bytes) -> bytes:
+    """generate's manifest with the digests of the runtime library's copies checked here and
+    pinned as the module they are: a change to the library changes no snapshot."""
+    import hashlib
+
+    from cfngen._files._ownership import with_header
+    from cfngen._support import module_source
+
+    doc = json.loads(data)
+    for path, digest in doc.get("files", {}).items():
+        module = _library_module(PurePosixPath(path))
+        if module is None:
+            continue
+        text = with_header(path, module_source(module)).encode("utf-8")
+        if digest != hashlib.sha256(text).hexdigest():
+            pytest.fail(f"snapshots/{folder}/{rel}: {path} is recorded with another digest")
+        doc["files"][path] = f"= the sha256 of the runtime library's {module}.py"
+    return (json.dumps(doc, indent=2) + "\n").encode()
 
 
 @pytest.fixture
@@ -284,7 +340,7 @@ def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> CliResult
 
 
 def _colourless() -> contextlib.AbstractContextManager[None]:
-    from cfngen._contract._sandbox import patched_environ
+    from cfngen._contract._environ import patched_environ
 
     return patched_environ({"FORCE_COLOR": None, "NO_COLOR": "1"})
 
@@ -309,7 +365,7 @@ def run_command(
             check=False,
             env={**os.environ, "NO_COLOR": "1", **(env or {})},
         )
-    from cfngen._contract._sandbox import patched_environ
+    from cfngen._contract._environ import patched_environ
 
     with patched_environ(dict(env or {})):
         result = run_cli(*argv, cwd=cwd)
@@ -421,6 +477,7 @@ def synced_home(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Pat
 #: How to get each external tool the oracle tests run (scripts/test-machine does all of this).
 INSTALL = {
     "java": "install a JDK 11 or newer (apt-get install default-jdk-headless)",
+    "mvn": "apt-get install maven (the Java plugin's projects build with it)",
     "sam": "python -m venv .venv-sam && .venv-sam/bin/pip install aws-sam-cli "
     "(scripts/test-machine does it; or set CFNGEN_SAM to a sam executable)",
     "guard-rail": "python3.10 -m venv .venv-guard-rail && .venv-guard-rail/bin/pip install "

@@ -1,17 +1,29 @@
-"""botocore's event-name aliases shared by every session while handlers run
-(cfngen/_contract/_botocore_caches.py): the same names as botocore's own, a client's handler
-registered under an old service name still called, an aliaser given another table untouched,
-and botocore as it was after the block."""
+"""botocore's caches shared by every session while handlers run
+(cfngen/_contract/_botocore_caches.py): event-name aliases the same as botocore's own, a
+client's handler registered under an old service name still called, an aliaser given another
+table untouched; a handler's `**kwargs` checked once per function, as botocore checks it; one
+SSL context while moto answers; service models read once per process,
+also ahead of the first client; and botocore as it was after each block."""
 
 from __future__ import annotations
 
+import functools
+import inspect
+
 import boto3
+import botocore.compat
 import botocore.hooks
 import botocore.session
 import pytest
 from moto import mock_aws
 
-from cfngen._contract._botocore_caches import shared_event_aliases
+from cfngen._contract._botocore_caches import (
+    load_service_models,
+    one_ssl_context,
+    shared_botocore_loader,
+    shared_event_aliases,
+    shared_handler_checks,
+)
 
 NAMES = [
     "before-call.apigateway.GetRestApis",
@@ -71,3 +83,111 @@ def test_botocore_is_as_it_was_after_the_block():
     second = botocore.hooks.EventAliaser(botocore.hooks.HierarchicalEmitter())
     first._alias_event_name("before-call.apigateway.GetRestApis")
     assert second._alias_name_cache == {}
+
+
+def _ssl_context(client):
+    return client._endpoint.http_session._manager.connection_pool_kw["ssl_context"]
+
+
+@pytest.mark.parametrize("services", [("ssm", "ssm"), ("ssm", "s3", "sts")])
+def test_clients_share_one_ssl_context_in_the_block_and_work(monkeypatch, services):
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    with mock_aws(), one_ssl_context():
+        clients = [boto3.client(name, region_name="us-east-1") for name in services]
+        assert len({id(_ssl_context(client)) for client in clients}) == 1
+        clients[0].put_parameter(Name="/p", Value="v", Type="String")
+        assert clients[0].get_parameter(Name="/p")["Parameter"]["Value"] == "v"
+    apart = [boto3.client(name, region_name="us-east-1") for name in services]
+    assert len({id(_ssl_context(client)) for client in apart}) == len(services)
+
+
+def test_service_models_loaded_ahead_are_not_read_again(monkeypatch):
+    """What a watch session does before it forks a run: the run's first client reads no
+    model file (it took 60-70 ms in each worker of each run)."""
+    import botocore.loaders
+
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    load_service_models(["ssm"])
+    read: list[str] = []
+    original = botocore.loaders.JSONFileLoader.load_file
+
+    def load_file(self, file_path):
+        read.append(file_path)
+        return original(self, file_path)
+
+    monkeypatch.setattr(botocore.loaders.JSONFileLoader, "load_file", load_file)
+    with shared_botocore_loader(), mock_aws():
+        client = botocore.session.Session().create_client("ssm", region_name="us-west-2")
+        client.describe_parameters()
+    assert read == []
+    with shared_botocore_loader():
+        botocore.session.Session().create_client("sqs", region_name="us-east-1")
+    assert any("sqs" in path for path in read)  # one not loaded ahead is read as usual
+
+
+def test_botocore_is_as_it_was_after_the_other_blocks():
+    import botocore.httpsession
+
+    loader = botocore.session.create_loader
+    context = botocore.httpsession.URLLib3Session._get_ssl_context
+    with shared_botocore_loader(), one_ssl_context():
+        assert botocore.session.create_loader is not loader
+        assert botocore.httpsession.URLLib3Session._get_ssl_context is not context
+    assert botocore.session.create_loader is loader
+    assert botocore.httpsession.URLLib3Session._get_ssl_context is context
+
+
+def _takes_kwargs(**kwargs):
+    return kwargs
+
+
+def _takes_none(event_name):
+    return event_name
+
+
+class _Handlers:
+    def takes_kwargs(self, **kwargs):
+        return kwargs
+
+    def takes_none(self):
+        return None
+
+    def __call__(self, **kwargs):
+        return kwargs
+
+
+def _claims_none(**kwargs):
+    return kwargs
+
+
+_claims_none.__signature__ = inspect.Signature()  # type: ignore[attr-defined]
+
+HANDLERS = {
+    "function with **kwargs": (_takes_kwargs, True),
+    "function without": (_takes_none, False),
+    "method with **kwargs": (_Handlers().takes_kwargs, True),
+    "method without": (_Handlers().takes_none, False),
+    "callable object": (_Handlers(), True),
+    "partial": (functools.partial(_takes_kwargs, extra=1), True),
+    "partial without": (functools.partial(_takes_none), False),
+    "lambda": (lambda **kwargs: None, True),
+    "own __signature__ without": (_claims_none, False),
+}
+
+
+@pytest.mark.parametrize("handler, accepted", HANDLERS.values(), ids=HANDLERS.keys())
+def test_handlers_are_accepted_or_refused_as_botocore_does(handler, accepted):
+    def register() -> bool:
+        try:
+            botocore.hooks.HierarchicalEmitter().register("before-call.ssm", handler)
+        except ValueError:
+            return False
+        return True
+
+    assert register() is accepted  # botocore itself
+    with shared_handler_checks():
+        assert register() is accepted
+        assert register() is accepted  # the second time, from what the first found
+    assert botocore.hooks.accepts_kwargs is botocore.compat.accepts_kwargs

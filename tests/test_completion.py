@@ -31,12 +31,23 @@ ACTIONS = [
     *("Create", "Update", "Delete"),
 ]
 RUNTIMES = [f"python3.{minor}" for minor in range(14, 7, -1)]
+#: `runtime set` also offers the Node, Go and Java runtimes of cfn-lint's table of Lambda's.
+SET_RUNTIMES = [
+    *RUNTIMES,
+    *("nodejs24.x", "nodejs22.x", "nodejs20.x", "nodejs18.x", "nodejs16.x", "nodejs14.x"),
+    *("nodejs12.x", "nodejs10.x", "provided.al2023", "provided.al2", "go1.x"),
+    *("java25", "java21", "java17", "java11", "java8.al2", "java8"),
+]
 VALUES = [
-    (["cfngen", "init", "--artifact-type", ""], ["resource", "hook", "module", "custom-resource"]),
+    (
+        ["cfngen", "init", "--artifact-type", ""],
+        ["resource", "hook", "module", "custom-resource", "lambda-hook"],
+    ),
     (["cfngen", "init", "--artifact-type", "c"], ["custom-resource"]),
     (["cfngen", "init", "--runtime", "python3.1"], RUNTIMES[:4]),
     (["cfngen", "init", "--template-version", ""], ["0.1.0", "0.2.0"]),
-    (["cfngen", "runtime", "set", ""], RUNTIMES),
+    (["cfngen", "runtime", "set", ""], SET_RUNTIMES),
+    (["cfngen", "runtime", "set", "nodejs2"], ["nodejs24.x", "nodejs22.x", "nodejs20.x"]),
     (["cfngen", "runtime", "set", "--project", "x", "python3.13"], ["python3.13"]),
     (["cfngen", "invoke", ""], ACTIONS),
     (["cfngen", "invoke", "pre"], ["preCreate", "preUpdate", "preDelete"]),

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from cfngen._generate import generate_project
+from cfngen._support import package_files
 
 TEMPLATE = """\
 Transform: AWS::Serverless-2016-10-31
@@ -56,11 +57,14 @@ def test_typed_properties_turn_cloudformation_strings_into_the_schema_types(tmp_
     root = project(tmp_path, "from cfngen_custom_resource import CustomResource\n", SCHEMA)
     result = generate_project(root)
     written = sorted(str(p) for p in result.written)
-    assert written == [
-        "code/cfngen_custom_resource.py",
-        "code/cfngen_runtime.py",
-        "code/properties_model.py",
-    ]
+    assert written == sorted(
+        [
+            "code/cfngen_custom_resource.py",
+            # The runtime library the models import, as a package beside them.
+            *(f"code/{path}" for path in package_files()),
+            "code/properties_model.py",
+        ]
+    )
     model = (root / "code" / "properties_model.py").read_text()
     assert "Optional[" in model  # python3.9: the 3.9 spelling
     probe = (

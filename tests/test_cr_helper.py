@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import json
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,6 @@ import pytest
 from tests.test_support_runtimes import PYTHONS, interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
-SUPPORT = ROOT / "cfngen" / "_support"
 EXERCISE = Path(__file__).parent / "fixtures" / "custom_resource" / "exercise_helper.py"
 NEVER_MADE = "cfngen-not-created-"
 
@@ -22,11 +22,21 @@ pytestmark = pytest.mark.oracle  # each runtime's CPython is the judge
 
 
 @functools.cache
+def _helper_folder() -> Path:
+    """A folder holding the helper as custom resources get it: one file."""
+    from cfngen._support import HELPER_FILE, module_source
+
+    folder = Path(tempfile.mkdtemp(prefix="cfngen-helper-"))
+    (folder / HELPER_FILE).write_text(module_source("custom_resource"))
+    return folder
+
+
+@functools.cache
 def _all_cases() -> dict[str, dict]:
     """Every interpreter at once (they run side by side: one wait instead of six)."""
     running = {
         version: subprocess.Popen(
-            [str(interpreter(version)), str(EXERCISE), str(SUPPORT)],
+            [str(interpreter(version)), str(EXERCISE), str(_helper_folder())],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -85,3 +85,43 @@ def test_an_edit_between_two_runs_in_one_process_is_what_the_second_runs(countin
             (test.outcome, planted is not None and f"planted {planted}" in (test.message or ""))
         )
     assert verdicts == [("passed", False), ("failed", True), ("failed", True), ("passed", False)]
+
+
+def test_dataclass_methods_are_compiled_once_and_every_import_gets_its_own(tmp_path, monkeypatch):
+    """The methods dataclasses writes are compiled once per source text within
+    compiled_once: an import of the same models compiles none again, an edited class gets
+    methods for its new fields, and every import still makes its own classes and functions."""
+    import builtins
+    import dataclasses
+    import importlib
+
+    from cfngen._contract import _compiled
+
+    compiled: list[str] = []
+
+    def counting(source, *args, **kwargs):
+        compiled.append(source)
+        return builtins.compile(source, *args, **kwargs)
+
+    monkeypatch.setattr(_compiled, "compile", counting, raising=False)
+    package = tmp_path / "dc_models"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    header = "from dataclasses import dataclass\n\n@dataclass\nclass Widget:\n    name: str\n"
+    made = []
+    for extra in ("", "", "    size: int = 2\n"):
+        (package / "models.py").write_text(header + extra)
+        for name in [n for n in sys.modules if n.startswith("dc_models")]:
+            del sys.modules[name]
+        importlib.invalidate_caches()
+        before = len(compiled)
+        with _compiled.compiled_once(tmp_path):
+            module = importlib.import_module("dc_models.models")
+        made.append((module.Widget, len(compiled) - before))
+    (first, compiled_first), (second, compiled_second), (third, compiled_third) = made
+    assert compiled_first > 0 and compiled_second == 0 and compiled_third > 0
+    assert first is not second and first.__init__ is not second.__init__
+    assert second("a") == second("a") and repr(second("a")) == "Widget(name='a')"
+    assert third("a").size == 2 and repr(third("a", 3)) == "Widget(name='a', size=3)"
+    assert "exec" not in vars(dataclasses)  # as it was after the block

@@ -20,6 +20,7 @@ from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._files._ownership import MANIFEST_PATH, MARKER
 from cfngen._generate import InvalidSchemaError, generate_project
+from cfngen._support import LIBRARY_REQUIREMENT, package_files
 from tests._generate_helpers import (
     FakeRenderers,
     fake_cli_script,
@@ -40,8 +41,7 @@ DERIVED = {
     "inputs/inputs_1_invalid.json",
     "inputs/inputs_1_update.json",
     "resource-role.yaml",
-    "src/acme_test_widget/cfngen_aws.py",
-    "src/acme_test_widget/cfngen_runtime.py",
+    *(f"src/acme_test_widget/{path}" for path in package_files()),
     "src/acme_test_widget/models.py",
     "src/requirements.txt",
     "template.yml",
@@ -137,7 +137,9 @@ def test_src_requirements_without_a_requirements_file(fakes, tmp_path):
     root = make_project(tmp_path / "p", requirements=False)
     generate_project(root)
     lines = (root / "src/requirements.txt").read_text().splitlines()
-    assert lines[1:] == ["cloudformation-cli-python-lib>=2.1.20"]
+    # The runtime library's one declared range (SAM's file said >=2.1.20 alone before).
+    assert lines[1:] == [LIBRARY_REQUIREMENT]
+    assert LIBRARY_REQUIREMENT == "cloudformation-cli-python-lib>=2.1.20,<2.2"
 
 
 def test_uses_the_package_named_by_the_entrypoint(fakes, project):

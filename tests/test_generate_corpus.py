@@ -64,7 +64,7 @@ CHUNKS = 16
 
 
 def _models_left_out() -> dict[str, str]:
-    return {"models.py": "", "cfngen_runtime.py": ""}
+    return {"models.py": ""}
 
 
 def _derived_file_problems(name: str, schema: dict) -> list[str]:

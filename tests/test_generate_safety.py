@@ -46,7 +46,7 @@ DERIVED = (
     "example_inputs/inputs_1_invalid.json",
     "example_inputs/inputs_1_update.json",
     "resource-role.yaml",
-    f"src/{PACKAGE}/cfngen_runtime.py",
+    f"src/{PACKAGE}/cfngen_runtime/steps.py",
     f"src/{PACKAGE}/models.py",
     "src/requirements.txt",
     "template.yml",

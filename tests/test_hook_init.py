@@ -94,7 +94,7 @@ def test_the_project_has_the_official_layout(projects, name):
         "template.yml",
         f"src/{package}/handlers.py",
         f"src/{package}/models.py",
-        f"src/{package}/cfngen_hook.py",
+        f"src/{package}/cfngen_runtime/hooks.py",
         schema_file.replace(".json", "-configuration.json"),
         "docs/README.md",
     ):

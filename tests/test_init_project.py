@@ -19,11 +19,12 @@ import pytest
 
 from cfngen._init import _template_cache
 from cfngen._languages._python_runtimes import DEFAULT_RUNTIME
+from cfngen._support import package_files
 from cfngen._typename import TypeName
 from tests.conftest import black_formatted
 
 BIN = Path(sys.executable).parent
-DERIVED = ("models.py", "cfngen_runtime.py", "cfngen_aws.py", "resource-role.yaml", "template.yml")
+DERIVED = ("models.py", "cfngen_runtime", "resource-role.yaml", "template.yml")
 
 
 @pytest.fixture(scope="session")
@@ -115,6 +116,8 @@ def test_the_official_submit_dry_run_packages_it(project, tmp_path):
         "schema.json",
         "ResourceProvider.zip",
         "src/acme_svc_widget/handlers.py",
+        # The runtime library, inside the handler package the official plugin packs.
+        *(f"src/acme_svc_widget/{path}" for path in package_files()),
         "inputs/inputs_1_create.json",
         "inputs/inputs_1_update.json",
         "inputs/inputs_1_invalid.json",

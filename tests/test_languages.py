@@ -134,9 +134,7 @@ def test_compatibility_and_schema_export_work_and_leave_the_plugins_files_alone(
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize(
-    "command", [["test"], ["build"], ["runtime", "set", "python3.12"]], ids=" ".join
-)
+@pytest.mark.parametrize("command", [["test"], ["submit", "--dry-run"]], ids=" ".join)
 def test_commands_that_need_python_handlers_stop_naming_the_language(project, command):
     language, root = project
     before = tree(root)
@@ -150,6 +148,10 @@ def test_commands_that_need_python_handlers_stop_naming_the_language(project, co
         # And Go's bootstrap (tests/test_go.py), once `make` built it.
         assert "bin/bootstrap is not built" in done.stderr, done.stderr
         assert "make" in done.stderr, done.stderr
+    elif language == "java" and command == ["test"]:
+        # And Java's jar (tests/test_java.py), once `mvn package` built it.
+        assert "target/*.jar is not built" in done.stderr, done.stderr
+        assert "mvn package" in done.stderr, done.stderr
     else:
         assert f"this is a {LABELS[language]} project" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
@@ -157,12 +159,14 @@ def test_commands_that_need_python_handlers_stop_naming_the_language(project, co
 
 
 @pytest.mark.oracle
-def test_runtime_names_the_languages_runtime(project):
+def test_runtime_shows_the_languages_runtimes(project):
+    """Lambda's runtimes of the project's language, not Python's (tests/test_language_commands.py
+    has the rest: set, warnings, build)."""
     language, root = project
     done = cfngen("runtime", cwd=root)
     assert done.returncode == 0, done.stderr
-    assert f"a {LABELS[language]} runtime" in done.stdout
-    assert "Move with" not in done.stdout
+    assert f"{LABELS[language]} handlers" in done.stdout
+    assert f"{LABELS[language]} runtimes" in done.stdout and "python3" not in done.stdout
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
@@ -320,6 +324,6 @@ def test_generate_leaves_the_plugins_files_alone(tmp_path, language):
     assert "acme:CreateWidget" in (tmp_path / "resource-role.yaml").read_text()
     assert cfngen("generate", "--check", cwd=tmp_path).returncode == 0
     refused = cfngen("test", cwd=tmp_path)
-    # TypeScript and Go handlers are run once built; Java's are not run at all.
-    reason = "is not built" if language in ("typescript", "go") else "this is a Java project"
+    # Every language's handlers are run once built; none is built here.
+    reason = {"typescript": "is not built", "go": "is not built", "java": "is not built"}[language]
     assert refused.returncode == 2 and reason in refused.stderr, refused.stderr

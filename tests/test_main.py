@@ -59,3 +59,31 @@ def test_stdout_and_stderr_both_arrive(tmp_path):
     done = command("validate", str(bad))
     assert "error" in done.stdout
     assert "1 invalid" in done.stderr
+
+
+def test_exit_handlers_run_before_the_process_ends(tmp_path):
+    """The command skips the interpreter's teardown, not the exit handlers registered with
+    atexit (logging's flush, weakref.finalize's temporary folders): a handler a library
+    registered still runs, once, and the exit code is the command's."""
+    site = tmp_path / "site"
+    site.mkdir()
+    marker = tmp_path / "ran"
+    (site / "sitecustomize.py").write_text(
+        f"import atexit\natexit.register(lambda: open({str(marker)!r}, 'a').write('ran\\n'))\n"
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"typeName": "Acme::Svc::Widget"}')
+    import os
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *sys.path])}
+    for path, code in ((EXAMPLE_SCHEMA, ExitCode.OK), (bad, ExitCode.FAILED)):
+        marker.unlink(missing_ok=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "cfngen", "validate", str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
+        )
+        assert done.returncode == code, done.stderr
+        assert marker.read_text() == "ran\n"

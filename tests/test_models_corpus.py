@@ -119,6 +119,7 @@ def test_fifty_models_type_check(tmp_path):
         folder.mkdir()
         (folder / "__init__.py").write_text("")
         for file, text in render_models(corpus()[name]).items():
+            (folder / file).parent.mkdir(exist_ok=True)
             (folder / file).write_text(text)
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", f"--cache-dir={tmp_path / '.mypy'}", "."],

@@ -175,6 +175,7 @@ def test_a_handler_that_uses_the_official_aliases_runs_through_the_entrypoint(
     folder.mkdir()
     (folder / "__init__.py").write_text("")
     for name, text in render_models(schema, python=(3, 8)).items():
+        (folder / name).parent.mkdir(exist_ok=True)
         (folder / name).write_text(text)
     (folder / "handlers.py").write_text(HANDLERS)
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -283,6 +284,7 @@ def test_every_official_name_imports_on_the_declared_runtime(python, tmp_path, o
         package.mkdir(parents=True)
         (package / "__init__.py").write_text("")
         for name, text in render_models(schema, python=python).items():
+            (package / name).parent.mkdir(exist_ok=True)
             (package / name).write_text(text)
         expected[f"p_{shape.replace('-', '_')}.models"] = sorted(
             bound_names(resource_models(schema))

@@ -1,14 +1,15 @@
 """Generated code runs on the Python of the project's Lambda runtime: python3.8 and newer.
 
 Models are generated for the declared runtime (`render_models(..., python=(3, 9))`), written
-into a package with the shipped cfngen_runtime.py, and imported and round-tripped by that
-CPython (pyenv's, in a cached virtualenv with cloudformation-cli-python-lib). There is no
-CPython 3.14 here: python3.14 models are the 3.10+ ones, which 3.13 runs.
+into a package with the shipped runtime library (cfngen_runtime/), and imported and
+round-tripped by that CPython (pyenv's, in a cached virtualenv with
+cloudformation-cli-python-lib). There is no CPython 3.14 here: python3.14 models are the
+3.10+ ones, which 3.13 runs.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import PurePosixPath
 
 import pytest
 
@@ -190,20 +191,24 @@ json.dump([importlib.import_module("support." + name).__name__ for name in job],
 @pytest.mark.oracle  # each runtime's CPython is the judge
 @pytest.mark.parametrize("version", VERSIONS, ids=lambda v: f"py{v[0]}{v[1]}")
 def test_every_shipped_support_module_imports_on_each_runtime(version, tmp_path):
-    """What generate copies beside models.py verbatim (cfngen/_support/*.py) runs everywhere."""
-    from cfngen._support import source
+    """Every module of the runtime library generate copies beside models.py
+    (cfngen/_support/cfngen_runtime/) imports on every runtime, inside a handler package."""
+    from cfngen._support import package_files
 
-    names = sorted(
-        p.stem for p in (Path(__file__).parent.parent / "cfngen/_support").glob("cfngen_*.py")
-    )
-    assert names  # cfngen_runtime and whatever else ships
-    write_packages(tmp_path, {"support": {f"{n}.py": source(f"{n}.py") for n in names}})
+    files = package_files()
+    names = sorted(f"cfngen_runtime.{PurePosixPath(p).stem}" for p in files)
+    names = [name.removesuffix(".__init__") for name in names]
+    assert len(names) >= 8  # the package and one module per concern
+    write_packages(tmp_path, {"support": dict(files)})
     imported = run_json(runtime_python(version), tmp_path, IMPORT_SUPPORT, names)
     assert imported == [f"support.{n}" for n in names]
 
 
-def test_the_shipped_runtime_module_is_one_file_for_every_runtime():
-    texts = {render_models(SINK, python=v)["cfngen_runtime.py"] for v in VERSIONS}
+def test_the_shipped_runtime_library_is_the_same_for_every_runtime():
+    texts = {
+        tuple((k, t) for k, t in sorted(render_models(SINK, python=v).items()) if k != "models.py")
+        for v in VERSIONS
+    }
     assert len(texts) == 1
 
 

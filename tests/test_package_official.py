@@ -25,6 +25,7 @@ from cfngen._package import build_package
 from cfngen._package._deps import LAMBDA_PROVIDED
 from cfngen._package._platform import Platform
 from cfngen._project import Project
+from cfngen._support import package_files
 from tests._package_projects import hook, hook_project, module
 from tests._wheelhouse import pyenv_python, write_wheel
 from tests.test_init_support import made_once
@@ -149,6 +150,9 @@ def test_a_resource_package_matches_the_official_dry_run(
     official = official_dry_run(root, offline, real_wheelhouse)
     assert "configuration-schema.json" in mine.namelist()
     assert "overrides.json" in mine.namelist()
+    # The runtime library is inside the handler package, which is all the official zip takes.
+    library = {f"acme_svc_widget/{path}" for path in package_files()}
+    assert library <= set(inner(official).namelist())
     assert_same_package(mine, official)
     assert sum(i.file_size for i in inner(mine).infolist()) * 3 < sum(
         i.file_size for i in inner(official).infolist()
@@ -182,6 +186,8 @@ def test_the_example_hook_cfngen_makes_packages_as_the_official_dry_run(
     shutil.copytree(made, root)
     mine = ours(root, real_wheelhouse)
     assert {"target-info.json", "target-schemas/aws-s3-bucket.json"} <= set(mine.namelist())
+    library = {f"example_s3_compliancehook/{path}" for path in package_files()}
+    assert library <= set(inner(mine).namelist())
     assert_same_package(mine, official_dry_run(root, offline, real_wheelhouse))
 
 

@@ -1,7 +1,7 @@
 """`pytest --cfngen` agrees with `cfngen test`, test by test, on every kind and shape of project:
 every example and starter `cfngen init` makes (a resource type, a hook with one, two and three
-invocation points, a module in YAML and JSON, a custom resource), projects in the official
-layout, and (oracle) projects the official `cfn init` made.
+invocation points, a module in YAML and JSON, a custom resource, a Lambda hook), projects in
+the official layout, and (oracle) projects the official `cfn init` made.
 
 Both run as a user runs them, each in a process of its own: `cfngen test --format json` and
 `pytest --cfngen -m cfngen --junitxml` (read back with junitparser). They must report the same
@@ -184,6 +184,8 @@ SHAPES: dict[str, Callable[[pytest.TempPathFactory], Path]] = {
     ),
     "custom-resource-starter": init("--artifact-type", "custom-resource"),
     "custom-resource-example": init("--artifact-type", "custom-resource", "--example"),
+    "lambda-hook-starter": init("--artifact-type", "lambda-hook"),
+    "lambda-hook-example": init("--artifact-type", "lambda-hook", "--example"),
     "resource-official-layout": official_layout("resource"),
     "hook-official-layout": official_layout("hook"),
     "resource-that-cannot-run": official_layout("resource", generated=False),
@@ -191,7 +193,7 @@ SHAPES: dict[str, Callable[[pytest.TempPathFactory], Path]] = {
 #: Shapes whose tests cannot run at all (`cfngen test` exits 2).
 CANNOT_RUN = {"resource-that-cannot-run"}
 #: The inner loop's sample: the shapes the plugin failed first; CI runs every one.
-INNER = {"hook-two-points", "module-yaml"}
+INNER = {"hook-two-points", "module-yaml", "lambda-hook-example"}
 
 
 @pytest.mark.parametrize(

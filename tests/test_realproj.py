@@ -103,7 +103,9 @@ def test_generate_works_on_the_declared_runtime_or_names_the_fix(project):
         generate_project(project)
     loaded = load_project(project)
     package = loaded.language.layout(loaded).package_dir
-    assert (package / "models.py").is_file() and (package / "cfngen_runtime.py").is_file()
+    assert (package / "models.py").is_file() and (
+        package / "cfngen_runtime" / "serialisation.py"
+    ).is_file()
 
 
 HANDLERS = """\

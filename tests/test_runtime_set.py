@@ -409,3 +409,14 @@ def test_a_custom_resource_whose_move_fails_keeps_its_template(
             set_runtime(root, "python3.12", TODAY, regenerate=Recorder(fail=error))
     assert snapshot_tree(root) == before
     assert not (root / ".rpdk-config").exists()
+
+
+def test_strict_fails_on_a_deprecated_python_runtime(official, capsys):
+    """`cfngen runtime --strict`: a runtime Lambda deprecated (python3.9) is exit 1; the same
+    show without --strict stays 0, and a supported runtime passes --strict."""
+    assert main(["runtime", "--project", str(official)]) == ExitCode.OK
+    assert main(["runtime", "--strict", "--project", str(official)]) == ExitCode.FAILED
+    config = official / ".rpdk-config"
+    config.write_text(config.read_text().replace('"python3.9"', f'"{DEFAULT_RUNTIME.name}"'))
+    assert main(["runtime", "--strict", "--project", str(official)]) == ExitCode.OK
+    capsys.readouterr()

@@ -222,6 +222,7 @@ def sink(tmp_path_factory):
     package.mkdir()
     (package / "__init__.py").write_text("")
     for name, text in render_models(SINK, CALLBACK).items():
+        (package / name).parent.mkdir(exist_ok=True)
         (package / name).write_text(text)
     (package / "handlers.py").write_text(HANDLERS)
     sys.path.insert(0, str(root))

@@ -67,7 +67,7 @@ def test_code_uri_is_the_source_folder_not_build():
 
 @pytest.mark.parametrize(
     ("has_requirements", "expected"),
-    [(True, "-r ../requirements.txt\n"), (False, "cloudformation-cli-python-lib>=2.1.20\n")],
+    [(True, "-r ../requirements.txt\n"), (False, "cloudformation-cli-python-lib>=2.1.20,<2.2\n")],
 )
 def test_src_requirements(has_requirements, expected):
     assert render_requirements(has_requirements) == expected

@@ -19,7 +19,7 @@ from cloudformation_cli_python_lib.interface import HandlerErrorCode, ProgressEv
 from moto import mock_aws
 from moto.moto_api import state_manager
 
-from cfngen._support import cfngen_aws as aws
+from tests._runtime_library import aws
 
 START = 1_700_000_000.0
 CLUSTER = "cache"

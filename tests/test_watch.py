@@ -338,6 +338,42 @@ def test_two_workers_give_the_verdicts_one_gives(project, read):
     assert any(outcome == "failed" for _n, outcome, _m in found[2]) == (read is not None)
 
 
+def test_a_worker_is_not_forked_while_the_other_thread_imports(project, monkeypatch):
+    """Each worker's thread imports the moto modules earlier workers imported, then forks: a
+    worker forked while the other thread was in the middle of such an import got the module
+    half made, its import lock held by a thread it does not have, and the handler that then
+    imported it waited until its time limit. Planted: a moto module whose import takes a
+    second, that the read handler imports."""
+    import importlib.abc
+    import importlib.machinery
+    import sys
+
+    from cfngen._contract import _runner, run_contract_tests
+
+    name = "moto.cfngen_slow_import"
+
+    class Slow(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, fullname, path, target=None):
+            return importlib.machinery.ModuleSpec(name, self) if fullname == name else None
+
+        def create_module(self, spec):
+            return None
+
+        def exec_module(self, module):
+            time.sleep(1.0)
+
+    monkeypatch.setattr(sys, "meta_path", [Slow(), *sys.meta_path])
+    monkeypatch.setattr(_runner, "_moto_modules", {name})
+    monkeypatch.delitem(sys.modules, name, raising=False)
+    read = f"    import {name}  # noqa: F401\n" + READ
+    (project / HANDLERS).write_text(planted(project, None).replace(READ, read))
+    started = time.monotonic()
+    result = run_contract_tests(project, workers=2)
+    failed = {t.name: t.message for t in result.tests if t.outcome == "failed"}
+    assert failed == {}
+    assert time.monotonic() - started < 25
+
+
 @pytest.mark.parametrize(
     ("kind", "name"),
     [("custom-resource", "watch-custom-example"), ("hook", "watch-hook-example")],

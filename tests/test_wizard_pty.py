@@ -282,8 +282,9 @@ def test_a_package_name_that_hides_a_module_is_refused_as_typed(tmp_path):
             ["Python package name", "Lambda runtime", "Tags", "typeConfiguration", "Handlers"],
         ),
         ("custom resource", "acme-greeting", "Custom::AcmeGreeting", ["runtime", "properties"]),
+        ("Lambda hook", "acme-bucket-rules", "Acme::Bucket::Rules", ["runtime"]),
     ],
-    ids=["resource", "custom-resource"],
+    ids=["resource", "custom-resource", "lambda-hook"],
 )
 def test_the_type_name_offered_comes_from_the_folder_and_ci_is_asked(
     tmp_path, kind, folder, proposed, between
@@ -291,7 +292,7 @@ def test_the_type_name_offered_comes_from_the_folder_and_ci_is_asked(
     """The wizard offered no type name (or a fixed one) and never asked about CI."""
     child = spawn(tmp_path, folder)
     child.expect("What do you want to build")
-    labels = ["resource", "hook", "module", "custom resource"]
+    labels = ["resource", "hook", "module", "custom resource", "Lambda hook"]
     child.send(DOWN * labels.index(kind) + "\r")
     child.expect("Start from the working example")
     child.send("n")

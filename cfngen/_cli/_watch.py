@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._cli._output import painter, print_warning
@@ -24,6 +25,7 @@ def run_watch(args: argparse.Namespace, options: dict[str, object]) -> int:
     from cfngen._watch_warm import prepare
 
     _refuse(args)
+    _refuse_language(project_folder(args))
     poll = args.poll
     if not poll:
         try:
@@ -68,6 +70,26 @@ def _refuse(args: argparse.Namespace) -> None:
         raise CfngenError(
             "--watch runs against moto in this process: leave out the target options "
             "(--endpoint-url, --moto-server, --profile, --role-arn, --setup, --keep)"
+        )
+
+
+def _refuse_language(root: Path) -> None:
+    """Another language's handlers run out of process, once per `cfngen test`: refuse upfront
+    rather than fail on every save. An unreadable `.rpdk-config` is left to the watch's own
+    reports, as before."""
+    import json
+
+    from cfngen._languages import language_of
+
+    try:
+        config = json.loads((root / ".rpdk-config").read_text("utf-8"))
+    except (OSError, ValueError):
+        return
+    language = language_of(config) if isinstance(config, dict) else None
+    if language is not None and not language.handlers:
+        raise CfngenError(
+            f"--watch runs Python handlers in this process; this is a {language.label} project",
+            "build, then run `cfngen test` without --watch",
         )
 
 

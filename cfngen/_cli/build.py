@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 #: The one line `cfngen --help` lists it with.
-HELP = "build the package `cfn submit` uploads, without Docker"
+HELP = "build the package `cfn submit` uploads, without Docker (other languages: check their build)"
 
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,7 +28,10 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "deflated ResourceProvider.zip whose dependencies from requirements.txt are "
             "installed for the Lambda runtime's CPython version and architecture. The same "
             "inputs give the same bytes; with nothing changed it returns at once. pip's own "
-            "output shows with -v."
+            "output shows with -v. In a TypeScript, Go or Java project the build is the "
+            "project's own (npm run build, make, mvn package): cfngen checks the built "
+            "handlers are there and newer than their sources, and names the command when not "
+            "(exit 2); the package for the registry is then the official `cfn submit`'s."
         ),
     )
     p.add_argument(
@@ -123,5 +126,35 @@ def build_package(args: argparse.Namespace, root: Path, *, write: bool = True) -
 
 
 def run(args: argparse.Namespace) -> int:
-    build_package(args, args.path or Path.cwd())
+    root = args.path or Path.cwd()
+    if _checked_other_language(args, root):
+        return ExitCode.OK
+    build_package(args, root)
     return ExitCode.OK
+
+
+def _checked_other_language(args: argparse.Namespace, root: Path) -> bool:
+    """In a TypeScript, Go or Java project: check the handlers' own build is there and newer
+    than its sources (a CfngenError naming the build command when not), and say so. The
+    registry package is the official `cfn submit`'s there: its plugin packs the built handlers
+    its own way (the Node modules, the Go binary, the shaded jar), nothing cfngen's Python
+    packaging knows. False in a Python project (or a language cfngen has no rule for)."""
+    from cfngen._project import load_project
+
+    project = load_project(root)
+    language = project.language
+    if language.handlers or language.built is None:
+        return False
+    built = language.built(project.root, project.config)
+    if getattr(args, "format", "text") == "json":
+        import json
+
+        out = {"language": language.name, **vars(built), "package": "cfn submit"}
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        return True
+    print(
+        f"cfngen: {built.artefact} is built and newer than {built.sources} ({built.command}); "
+        f"the registry package of {language.label} handlers is made by the official "
+        f"`cfn submit` ({language.plugin})"
+    )
+    return True

@@ -28,8 +28,9 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=HELP,
         description=(
             "Validate the project's schema, then write the files derived from it: "
-            "src/<package>/models.py, cfngen_runtime.py and cfngen_aws.py, resource-role.yaml, "
-            "template.yml, src/requirements.txt, docs/ and example_inputs/. Each starts with a "
+            "src/<package>/models.py, the runtime library src/<package>/cfngen_runtime/, "
+            "resource-role.yaml, template.yml, src/requirements.txt, docs/ and example_inputs/. "
+            "Each starts with a "
             "line saying cfngen generated it; a file at one of those paths that cfngen did not "
             "write is yours and is left alone, and one it wrote that you edited since stops "
             "generate (see --discard-edits and --keep-edits). handlers.py is never touched. "

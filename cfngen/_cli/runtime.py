@@ -12,8 +12,10 @@ from cfngen._completion import offer
 from cfngen._errors import ExitCode
 
 if TYPE_CHECKING:
+    from cfngen._languages._lambda_runtimes import LambdaRuntime
     from cfngen._languages._python_runtimes import Runtime
     from cfngen._render import Style
+    from cfngen._runtime_languages import LanguageRuntimeReport
 
 _DIFF_STYLES: dict[str, Style] = {"+": "ok", "-": "error", "@": "hint"}
 _PHASES = {
@@ -34,9 +36,12 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=HELP,
         description=(
             "Show the Lambda runtime the project declares (.rpdk-config and template.yml) with "
-            "Lambda's end-of-support dates. `cfngen runtime set python3.12` moves the project: "
-            'it rewrites .rpdk-config "runtime" and "language" and every Python Runtime: in '
-            "template.yml (nothing else in either file), prints the diff and regenerates."
+            "Lambda's end-of-support dates (for Node, Go and Java: cfn-lint's table of them). "
+            "`cfngen runtime set python3.12` moves the project: it rewrites .rpdk-config "
+            '"runtime" and "language" and every Python Runtime: in template.yml (nothing else '
+            "in either file), prints the diff and regenerates. In a TypeScript, Go or Java "
+            'project it sets "runtime" and the language\'s Runtime: values only '
+            "(e.g. nodejs22.x, provided.al2023, java21)."
         ),
     )
     p.add_argument(
@@ -45,6 +50,11 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=None,
         metavar="DIR",
         help="the project folder (default: the current folder)",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when the runtime is deprecated, blocked or deprecated within 180 days",
     )
     p.set_defaults(run=_run_show)
     rsub = p.add_subparsers(dest="runtime_command", metavar="COMMAND")
@@ -61,7 +71,9 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ),
     )
     offer(
-        s.add_argument("name", metavar="RUNTIME", help="e.g. python3.12 (or python312)"),
+        s.add_argument(
+            "name", metavar="RUNTIME", help="e.g. python3.12 (or python312), nodejs22.x, java21"
+        ),
         _runtime_names,
     )
     s.add_argument("--project", type=Path, default=argparse.SUPPRESS, metavar="DIR")
@@ -69,12 +81,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _runtime_names() -> tuple[str, ...]:
+    from cfngen._languages._lambda_runtimes import GO, JAVA, NODE
     from cfngen._languages._python_runtimes import RUNTIMES
 
-    return tuple(row.name for row in RUNTIMES)
+    others = (row.name for family in (NODE, GO, JAVA) for row in family.rows())
+    return (*(row.name for row in RUNTIMES), *others)
 
 
-def _describe(row: Runtime, phase: str | None) -> str:
+def _describe(row: Runtime | LambdaRuntime, phase: str | None) -> str:
     then = f"no new functions from {row.create_blocked_on}, no updates from {row.update_blocked_on}"
     if phase == "deprecated":
         return f"deprecated since {row.deprecated_on}; {then}"
@@ -95,10 +109,12 @@ def _today() -> str:
 
 
 def _run_show(args: argparse.Namespace) -> int:
-    from cfngen._runtime_set import show_runtime
+    from cfngen._runtime_set import RuntimeReport, show_runtime
 
     today = _today()
     report = show_runtime(args.project or Path.cwd(), today)
+    if not isinstance(report, RuntimeReport):  # TypeScript, Go or Java: Lambda's table
+        return _show_language(report, today, strict=args.strict)
     out = sys.stdout
     declared = report.runtime or "(none)"
     if report.config_file is not None:
@@ -127,7 +143,33 @@ def _run_show(args: argparse.Namespace) -> int:
             f", no new functions {runtime.create_blocked_on}, no updates "
             f"{runtime.update_blocked_on}"
         )
-    return ExitCode.OK
+    behind = row is None or report.phase != "supported"
+    return ExitCode.FAILED if args.strict and behind else ExitCode.OK
+
+
+def _show_language(report: LanguageRuntimeReport, today: str, *, strict: bool) -> int:
+    out = sys.stdout
+    declared = report.runtime or "(none)"
+    print(f"{report.config_file}: runtime {declared}, {report.language} handlers")
+    if report.template_runtimes:
+        values = ", ".join(sorted(set(report.template_runtimes)))
+        count = len(report.template_runtimes)
+        print(f"{report.template_file}: Runtime {values} ({count} function(s))")
+    row = report.row
+    if row is not None:
+        style: Style = "ok" if not report.warnings else "warning"
+        print(f"Lambda: {row.name} is {paint(_describe(row, report.phase), style, out)}")
+    for warning in report.warnings:
+        print_warning(warning)
+    print(f"\n{report.language} runtimes (Lambda's dates from cfn-lint; today is {today}):")
+    for runtime, phase in report.choices:
+        mark = "*" if row is not None and runtime.name == row.name else " "
+        print(
+            f" {mark} {runtime.name:<15} {_PHASES[phase]:<17} deprecated "
+            f"{runtime.deprecated_on or '-'}, no new functions {runtime.create_blocked_on or '-'}"
+            f", no updates {runtime.update_blocked_on or '-'}"
+        )
+    return ExitCode.FAILED if strict and report.warnings else ExitCode.OK
 
 
 def _run_set(args: argparse.Namespace) -> int:
@@ -147,6 +189,8 @@ def _run_set(args: argparse.Namespace) -> int:
                 (paint(line, style, out) if style and line[:3] not in ("+++", "---") else line)
                 + "\n"
             )
+    for note in change.notes:
+        print(f"cfngen: {note}")
     generated = change.generated
     if generated is not None:
         # generate repeats the deprecation warning printed above

@@ -1,5 +1,11 @@
 """botocore's pure per-object caches, shared by every session while handlers run.
 
+The loader of service models: the runtime library makes a new boto3 session for every handler
+call, and a handler makes its own in every new container; a new session parses the service's
+JSON model again (0.1-0.3 s per client). Sessions made while handlers run share one loader, one
+per process (a watch session's, cfngen/_watch_warm.py, loads the models its runs used before it
+forks the next); the parsed models are read-only, so sharing changes nothing else.
+
 A handler runs as in a new Lambda container for every test: it makes its own botocore session
 and clients, as it would there, and each of them works out again what no session can change.
 The largest of these is the event aliaser's: every session and every client (a copy of its
@@ -7,15 +13,72 @@ session's emitter) starts with an empty `_alias_name_cache` and aliases each of 
 names it registers or emits through botocore's `EVENT_ALIASES` again (about an eighth of a
 `cfngen test` worker's CPU on the example). The alias of a name is a pure function of the name
 and the alias table, so aliasers with botocore's own table share one cache; one given another
-table keeps its own. Nothing else about a session or client is shared: exception classes, for
-one, stay per session as in AWS.
+table keeps its own. The SSL context of each client's HTTP layer is shared only while moto
+answers every request (`one_ssl_context`), and whether a handler function takes `**kwargs` is
+checked once per function (`shared_handler_checks`). Nothing else about a session or client
+is shared: exception classes, for one, stay per session as in AWS.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import functools
+import inspect
+import os
+import types
+from collections.abc import Iterable, Iterator
 from typing import Any
+
+
+@contextlib.contextmanager
+def shared_botocore_loader() -> Iterator[None]:
+    """For the length of the block, every botocore session made uses this process's loader of
+    service models (one per search path)."""
+    import botocore.session
+
+    original = botocore.session.create_loader
+    botocore.session.create_loader = _cached_loader
+    try:
+        yield
+    finally:
+        botocore.session.create_loader = original
+
+
+@functools.cache
+def _cached_loader(search_path_string: str | None = None) -> Any:
+    import botocore.loaders
+
+    return botocore.loaders.create_loader(search_path_string)
+
+
+def load_service_models(services: Iterable[str]) -> None:
+    """Have the shared loader read what a client of each service reads (its model, endpoint
+    rules, partitions), by making one client each with fake keys and none of the machine's
+    AWS configuration: no request is sent."""
+    try:
+        import botocore.exceptions
+        import botocore.session
+    except ImportError:
+        return
+    from cfngen._contract._environ import patched_environ
+
+    hidden: dict[str, str | None] = {
+        "AWS_CONFIG_FILE": os.devnull,
+        "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
+        "AWS_PROFILE": None,
+        "AWS_DEFAULT_PROFILE": None,
+        "AWS_ENDPOINT_URL": None,
+    }
+    with patched_environ(hidden), shared_botocore_loader():
+        session = botocore.session.Session()
+        for service in sorted(set(services)):
+            with contextlib.suppress(botocore.exceptions.BotoCoreError, ValueError):
+                session.create_client(
+                    service,
+                    region_name="us-east-1",
+                    aws_access_key_id="warm",
+                    aws_secret_access_key="warm",
+                )
 
 
 @contextlib.contextmanager
@@ -43,3 +106,69 @@ def shared_event_aliases() -> Iterator[None]:
         yield
     finally:
         aliaser.__init__ = original
+
+
+@contextlib.contextmanager
+def one_ssl_context() -> Iterator[None]:
+    """For the length of the block, botocore's HTTP sessions share one SSL context.
+
+    Only while moto answers every request in this process (offline): botocore's HTTP layer is
+    then made for each client and never opens a connection, yet each client made a new SSL
+    context for it, about half a millisecond (OpenSSL's defaults and the system's CA store
+    loaded) of the three a client takes. With a connection possible (an endpoint, AWS) every
+    client keeps its own, as botocore makes them.
+    """
+    try:
+        from botocore import httpsession
+    except ImportError:
+        yield
+        return
+    session = httpsession.URLLib3Session
+    original = session._get_ssl_context
+    shared: list[Any] = []
+
+    def get_ssl_context(self: Any) -> Any:
+        if not shared:
+            shared.append(original(self))
+        return shared[0]
+
+    session._get_ssl_context = get_ssl_context
+    try:
+        yield
+    finally:
+        session._get_ssl_context = original
+
+
+@contextlib.contextmanager
+def shared_handler_checks() -> Iterator[None]:
+    """For the length of the block, botocore's check that an event handler takes `**kwargs` is
+    made once per function.
+
+    Every session registers some 110 handlers and every client some 20, and botocore checks
+    each with `inspect.getfullargspec` (a quarter of the time a session and a client take).
+    Whether a plain function (or a method of one) takes `**kwargs` is a fact of its code object;
+    anything else (a partial, a callable object, a function given its own `__signature__`) is
+    checked as botocore checks it.
+    """
+    try:
+        from botocore import hooks
+    except ImportError:
+        yield
+        return
+    original = hooks.accepts_kwargs
+    known: dict[types.CodeType, bool] = {}
+
+    def accepts_kwargs(func: Any) -> Any:
+        target = getattr(func, "__func__", func) if inspect.ismethod(func) else func
+        if not isinstance(target, types.FunctionType) or "__signature__" in vars(target):
+            return original(func)
+        code = target.__code__
+        if code not in known:
+            known[code] = original(func)
+        return known[code]
+
+    hooks.accepts_kwargs = accepts_kwargs
+    try:
+        yield
+    finally:
+        hooks.accepts_kwargs = original

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import os
 import pickle
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from cfngen import _lifetime
@@ -86,6 +87,22 @@ def isolated(work: Callable[[Send], T], on_message: Send, *, graceful: float | N
 
 
 _forking = threading.Lock()
+
+
+def import_between_forks(names: Iterable[str]) -> set[str]:
+    """Import `names` with no `isolated` child forked meanwhile; the ones that failed. For
+    imports in a thread beside one that forks: a child forked in the middle of an import
+    inherits that module half made and its import lock held by a thread it does not have, and
+    its own import of the module then waits forever (a handler's first call to moto's backend,
+    as a 60 s timeout)."""
+    failed = set()
+    with _forking:
+        for name in sorted(names):
+            try:
+                importlib.import_module(name)
+            except Exception:  # only a head start: the worker imports what it needs
+                failed.add(name)
+    return failed
 
 
 def _reset_after_fork() -> None:

@@ -1,35 +1,52 @@
-"""moto's backends import only what a run uses: an import shim for its EC2 models.
+"""moto's backends import only what a run uses: an import shim for two of moto's modules.
 
-Several moto backends import EC2's models at import time for one or two calls (SSM's
-`from moto.ec2 import ec2_backends`, for maintenance-window targets), and EC2's models are the
-largest part of moto: importing them costs about 0.9 s of the 1.3 s SSM's backend takes, in
-every `cfngen test` of a handler that calls SSM and never EC2. Until moto imports them lazily
-itself, cfngen puts a stand-in for the `moto.ec2` package in `sys.modules` before any backend
-loads: its `ec2_backends` is a proxy that imports the real package the first time it is used,
-and any other name of the package (or a submodule) imports it at once. A handler that calls
-EC2 gets the real backends, through moto's usual lookup, on its first call.
+moto imports some of its largest modules for a name or two that most runs never use:
+- EC2's models, which several backends import at import time for one or two calls (SSM's
+  `from moto.ec2 import ec2_backends`, for maintenance-window targets): about 0.9 s of the
+  1.3 s SSM's backend takes, in every `cfngen test` of a handler that calls SSM and never EC2.
+- IAM's access control, which moto's request handling imports at every request
+  (`from moto.iam.access_control import IAMRequest`) and uses only when IAM authentication is
+  switched on (`INITIAL_NO_AUTH_ACTION_COUNT`, off by default and in cfngen): it imports IAM's,
+  S3's, CloudWatch's and EventBridge's models and `cryptography.x509`, a tenth of a cold
+  `cfngen test` worker's CPU.
+Until moto imports them lazily itself, cfngen puts a stand-in for each module in `sys.modules`
+before any backend loads: the names above are proxies that import the real module the first
+time they are used, and any other name of the module (or a submodule) imports it at once. A
+handler that calls EC2 gets the real backends, through moto's usual lookup, on its first call;
+a run with IAM authentication on gets the real access control at its first checked request.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import sys
 import types
+from importlib.machinery import ModuleSpec
 from typing import Any
-
-_PACKAGE = "moto.ec2"
 
 
 class _Stand(types.ModuleType):
-    """`moto.ec2` until something needs more of it than the name `ec2_backends`."""
+    """A moto module until something needs more of it than its lazy names."""
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(_real(), name)
+        if name.startswith("__") and name.endswith("__"):
+            # What the import system and tools ask of any module (`__path__`: is it a
+            # package?), not a use of moto's names.
+            raise AttributeError(name)
+        return getattr(_real(self.__name__), name)
 
 
 class _LazyBackends:
-    """`moto.ec2.ec2_backends` until one is used: then the real BackendDict, for good."""
+    """A module's BackendDict (`moto.ec2.ec2_backends`) until one is used: then the real one."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self._where = (module, name)
+
+    def _target(self) -> Any:
+        module, name = self._where
+        return getattr(_real(module), name)
 
     @property  # type: ignore[misc]
     def __class__(self) -> type:
@@ -39,42 +56,84 @@ class _LazyBackends:
         return BackendDict
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(_real().ec2_backends, name)
+        return getattr(self._target(), name)
 
     def __getitem__(self, key: Any) -> Any:
-        return _real().ec2_backends[key]
+        return self._target()[key]
 
     def __iter__(self) -> Any:
-        return iter(_real().ec2_backends)
+        return iter(self._target())
 
     def __len__(self) -> int:
-        return len(_real().ec2_backends)
+        return len(self._target())
 
     def __contains__(self, key: Any) -> bool:
-        return key in _real().ec2_backends
+        return key in self._target()
 
 
-def _real() -> types.ModuleType:
-    module = sys.modules.get(_PACKAGE)
+class _LazyClass:
+    """A class of the module (`IAMRequest`, which moto only calls) until it is called."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self._where = (module, name)
+
+    def _target(self) -> Any:
+        module, name = self._where
+        return getattr(_real(module), name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._target()(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target(), name)
+
+
+#: The modules stood in for, and their names that wait for a use.
+_LAZY: dict[str, dict[str, type]] = {
+    "moto.ec2": {"ec2_backends": _LazyBackends},
+    "moto.iam.access_control": {"IAMRequest": _LazyClass, "S3IAMRequest": _LazyClass},
+}
+
+
+def _real(name: str) -> types.ModuleType:
+    module = sys.modules.get(name)
     if module is not None and not isinstance(module, _Stand):
         return module
-    sys.modules.pop(_PACKAGE, None)
-    real = importlib.import_module(_PACKAGE)
-    parent = sys.modules.get("moto")
+    sys.modules.pop(name, None)
+    real = importlib.import_module(name)
+    parent_name, _, child = name.rpartition(".")
+    parent = sys.modules.get(parent_name)
     if parent is not None:
-        parent.ec2 = real  # type: ignore[attr-defined]
+        setattr(parent, child, real)
     return real
 
 
 def install() -> None:
-    """Put the stand-in in place, unless `moto.ec2` is imported already (then it is real)."""
-    if _PACKAGE in sys.modules:
-        return
-    spec = importlib.util.find_spec(_PACKAGE)
-    if spec is None or spec.submodule_search_locations is None:
-        return  # another moto layout: import as usual
-    stand = _Stand(_PACKAGE)
-    stand.__path__ = list(spec.submodule_search_locations)  # submodules import as usual
-    stand.__spec__ = spec
-    stand.ec2_backends = _LazyBackends()  # type: ignore[attr-defined]
-    sys.modules[_PACKAGE] = stand
+    """Put the stand-ins in place, each unless its module is imported already (then it is
+    real)."""
+    for name, lazy in _LAZY.items():
+        if name in sys.modules:
+            continue
+        spec = _spec(name)
+        if spec is None:
+            continue  # another moto layout: import as usual
+        stand = _Stand(name)
+        if spec.submodule_search_locations is not None:  # submodules import as usual
+            stand.__path__ = list(spec.submodule_search_locations)
+        stand.__spec__ = spec
+        for attribute, proxy in lazy.items():
+            setattr(stand, attribute, proxy(name, attribute))
+        sys.modules[name] = stand
+
+
+def _spec(name: str) -> ModuleSpec | None:
+    """Where module `name` is, found without importing the packages it is in (importlib's
+    find_spec imports them: `moto.iam`'s import is IAM's models)."""
+    top, *rest = name.split(".")
+    spec = importlib.util.find_spec(top)
+    for depth in range(1, len(rest) + 1):
+        if spec is None or spec.submodule_search_locations is None:
+            return None
+        dotted = ".".join([top, *rest[:depth]])
+        spec = importlib.machinery.PathFinder.find_spec(dotted, spec.submodule_search_locations)
+    return spec

@@ -18,7 +18,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
+import tempfile
 import urllib.request
 from typing import Any
 
@@ -82,7 +84,11 @@ class ProcessEntrypoint(Entrypoint):
         # A port bound and never listening: proxies there refuse at once (_network.py).
         self._closed = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._closed.bind(("127.0.0.1", 0))
-        self.api = RuntimeApi(launch, _environment(sandbox, launch.env, self._closed))
+        # Lambda gives each runtime a /tmp of its own, and runtimes treat it as theirs: the
+        # Java plugin's wrapper empties its temporary folder before every call. The machine's
+        # is never that folder.
+        self._tmp = tempfile.mkdtemp(prefix="cfngen-runtime-tmp-")
+        self.api = RuntimeApi(launch, _environment(sandbox, launch.env, self._closed, self._tmp))
         try:
             self.import_output = self.api.start()
         except BaseException:
@@ -152,12 +158,17 @@ class ProcessEntrypoint(Entrypoint):
             api.close()
         if os.getpid() == getattr(api, "owner", os.getpid()):
             self._closed.close()
+            shutil.rmtree(self._tmp, ignore_errors=True)
 
 
-def _environment(sandbox: Sandbox, extra: dict[str, str], closed: socket.socket) -> dict[str, str]:
+def _environment(
+    sandbox: Sandbox, extra: dict[str, str], closed: socket.socket, tmp: str
+) -> dict[str, str]:
     """The runtime's environment: the sandbox's (fake credentials, region, no AWS config
-    files), Lambda's variables, the endpoint, and the network policy."""
+    files), Lambda's variables, the endpoint, the network policy, and a temporary folder of
+    its own."""
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("NODE_OPTIONS")}
+    env["TMPDIR"] = env["TMP"] = env["TEMP"] = tmp
     proxy = f"http://127.0.0.1:{closed.getsockname()[1]}"
     for name in ("http_proxy", "https_proxy", "all_proxy"):
         env[name] = env[name.upper()] = proxy
@@ -179,7 +190,13 @@ def _environment(sandbox: Sandbox, extra: dict[str, str], closed: socket.socket)
     policy = sandbox.network
     # The runtime cannot tell an AWS call from another: both may leave when AWS calls may.
     env["CFNGEN_ALLOW_NETWORK"] = "1" if policy.others_may_leave or policy.aws_may_leave else ""
-    env.update(extra)
+    # A runtime that reads no proxy or TMPDIR variables (a JVM) is given them by name.
+    named = {"{proxy_port}": str(closed.getsockname()[1]), "{tmp}": tmp}
+    for name, given in extra.items():
+        filled = given
+        for placeholder, value in named.items():
+            filled = filled.replace(placeholder, value)
+        env[name] = filled
     return env
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import importlib
 import os
 import sys
 import threading
@@ -22,7 +21,7 @@ from typing import Any, Generic, TypeVar
 from cfngen._contract._call import Invocation
 from cfngen._contract._calls import RECORDER, Call, attributed
 from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source, handlers_folder
-from cfngen._contract._isolate import ChildExit, Send, can_fork, isolated
+from cfngen._contract._isolate import ChildExit, Send, can_fork, import_between_forks, isolated
 from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_call
 from cfngen._contract._process_entrypoint import ProcessEntrypoint, out_of_process
 from cfngen._contract._responses import Responses
@@ -384,12 +383,9 @@ def moto_modules() -> set[str]:
 
 
 def _import_moto_modules() -> None:
-    """Import here the moto modules an earlier worker imported (see `_moto_modules`)."""
-    for name in sorted(_moto_modules - set(sys.modules)):
-        try:
-            importlib.import_module(name)
-        except Exception:  # only a head start: the worker imports what it needs
-            _moto_modules.discard(name)
+    """Import here the moto modules an earlier worker imported (see `_moto_modules`), while
+    no other thread forks its worker."""
+    _moto_modules.difference_update(import_between_forks(_moto_modules - set(sys.modules)))
 
 
 class _Calling:

@@ -8,18 +8,22 @@ set up once for a run and put back exactly as it was afterwards.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import sys
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen import _redact
-from cfngen._contract._botocore_caches import shared_event_aliases
+from cfngen._contract._botocore_caches import (
+    one_ssl_context,
+    shared_botocore_loader,
+    shared_event_aliases,
+    shared_handler_checks,
+)
 from cfngen._contract._calls import botocore_recorded
 from cfngen._contract._capture import Capture
+from cfngen._contract._environ import patched_environ
 from cfngen._contract._network import NetworkPolicy, guarded, network_policy
 from cfngen._contract._references import Seeds
 from cfngen._errors import CfngenError
@@ -151,8 +155,9 @@ class Sandbox:
             self._use_profile(self.profile)
         stack.enter_context(patched_environ(self._environment()))
         stack.enter_context(_on_sys_path(self.src_dir))
-        stack.enter_context(_shared_botocore_loader())
+        stack.enter_context(shared_botocore_loader())
         stack.enter_context(shared_event_aliases())
+        stack.enter_context(shared_handler_checks())
         # The calls handlers make, for the permission contract (_calls.py).
         stack.enter_context(botocore_recorded())
         if self.profile is None and self.session_module is not None:
@@ -179,6 +184,7 @@ class Sandbox:
             self._mock = mock_aws()
             self._mock.start()
             stack.callback(self._stop_mock)
+            stack.enter_context(one_ssl_context())
             self.seeds.plant(self.region)
         stack.enter_context(Capture())
 
@@ -297,25 +303,6 @@ class Sandbox:
 
 
 @contextlib.contextmanager
-def patched_environ(values: Mapping[str, str | None]) -> Iterator[None]:
-    """The environment with `values` set (None: unset) inside, as it was after."""
-    saved = {key: os.environ.get(key) for key in values}
-    try:
-        for key, value in values.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
-@contextlib.contextmanager
 def _on_sys_path(directory: Path) -> Any:
     entry = str(directory)
     sys.path.insert(0, entry)
@@ -368,24 +355,3 @@ def _one_session_per_credentials(module_name: str) -> Any:
         yield
     finally:
         namespace["_get_boto_session"] = original
-
-
-@contextlib.contextmanager
-def _shared_botocore_loader() -> Any:
-    """Let every botocore session share one loader of service models.
-
-    The runtime library makes a new boto3 session for every handler call, and a new session
-    parses the service's JSON model again: 0.1-0.3 s per client, most of a contract run. Shared,
-    a client takes ~10 ms. The parsed models are read-only, so sharing changes nothing else.
-    """
-    import botocore.loaders
-    import botocore.session
-
-    original = botocore.session.create_loader
-    cached = functools.lru_cache(maxsize=None)(botocore.loaders.create_loader)
-
-    botocore.session.create_loader = cached
-    try:
-        yield
-    finally:
-        botocore.session.create_loader = original

@@ -13,25 +13,38 @@ What it does with handlers depends on it, and a `Language` says what:
   cfngen says so when the built file is missing or older than the sources;
 - Go: the same, with the `bootstrap` the plugin's Makefile builds (`make`): it speaks the
   Runtime API itself (cfngen/_languages/_go.py);
-- Java: recognised; a command that needs its handlers stops before it writes anything, saying
-  so.
+- Java: the same, with the jar `mvn package` builds, run by AWS's Lambda runtime client for
+  Java (cfngen/_languages/_java.py).
 
 The language-free commands work in every one of them and leave the plugin's files alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
-from cfngen._languages._runtime import Launch, OutOfProcess
+from cfngen._languages import _lambda_runtimes as _lambda
+from cfngen._languages._lambda_runtimes import Family
+from cfngen._languages._runtime import Built, Launch, OutOfProcess
 
 if TYPE_CHECKING:
     from cfngen._languages._python import Located, PythonLayout
 
-__all__ = ["GO", "PYTHON", "TYPESCRIPT", "Language", "Launch", "OutOfProcess", "language_of"]
+__all__ = [
+    "GO",
+    "JAVA",
+    "PYTHON",
+    "TYPESCRIPT",
+    "Built",
+    "Language",
+    "Launch",
+    "OutOfProcess",
+    "language_of",
+]
 
 
 @dataclass(frozen=True)
@@ -46,6 +59,12 @@ class Language:
     #: How cfngen runs its built handlers out of process; None: it does not (or, for Python,
     #: runs them in its own process).
     runtime: OutOfProcess | None = None
+    #: The Lambda runtimes its handlers run on, with Lambda's dates (`cfngen runtime`); None
+    #: for Python, whose table is cfngen/_languages/_python_runtimes.py.
+    runtimes: Family | None = None
+    #: Finds its built handlers newer than their sources (`cfngen build`, and the runtime
+    #: before it starts them); None: cfngen builds them (Python) or knows no rule.
+    built: Callable[[Path, dict[str, Any]], Built] | None = None
 
     @property
     def runs_handlers(self) -> bool:
@@ -71,7 +90,7 @@ class Language:
             return None
         return CfngenError(
             f"this is a {self.label} project (made by {self.plugin}): cfngen runs Python, "
-            "TypeScript and Go handlers only",
+            "TypeScript, Go and Java handlers only",
             f"use the official `cfn test` with {self.plugin} for its handlers "
             "(docs/languages.md says what works per language); `cfngen validate` works here",
         )
@@ -120,16 +139,49 @@ def _go() -> OutOfProcess:
     return GO_RUNTIME
 
 
+def _typescript_built(root: Path, config: dict[str, Any]) -> Built:
+    from cfngen._languages._typescript import check_built
+
+    return check_built(root, config)
+
+
+def _go_built(root: Path, config: dict[str, Any]) -> Built:
+    from cfngen._languages._go import check_built
+
+    return check_built(root, config)
+
+
+def _java_built(root: Path, config: dict[str, Any]) -> Built:
+    from cfngen._languages._java_build import check_built
+
+    return check_built(root, config)
+
+
+def _java() -> OutOfProcess:
+    from cfngen._languages._java import JAVA_RUNTIME
+
+    return JAVA_RUNTIME
+
+
 TYPESCRIPT = Language(
-    "typescript", "TypeScript", False, "cloudformation-cli-typescript-plugin", _typescript()
+    "typescript",
+    "TypeScript",
+    False,
+    "cloudformation-cli-typescript-plugin",
+    _typescript(),
+    _lambda.NODE,
+    _typescript_built,
 )
-GO = Language("go", "Go", False, "cloudformation-cli-go-plugin", _go())
+GO = Language("go", "Go", False, "cloudformation-cli-go-plugin", _go(), _lambda.GO, _go_built)
+JAVA = Language(
+    "java", "Java", False, "cloudformation-cli-java-plugin", _java(), _lambda.JAVA, _java_built
+)
 _OFFICIAL = {
     language.name: language
     for language in (
         TYPESCRIPT,
         GO,
-        Language("java", "Java", False, "cloudformation-cli-java-plugin"),
+        JAVA,
     )
 }
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from cfngen._errors import CfngenError
 from cfngen._files._contain import readable, repository_root
-from cfngen._languages._runtime import Launch
+from cfngen._languages._runtime import Built, Launch, NotBuilt
 
 _SOURCE_SUFFIXES = (".go",)
 _BUILD_INPUTS = ("go.mod", "go.sum")
@@ -30,35 +30,14 @@ class BootstrapRuntime:
     program = "bootstrap"
 
     def launch(self, root: Path, config: dict[str, Any]) -> Launch:
-        name = config.get("entrypoint")
-        if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
-            raise CfngenError(
-                f".rpdk-config: entrypoint {name!r} is not the name of a built executable",
-                'write it as the Go plugin does: "bootstrap"',
-            )
-        candidates = [root / "bin" / name, root / name]
-        built = next((path for path in candidates if path.is_file()), None)
-        if built is None:
-            raise CfngenError(
-                f"bin/{name} is not built (the entrypoint in .rpdk-config)",
-                f"build the handlers first: {BUILD} (the plugin's Makefile: go build into bin/)",
-            )
-        path = readable(built, repository_root(root), what=".rpdk-config entrypoint")
-        if not os.access(path, os.X_OK):
-            raise CfngenError(
-                f"{built.relative_to(root)} is not executable", f"build it again: {BUILD}"
-            )
-        newer = newer_source(root, built.stat().st_mtime)
-        if newer is not None:
-            raise CfngenError(
-                f"{built.relative_to(root)} is older than {newer}: the tests would run the "
-                "handlers as they were at the last build",
-                f"build them again: {BUILD}",
-            )
+        built = check_built(root, config)
+        path = readable(
+            root / built.artefact, repository_root(root), what=".rpdk-config entrypoint"
+        )
         return Launch(
             argv=(str(path),),
             cwd=root,
-            handler=built.relative_to(root).as_posix(),
+            handler=built.artefact,
             endpoint_note=(
                 "the AWS SDK for Go v2 reads AWS_ENDPOINT_URL; v1 (the plugin's library) does "
                 "not, and its calls fail against a closed loopback proxy"
@@ -68,6 +47,39 @@ class BootstrapRuntime:
                 "each at most --max-delay seconds"
             ),
         )
+
+
+def check_built(root: Path, config: dict[str, Any]) -> Built:
+    """The executable `.rpdk-config`'s entrypoint names, built (bin/ or the project folder) and
+    newer than the Go sources; else a CfngenError naming the build command."""
+    name = config.get("entrypoint")
+    if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
+        raise CfngenError(
+            f".rpdk-config: entrypoint {name!r} is not the name of a built executable",
+            'write it as the Go plugin does: "bootstrap"',
+        )
+    candidates = [root / "bin" / name, root / name]
+    built = next((path for path in candidates if path.is_file()), None)
+    if built is None:
+        raise NotBuilt(
+            f"bin/{name} is not built (the entrypoint in .rpdk-config)",
+            f"build the handlers first: {BUILD} (the plugin's Makefile: go build into bin/)",
+            BUILD,
+        )
+    if not os.access(built, os.X_OK):
+        raise NotBuilt(
+            f"{built.relative_to(root)} is not executable", f"build it again: {BUILD}", BUILD
+        )
+    newer = newer_source(root, built.stat().st_mtime)
+    if newer is not None:
+        raise NotBuilt(
+            f"{built.relative_to(root)} is older than {newer}: it holds the handlers as "
+            "they were at the last build",
+            f"build them again: {BUILD}",
+            BUILD,
+        )
+    sources = "the .go files, " + " and ".join(_BUILD_INPUTS)
+    return Built(built.relative_to(root).as_posix(), BUILD, sources)
 
 
 def newer_source(root: Path, built: float) -> str | None:

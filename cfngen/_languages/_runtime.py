@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from cfngen._errors import CfngenError
+
 
 @dataclass(frozen=True)
 class Launch:
@@ -22,6 +24,8 @@ class Launch:
     cwd: Path
     #: What is run, for messages ("dist/handlers.js, export entrypoint").
     handler: str
+    #: In a value, `{proxy_port}` is the run's closed loopback port and `{tmp}` the runtime's
+    #: own temporary folder (TMPDIR), for runtimes that read neither variable (a JVM).
     env: dict[str, str] = field(default_factory=dict)
     #: How the language's SDKs are pointed at the AWS endpoint, for `cfngen test`'s notes.
     endpoint_note: str = ""
@@ -40,3 +44,23 @@ class OutOfProcess(Protocol):
         `.rpdk-config`); a CfngenError naming the build command when they are not built or
         older than their sources, or the program is missing."""
         ...
+
+
+@dataclass(frozen=True)
+class Built:
+    """A language's built handlers, found present and newer than every source of the build."""
+
+    #: The built file, relative to the project ("dist/handlers.js", "bin/bootstrap").
+    artefact: str
+    #: What builds it ("npm run build", "make", "mvn package").
+    command: str
+    #: What it was compared with, for messages ("src/ and tsconfig.json").
+    sources: str
+
+
+class NotBuilt(CfngenError):
+    """The built handlers are missing or older than a source: `command` builds them."""
+
+    def __init__(self, message: str, hint: str, command: str) -> None:
+        super().__init__(message, hint)
+        self.command = command

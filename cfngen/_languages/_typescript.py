@@ -24,7 +24,7 @@ from typing import Any
 
 from cfngen._errors import CfngenError
 from cfngen._files._contain import readable, repository_root
-from cfngen._languages._runtime import Launch
+from cfngen._languages._runtime import Built, Launch, NotBuilt
 
 _NODE_FILES = Path(__file__).parent / "node"
 #: Where the sources of the build are looked for (the plugin's layout and tsconfig).
@@ -37,34 +37,15 @@ class NodeRuntime:
     program = "node"
 
     def launch(self, root: Path, config: dict[str, Any]) -> Launch:
-        entrypoint = config.get("entrypoint")
-        if not isinstance(entrypoint, str) or "." not in entrypoint.strip("."):
-            raise CfngenError(
-                f".rpdk-config: entrypoint {entrypoint!r} is not a built module and export",
-                'write it as the TypeScript plugin does: "dist/handlers.entrypoint"',
-            )
-        module, _, export = entrypoint.rpartition(".")
-        build = build_command(root)
-        built = root / f"{module}.js"
-        installed = (root / "node_modules").is_dir()
-        if not built.is_file():
-            raise CfngenError(
-                f"{built.relative_to(root)} is not built (the entrypoint {entrypoint} in "
-                ".rpdk-config)",
-                f"build the handlers first: {build if installed else 'npm install && ' + build}",
-            )
-        path = readable(built, repository_root(root), what=".rpdk-config entrypoint")
-        newer = newer_source(root, built.stat().st_mtime)
-        if newer is not None:
-            raise CfngenError(
-                f"{built.relative_to(root)} is older than {newer}: the tests would run the "
-                "handlers as they were at the last build",
-                f"build them again: {build}",
-            )
-        if not installed:
+        built = check_built(root, config)
+        export = str(config["entrypoint"]).rpartition(".")[2]
+        path = readable(
+            root / built.artefact, repository_root(root), what=".rpdk-config entrypoint"
+        )
+        if not (root / "node_modules").is_dir():
             raise CfngenError(
                 f"{root}/node_modules is missing: the handlers' libraries are not installed",
-                f"install and build them: npm install && {build}",
+                f"install and build them: npm install && {built.command}",
             )
         node = shutil.which(self.program)
         if node is None:
@@ -82,7 +63,7 @@ class NodeRuntime:
                 export,
             ),
             cwd=root,
-            handler=f"{built.relative_to(root)}, export {export}",
+            handler=f"{built.artefact}, export {export}",
             endpoint_note=(
                 "the AWS SDK for JavaScript v2 (the plugin's library) is pointed at it by "
                 "cfngen's preload, v3 by AWS_ENDPOINT_URL"
@@ -92,6 +73,37 @@ class NodeRuntime:
                 "each at most --max-delay seconds"
             ),
         )
+
+
+def check_built(root: Path, config: dict[str, Any]) -> Built:
+    """The module `.rpdk-config`'s entrypoint names, built and newer than its sources; else a
+    CfngenError naming the build command."""
+    entrypoint = config.get("entrypoint")
+    if not isinstance(entrypoint, str) or "." not in entrypoint.strip("."):
+        raise CfngenError(
+            f".rpdk-config: entrypoint {entrypoint!r} is not a built module and export",
+            'write it as the TypeScript plugin does: "dist/handlers.entrypoint"',
+        )
+    module = entrypoint.rpartition(".")[0]
+    build = build_command(root)
+    built = root / f"{module}.js"
+    if not built.is_file():
+        installed = (root / "node_modules").is_dir()
+        raise NotBuilt(
+            f"{built.relative_to(root)} is not built (the entrypoint {entrypoint} in .rpdk-config)",
+            f"build the handlers first: {build if installed else 'npm install && ' + build}",
+            build,
+        )
+    newer = newer_source(root, built.stat().st_mtime)
+    if newer is not None:
+        raise NotBuilt(
+            f"{built.relative_to(root)} is older than {newer}: it holds the handlers as "
+            "they were at the last build",
+            f"build them again: {build}",
+            build,
+        )
+    sources = " and ".join([*(f"{folder}/" for folder in _SOURCE_FOLDERS), *_BUILD_INPUTS])
+    return Built(built.relative_to(root).as_posix(), build, sources)
 
 
 def build_command(root: Path) -> str:

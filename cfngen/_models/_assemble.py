@@ -27,7 +27,7 @@ writes it; a JSON name that is not a Python name is kept in
 '''
 _TIMEOUTS_COMMENT = (
     "#: Minutes CloudFormation gives each handler in all, callbacks included: the schema's",
-    "#: timeoutInMinutes, else 120. Steps in cfngen_aws.py never wait past them.",
+    "#: timeoutInMinutes, else 120. The steps of cfngen_runtime never wait past them.",
 )
 #: Above the request's typeConfiguration when the schema declares one: how to read it.
 _CONFIGURATION_COMMENT = (
@@ -280,8 +280,9 @@ def _with_typing(imports: list[str], *, official: bool) -> tuple[list[str], str]
     return [line if old is typing_line else old for old in imports], optional
 
 
-#: Fields beyond which a class leaves __init__ and __repr__ to CfnModel (see cfngen_runtime.py:
-#: dataclasses builds them in quadratic time). Real schemas have at most a few hundred.
+#: Fields beyond which a class leaves __init__ and __repr__ to CfnModel (see
+#: cfngen_runtime/serialisation.py: dataclasses builds them in quadratic time). Real schemas
+#: have at most a few hundred.
 WIDE_CLASS = 500
 
 

@@ -10,7 +10,8 @@ from typing import Any
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._models._names import BASE_CLASS, RESOURCE_MODEL
 
-RUNTIME_MODULE = "cfngen_runtime"
+#: The module of the runtime library (cfngen/_support) that defines the models' base class.
+RUNTIME_MODULE = "cfngen_runtime.serialisation"
 #: The oldest Python that evaluates `X | None` and `list[X]` (what the generator writes for it);
 #: older targets get the typing module's spellings.
 MODERN_PYTHON = (3, 10)

@@ -308,7 +308,8 @@ class _Normaliser:
 
 
 def _with_support_state(callback: dict[str, Any]) -> dict[str, Any]:
-    """The callback context with cfngen_aws's reserved key (a JSON object) as its last field."""
+    """The callback context with the runtime library's reserved key (a JSON object) as its
+    last field."""
     properties = _dict(callback.get("properties"))
     own = {name: sub for name, sub in properties.items() if name != STATE_KEY}
     return {**callback, "properties": {**own, STATE_KEY: {"type": "object"}}}

@@ -102,10 +102,13 @@ def check_models(
     module = types.ModuleType(f"{package}.models")
     module.__package__ = package
     library = _library_stubs()
+    parent = stub.__name__.rpartition(".")[0]
     saved = {
-        name: sys.modules.get(name) for name in (package, stub.__name__, module.__name__, *library)
+        name: sys.modules.get(name)
+        for name in (package, parent, stub.__name__, module.__name__, *library)
     }
     sys.modules[package] = types.ModuleType(package)
+    sys.modules[parent] = types.ModuleType(parent)
     sys.modules[stub.__name__] = stub
     sys.modules[module.__name__] = module
     sys.modules.update(library)

@@ -1,4 +1,5 @@
-"""cfngen_aws.py in a handler's shoes: the cost of a client per call, and of a long wait.
+"""The runtime library's clients and steps (cfngen_aws.py before) in a handler's shoes:
+the cost of a client per call, and of a long wait.
 
     python tests/bench/bench_waiters.py [--rounds 20]
 
@@ -29,7 +30,7 @@ from cloudformation_cli_python_lib import SessionProxy  # noqa: E402
 from moto import mock_aws  # noqa: E402
 from moto.moto_api import state_manager  # noqa: E402
 
-from cfngen._support import cfngen_aws as aws  # noqa: E402
+from tests._runtime_library import aws  # noqa: E402
 from tests.bench._timing import load_note  # noqa: E402
 
 

@@ -1,12 +1,17 @@
-"""Save to verdict in `cfngen test --watch` on the example resource, against a cold `cfngen test`.
+"""Save to verdict in `cfngen test --watch` on the example resource, against a cold `cfngen test`
+and, with --before, against an older checkout's watch session side by side.
 
-    python tests/bench/bench_watch.py [--saves 10] [--poll]
+    python tests/bench/bench_watch.py [--saves 10] [--poll] [--before ../86b4cf2]
 
-One watch session on a fresh copy of the example `cfngen init --example` makes; each round saves
-the handlers (a comment line toggled), then the schema (its description toggled: generate runs),
-each written as editors do (a new file renamed over the old), and times from the rename to the
-verdict line on the session's stdout; then it runs a cold `cfngen test -q` on the same project
-(wall and CPU). The rounds interleave, so the ratios compare like with like on a busy machine.
+One watch session per checkout (this one, and --before's), each on its own fresh copy of the
+example `cfngen init --example` makes. Each round, in every session in turn, saves the handlers
+(a comment line toggled), then the schema (its description changed to text no model cache has
+seen: generate renders models.py again), each written as editors do (a new file renamed over
+the old), and times from the rename to the verdict line on the session's stdout, with the
+session's CPU for that save (its own and its children's, from /proc); then a cold
+`cfngen test -q` of this checkout on the same project (wall and CPU). The rounds interleave, so
+the ratios compare like with like on a busy machine. Prints each session's medians, the ratio
+of this checkout's to --before's, and to the cold run.
 """
 
 from __future__ import annotations
@@ -36,11 +41,11 @@ AWS = {
     "AWS_ACCESS_KEY_ID": "testing",
     "AWS_SECRET_ACCESS_KEY": "testing",
     "AWS_DEFAULT_REGION": "us-east-1",
-    "PYTHONPATH": str(REPO),
 }
 VERDICT = re.compile(r"^\[\d\d:\d\d:\d\d\] ")
 HANDLERS = "src/example_ssm_parameter/handlers.py"
 SCHEMA = "example-ssm-parameter.json"
+EDITS = ("handler edit", "schema edit")
 
 
 def cpu_of(pid: int) -> float:
@@ -57,100 +62,149 @@ def save(path: Path, text: str) -> float:
     return time.perf_counter()
 
 
+class Watch:
+    """One `cfngen test --watch` session of one checkout, on its own copy of the example."""
+
+    def __init__(self, name: str, checkout: Path, root: Path, poll: bool) -> None:
+        self.name = name
+        self.root = root
+        self.env = bench_env(PYTHONPATH=str(checkout), **AWS)
+        self.argv = [sys.executable, "-m", "cfngen", "test", "--watch"]
+        self.argv += [*(["--poll"] if poll else []), str(root)]
+        # In the project, not here: `python -m` puts the working folder first on sys.path, and
+        # from this repository that would be this checkout's cfngen whatever PYTHONPATH says.
+        self.process = subprocess.Popen(
+            self.argv, cwd=root, env=self.env, stdout=subprocess.PIPE, text=True
+        )
+        self.lines: queue.Queue[tuple[float, str]] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.seconds: dict[str, list[float]] = {edit: [] for edit in EDITS}
+        self.cpu: dict[str, list[float]] = {edit: [] for edit in EDITS}
+        self.handlers = (root / HANDLERS).read_text()
+        self.schema = (root / SCHEMA).read_text()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put((time.perf_counter(), line))
+
+    def verdict(self) -> tuple[float, str]:
+        while True:
+            when, line = self.lines.get(timeout=120)
+            if VERDICT.match(line):
+                return when, line
+
+    def edit(self, what: str, number: int, fresh: str) -> None:
+        if what == "handler edit":
+            path = self.root / HANDLERS
+            text = self.handlers + ("# saved\n" if number % 2 == 0 else "")
+        else:  # new to the model cache every time: models.py is rendered again
+            path = self.root / SCHEMA
+            text = self.schema.replace('"description": "', f'"description": "{fresh}{number} ', 1)
+        cpu = cpu_of(self.process.pid)
+        saved = save(path, text)
+        when, line = self.verdict()
+        assert "PASS" in line, line
+        assert what == "handler edit" or "(generated)" in line, line
+        self.seconds[what].append(when - saved)
+        time.sleep(0.3)  # the session's warm-up after the run counts too
+        self.cpu[what].append(cpu_of(self.process.pid) - cpu)
+        time.sleep(0.3)
+
+    def median(self, what: str) -> float:
+        return statistics.median(self.seconds[what])
+
+    def end(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--saves", type=int, default=10)
-    parser.add_argument("--poll", action="store_true", help="the session polls (--poll)")
+    parser.add_argument("--poll", action="store_true", help="the sessions poll (--poll)")
+    parser.add_argument("--before", type=Path, help="an older checkout, watched side by side")
+    parser.add_argument(
+        "--edits", choices=["both", *EDITS], default="both", help="which saves each round makes"
+    )
+    parser.add_argument("--no-cold", action="store_true", help="no cold run in the rounds")
     args = parser.parse_args()
-    env = bench_env(**AWS)
     work = Path(tempfile.mkdtemp(prefix="cfngen-bench-watch-"))
     cli = [sys.executable, "-m", "cfngen"]
+    sessions: list[Watch] = []
     try:
         subprocess.run(
-            [*cli, "init", "--example", "--no-input", "--no-git", "ex"],
+            [*cli, "init", "--example", "--no-input", "--no-git", "made"],
             cwd=work,
-            env=env,
+            env=bench_env(PYTHONPATH=str(REPO), **AWS),
             check=True,
             capture_output=True,
         )
-        root = work / "ex"
-        argv = [*cli, "test", "--watch", *(["--poll"] if args.poll else []), str(root)]
-        print("watch:", " ".join(argv[1:]))
-        print("cold: ", " ".join([*cli[1:], "test", "-q", str(root)]))
+        checkouts = {"this checkout": REPO}
+        if args.before is not None:
+            checkouts[args.before.resolve().name] = args.before.resolve()
+        for number, (name, checkout) in enumerate(checkouts.items()):
+            root = work / f"ex{number}"
+            shutil.copytree(work / "made", root)
+            sessions.append(Watch(name, checkout, root, args.poll))
+        mine = sessions[0]
+        cold_argv = [*cli, "test", "-q", str(mine.root)]
+        for session in sessions:
+            where = session.env["PYTHONPATH"]
+            print(f"{session.name}: {' '.join(session.argv[1:])} (PYTHONPATH={where})")
+        print(f"cold:  {' '.join(cold_argv[1:])}")
         print(load_note())
-        session = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, text=True)
-        lines: queue.Queue[tuple[float, str]] = queue.Queue()
-
-        def read() -> None:
-            assert session.stdout is not None
-            for line in session.stdout:
-                lines.put((time.perf_counter(), line))
-
-        threading.Thread(target=read, daemon=True).start()
-
-        def verdict() -> tuple[float, str]:
-            while True:
-                when, line = lines.get(timeout=120)
-                if VERDICT.match(line):
-                    return when, line
-
-        verdict()  # the first run (and the parent's warm-up after it)
+        for session in sessions:
+            session.verdict()  # the first run (and the session's warm-up after it)
         time.sleep(1.5)
-        handlers, schema = root / HANDLERS, root / SCHEMA
-        original_handlers, original_schema = handlers.read_text(), schema.read_text()
-        edits: dict[str, list[float]] = {"handler edit": [], "schema edit": []}
-        cpus: dict[str, list[float]] = {"handler edit": [], "schema edit": []}
         fresh = uuid.uuid4().hex[:8]
+        edits = EDITS if args.edits == "both" else (args.edits,)
         cold_wall: list[float] = []
         cold_cpu: list[float] = []
         for number in range(args.saves):
-            text = original_handlers + ("# saved\n" if number % 2 == 0 else "")
-            cpu = cpu_of(session.pid)
-            saved = save(handlers, text)
-            when, line = verdict()
-            assert "PASS" in line, line
-            edits["handler edit"].append(when - saved)
-            time.sleep(0.3)  # the parent's warm-up after the run counts too
-            cpus["handler edit"].append(cpu_of(session.pid) - cpu)
-            time.sleep(0.3)
-            # New to the model cache every time: models.py is rendered again, as for a real edit.
-            text = original_schema.replace(
-                '"description": "', f'"description": "{fresh}{number} ', 1
-            )
-            cpu = cpu_of(session.pid)
-            saved = save(schema, text)
-            when, line = verdict()
-            assert "PASS" in line and "(generated)" in line, line
-            edits["schema edit"].append(when - saved)
-            time.sleep(0.3)
-            cpus["schema edit"].append(cpu_of(session.pid) - cpu)
-            time.sleep(0.3)
+            # Rotate which session goes first, as _timing.alternate does.
+            shift = number % len(sessions)
+            for session in sessions[shift:] + sessions[:shift]:
+                for what in edits:
+                    session.edit(what, number, fresh)
+            if args.no_cold:
+                continue
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
-            subprocess.run(
-                [*cli, "test", "-q", str(root)], env=env, check=True, capture_output=True
-            )
+            subprocess.run(cold_argv, cwd=mine.root, env=mine.env, check=True, capture_output=True)
             cold_wall.append(time.perf_counter() - started)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cold_cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-        session.terminate()
-        session.wait(timeout=30)
-        cold = statistics.median(cold_wall)
+        for session in sessions:
+            session.end()
+        cold = statistics.median(cold_wall) if cold_wall else float("nan")
+        cold_c = statistics.median(cold_cpu) if cold_cpu else float("nan")
         print(
-            f"cold cfngen test -q: wall median {cold * 1000:.0f} ms, CPU median "
-            f"{statistics.median(cold_cpu) * 1000:.0f} ms ({args.saves} runs)"
+            f"cold cfngen test -q (this checkout): wall median {cold * 1000:.0f} ms, CPU median "
+            f"{cold_c * 1000:.0f} ms ({len(cold_wall)} runs)"
         )
-        for what, samples in edits.items():
-            median = statistics.median(samples)
-            print(
-                f"{what}, save to verdict: median {median * 1000:.0f} ms "
-                f"(min {min(samples) * 1000:.0f}, max {max(samples) * 1000:.0f}; "
-                f"{len(samples)} saves), {median / cold:.2f} of the cold run's wall; CPU "
-                f"median {statistics.median(cpus[what]) * 1000:.0f} ms, "
-                f"{statistics.median(cpus[what]) / statistics.median(cold_cpu):.2f} of the cold's"
-            )
+        for session in sessions:
+            for what in edits:
+                samples, cpu = session.seconds[what], statistics.median(session.cpu[what])
+                median = statistics.median(samples)
+                print(
+                    f"{session.name}, {what}, save to verdict: median {median * 1000:.0f} ms "
+                    f"(min {min(samples) * 1000:.0f}, max {max(samples) * 1000:.0f}; "
+                    f"{len(samples)} saves), {median / cold:.2f} of the cold run's wall; "
+                    f"CPU median {cpu * 1000:.0f} ms, {cpu / cold_c:.2f} of the cold's"
+                )
+        if len(sessions) > 1:
+            for what in edits:
+                ratio = mine.median(what) / sessions[1].median(what)
+                cpu = statistics.median(mine.cpu[what]) / statistics.median(sessions[1].cpu[what])
+                print(
+                    f"{what}: this checkout / {sessions[1].name}: wall {ratio:.2f}, CPU {cpu:.2f}"
+                )
         print(load_note())
     finally:
+        for session in sessions:
+            if session.process.poll() is None:
+                session.process.kill()
         shutil.rmtree(work, ignore_errors=True)
 
 

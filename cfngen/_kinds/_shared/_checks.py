@@ -284,7 +284,7 @@ def _list_inputs(schema: dict[str, Any]) -> Iterator[Problem]:
 
 def check_callback_context(schema: dict[str, Any], resolver: Resolver) -> list[Problem]:
     """callback-context.json, the JSON schema of the handlers' progress state: its top-level
-    property names must leave cfngen_aws.py's reserved key alone."""
+    property names must leave the runtime library's reserved key alone."""
     properties = schema.get("properties")
     if not isinstance(properties, dict) or STATE_KEY not in properties:
         return []
@@ -292,7 +292,7 @@ def check_callback_context(schema: dict[str, Any], resolver: Resolver) -> list[P
         Problem(
             "error",
             join_pointer("/properties", STATE_KEY),
-            f"the property name {STATE_KEY!r} is reserved: the waiters of cfngen_aws.py keep "
+            f"the property name {STATE_KEY!r} is reserved: the steps of cfngen_runtime keep "
             "their progress under it in the callback context",
             "rename the property",
             key=True,

@@ -18,8 +18,6 @@ TEMPLATES = Path(__file__).with_name("templates")
 #: Seconds; generous because `sam local` counts its container start-up against it.
 FUNCTION_TIMEOUT = 180
 FUNCTION_MEMORY = 256
-#: What the Lambda function needs when the project has no requirements.txt of its own.
-SUPPORT_LIB_REQUIREMENT = "cloudformation-cli-python-lib>=2.1.20"
 
 
 def render_template(
@@ -46,4 +44,8 @@ def render_requirements(has_root_requirements: bool) -> str:
     """pip resolves `-r` relative to the including file, which `sam build` reads in place."""
     if has_root_requirements:
         return "-r ../requirements.txt\n"
-    return SUPPORT_LIB_REQUIREMENT + "\n"
+    # What the Lambda function needs when the project has no requirements.txt of its own: the
+    # library the runtime library is tested with (its one declared range).
+    from cfngen._support import LIBRARY_REQUIREMENT
+
+    return LIBRARY_REQUIREMENT + "\n"

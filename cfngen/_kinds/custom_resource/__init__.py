@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from cfngen._kind._options import CliOption
 from cfngen._kinds._shared._base import KindBase
 from cfngen._kinds._shared._options import PARAMETERS
+from cfngen._support import HELPER_FILE
 
 if TYPE_CHECKING:
     from cfngen._project import Project
@@ -43,8 +44,8 @@ PROPERTIES_SCHEMA = "properties-schema.json"
 INPUTS_FILE = "custom-resource-inputs.json"
 #: A template with a working custom resource (`cfngen validate --example`).
 EXAMPLE_TEMPLATE = Path(__file__).with_name("example-template.yaml")
-#: The helper module init writes beside the handler (from cfngen/_support).
-HELPER_MODULE = "cfngen_custom_resource.py"
+#: The helper module generate writes beside the handler (cfngen/_support).
+HELPER_MODULE = HELPER_FILE
 #: A `Custom::` type name CloudFormation accepts (AWS::CloudFormation::CustomResource aside).
 CUSTOM_TYPE_NAME = re.compile(r"^Custom::[A-Za-z0-9_@-]{1,60}$")
 

@@ -1,11 +1,13 @@
-"""What `cfngen generate` derives for a custom resource: the protocol helper
-(cfngen/_support/cfngen_custom_resource.py) beside the handler of every function in the template
-whose code imports it, and, when the custom type that function serves has a properties schema
+"""What `cfngen generate` derives for a custom resource: the protocol helper (the runtime
+library's `custom_resource` module, cfngen/_support/, as one standard-library file,
+`cfngen_custom_resource.py`) beside the handler of every function in the template whose code
+imports it, and, when the custom type that function serves has a properties schema
 (_type_files.py), typed property models there too (`properties_model.py` with `Properties`,
-through cfngen/_models, and its runtime `cfngen_runtime.py`: `Properties._deserialize(
-request.properties)` turns CloudFormation's strings into the schema's types). A folder whose
-functions serve types with different schemas gets none (one `Properties` cannot be both). A
-SAM project that does not use the helper gets nothing."""
+through cfngen/_models, and the runtime library as the package `cfngen_runtime/` it imports:
+`Properties._deserialize(request.properties)` turns CloudFormation's strings into the schema's
+types; earlier versions wrote it as one file, `cfngen_runtime.py`, which generate removes). A
+folder whose functions serve types with different schemas gets none (one `Properties` cannot be
+both). A SAM project that does not use the helper gets nothing."""
 
 from __future__ import annotations
 
@@ -24,7 +26,9 @@ if TYPE_CHECKING:
 
 _MODULE = HELPER_MODULE.removesuffix(".py")
 MODELS_MODULE = "properties_model.py"
-RUNTIME_MODULE = "cfngen_runtime.py"
+#: The runtime library as one file, from earlier versions: generate removes it (the package of
+#: the same import name replaced it).
+LEGACY_RUNTIME = "cfngen_runtime.py"
 
 
 def _template(project: Project) -> Path | None:
@@ -77,7 +81,7 @@ def helper_folders(project: Project) -> list[HelperFolder]:
         folder = (path.parent / code).resolve()
         if not folder.is_dir() or not folder.is_relative_to(root):
             continue
-        generated = (HELPER_MODULE, MODELS_MODULE, RUNTIME_MODULE)
+        generated = (HELPER_MODULE, MODELS_MODULE, LEGACY_RUNTIME)
         if any(
             _MODULE in p.read_text(encoding="utf-8", errors="replace")
             for p in folder.glob("*.py")
@@ -151,11 +155,11 @@ def _served_types(document: Mapping[str, Any]) -> dict[str, set[str]]:
 
 def generate_inputs(project: Project) -> dict[str, bytes | None]:
     from cfngen._files import read_optional
-    from cfngen._support import source
+    from cfngen._support import module_source
 
     folders = helper_folders(project)
     inputs: dict[str, bytes | None] = {
-        "helper": source(HELPER_MODULE).encode(),
+        "helper": module_source("custom_resource").encode(),
         "folders": json.dumps(
             [[f.folder, f.runtime, f.schema, f.why_no_models] for f in folders]
         ).encode(),
@@ -165,10 +169,23 @@ def generate_inputs(project: Project) -> dict[str, bytes | None]:
     return inputs
 
 
-def notes(inputs: Mapping[str, bytes | None]) -> list[str]:
-    """Why a folder gets no models although its types have schemas."""
+def notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
+    """Why a folder gets no models although its types have schemas; the runtime library's
+    single file of earlier versions, found where the package replaces it."""
+    from cfngen._support import PACKAGE, VERSION
+
     folders = json.loads((inputs.get("folders") or b"[]").decode())
-    return [why for _, _, _, why in folders if why]
+    found = [why for _, _, _, why in folders if why]
+    for folder, _, schema, _ in folders:
+        legacy = _join(folder, LEGACY_RUNTIME)
+        if schema and (project.root / legacy).is_file():
+            found.append(
+                f"{legacy}: cfngen's runtime library is now the package {PACKAGE} {VERSION} "
+                f"beside it ({_join(folder, PACKAGE)}/, the same import name: `from {PACKAGE} "
+                "import CfnModel` keeps working): generate removes the single file when it is "
+                "as cfngen wrote it"
+            )
+    return found
 
 
 def _join(folder: str, name: str) -> str:
@@ -177,6 +194,7 @@ def _join(folder: str, name: str) -> str:
 
 def render(inputs: Mapping[str, bytes | None]) -> dict[str, bytes]:
     from cfngen._files._ownership import with_header
+    from cfngen._support import vendored
 
     text = (inputs.get("helper") or b"").decode()
     folders = json.loads((inputs.get("folders") or b"[]").decode())
@@ -186,19 +204,22 @@ def render(inputs: Mapping[str, bytes | None]) -> dict[str, bytes]:
         files[rel] = with_header(rel, text).encode()
         schema = inputs.get(f"schema:{schema_path}") if schema_path else None
         if schema is not None:
-            for name, source_text in _models(schema, schema_path, runtime).items():
-                rel = _join(folder, name)
+            texts = {
+                _join(folder, MODELS_MODULE): _models(schema, schema_path, runtime),
+                **vendored(folder),
+            }
+            for rel, source_text in texts.items():
                 files[rel] = with_header(rel, source_text).encode()
     return files
 
 
-def _models(schema_bytes: bytes, schema_path: str, runtime: str | None) -> dict[str, str]:
-    """properties_model.py and cfngen_runtime.py for the properties schema (a broken schema
-    stops generate with validate's report)."""
+def _models(schema_bytes: bytes, schema_path: str, runtime: str | None) -> str:
+    """properties_model.py for the properties schema (a broken schema stops generate with
+    validate's report)."""
     from cfngen._generate import InvalidSchemaError
     from cfngen._kinds.custom_resource._validate import check_text
     from cfngen._languages._python_runtimes import find_runtime
-    from cfngen._models import models_source, runtime_source
+    from cfngen._models import models_source
 
     report = check_text(
         schema_bytes.decode("utf-8", "replace"), path=Path(schema_path), strict=False
@@ -208,13 +229,17 @@ def _models(schema_bytes: bytes, schema_path: str, runtime: str | None) -> dict[
     found = find_runtime(runtime) if runtime else None
     python = found.version_info if found is not None else (3, 12)
     text = models_source(report.schema, root="Properties", python=python)
-    # The function's code folder is no package: import the runtime module by its name.
-    text = text.replace("from .cfngen_runtime import", "from cfngen_runtime import")
-    return {MODELS_MODULE: text, RUNTIME_MODULE: runtime_source()}
+    # The function's code folder is no package: the runtime library is imported by its name.
+    return text.replace("from .cfngen_runtime.", "from cfngen_runtime.", 1)
 
 
 def may_derive(project: Project, relpath: str) -> bool:
-    return PurePosixPath(relpath).name in (HELPER_MODULE, MODELS_MODULE, RUNTIME_MODULE)
+    from cfngen._support import PACKAGE
+
+    path = PurePosixPath(relpath)
+    if path.parent.name == PACKAGE and path.suffix == ".py" and ".." not in path.parts:
+        return True  # the runtime library, beside a function's models
+    return path.name in (HELPER_MODULE, MODELS_MODULE, LEGACY_RUNTIME)
 
 
 def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
@@ -225,7 +250,7 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
 
 def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
     if inputs.get("folders") not in (None, b"[]"):
-        return notes(inputs)
+        return notes(project, inputs)
     return [
         f"no function of the template imports {HELPER_MODULE.removesuffix('.py')}: "
         "nothing to generate"

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cfngen._contract._entrypoint import Source
-from cfngen._contract._network import guarded, network_policy
-from cfngen._contract._sandbox import patched_environ
+from cfngen._kinds._shared._lambda_open import offline, warm_up
 from cfngen._kinds.custom_resource._protocol import Cloud
 from cfngen._kinds.custom_resource._receiver import certificate
 from cfngen._kinds.custom_resource._template import Resource, find_resource
@@ -27,27 +25,6 @@ if TYPE_CHECKING:
 
 #: Seconds an invocation may run when the function's Timeout is longer (--enforce-timeout).
 DEFAULT_LIMIT = 30.0
-_ENV = {
-    "AWS_ACCESS_KEY_ID": "testing",
-    "AWS_SECRET_ACCESS_KEY": "testing",
-    "AWS_SESSION_TOKEN": "testing",
-    "AWS_EC2_METADATA_DISABLED": "true",
-}
-
-
-@contextlib.contextmanager
-def _offline(region: str, *, allow_network: bool) -> Iterator[None]:
-    """Fake credentials, the region, moto answering every AWS call and the runner's network
-    policy (the first import of the handler, before the runner opens)."""
-    from cfngen._contract._moto_imports import install
-
-    install()  # before any backend loads: EC2's models only when EC2 is called
-    from moto import mock_aws
-
-    values = {**_ENV, "AWS_DEFAULT_REGION": region, "AWS_REGION": region}
-    policy = network_policy(allow_network=allow_network)
-    with guarded(policy), patched_environ(values), mock_aws():
-        yield
 
 
 @contextlib.contextmanager
@@ -85,7 +62,7 @@ def opened(
             f"{limit:g} s here (--enforce-timeout)"
         )
         seconds = limit
-    with _offline(region, allow_network=settings.allow_network):
+    with offline(region, allow_network=settings.allow_network):
         notes.extend(function.prepare())
     cloud = functools.partial(
         Cloud,
@@ -101,32 +78,6 @@ def opened(
         return
     with function.on_path(), runner.open(Source(function.code_dir, function.source)):
         # Before the worker forks: loaded once, not inside any deadline.
-        _warm_up(function.code_dir)
+        warm_up(function.code_dir)
         certificate()
         yield cloud(runner), found, notes
-
-
-_WARM: set[str] = set()
-_SERVICE = re.compile(r"""\b(?:client|resource)\(\s*["']([a-z0-9-]+)["']""")
-
-
-def _warm_up(code_dir: Path) -> None:
-    """Load, once per process and before any deadline runs, what a Lambda container has loaded
-    before its first request and this process lacks: botocore's data (boto3's first client) and
-    moto's backend of each service the function's code names (importing moto's SSM backend
-    alone takes seconds, which would otherwise count against the function's Timeout)."""
-    services = {"sts"}
-    for path in sorted(code_dir.glob("*.py"))[:50]:
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            services.update(_SERVICE.findall(path.read_text(encoding="utf-8")))
-    for service in sorted(services - _WARM):
-        _WARM.add(service)
-        with contextlib.suppress(Exception):
-            if service == "sts":
-                import boto3
-
-                boto3.client("sts").get_caller_identity()
-            else:
-                from moto.backends import get_backend
-
-                get_backend(service)  # type: ignore[call-overload]

@@ -10,9 +10,9 @@ import uuid
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from cfngen._kinds._shared._intrinsics import stack_id
+from cfngen._kinds._shared._lambda import Function, as_lambda_runs
 from cfngen._kinds.custom_resource import KIND
-from cfngen._kinds.custom_resource._intrinsics import stack_id
-from cfngen._kinds.custom_resource._lambda import Function, as_lambda_runs
 from cfngen._kinds.custom_resource._receiver import Receiver, Slot
 from cfngen._kinds.custom_resource._rules import STATUS_KEY, STATUSES, Exchange, check, parse
 

@@ -168,7 +168,7 @@ class Receiver:
         """Handlers in this process trust the receiver's certificate while inside."""
         import urllib.request
 
-        from cfngen._contract._sandbox import patched_environ
+        from cfngen._contract._environ import patched_environ
 
         names = ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
         with patched_environ(dict.fromkeys(names, self.cert_file)):

@@ -17,28 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
-from cfngen._kinds.custom_resource._code import FUNCTION_TYPES, HINT, Declared
-from cfngen._kinds.custom_resource._intrinsics import _NO_VALUE, ACCOUNT_ID, STACK_NAME, _Resolver
-from cfngen._kinds.custom_resource._lambda import Function
+from cfngen._kinds._shared._intrinsics import _NO_VALUE, ACCOUNT_ID, STACK_NAME, _Resolver
+from cfngen._kinds._shared._lambda import Function
+from cfngen._kinds._shared._lambda_code import FUNCTION_TYPES, HINT, Declared, load_template
 
 __all__ = ["FUNCTION_TYPES", "Resource", "find_resource", "find_template", "load_template"]
 
 TEMPLATE_NAMES = ("template.yaml", "template.yml", "template.json")
-
-
-def load_template(path: Path) -> dict[str, Any]:
-    from cfngen._cfn_template import decode, plain
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CfngenError(f"{path}: cannot read it: {exc}", "pass a readable template") from None
-    decoded = decode(text)
-    if not isinstance(decoded.template, dict):
-        first = decoded.errors[0][2] if decoded.errors else "not a template"
-        raise CfngenError(f"{path}: cannot read it: {first}", "fix the template")
-    template: dict[str, Any] = plain(decoded.template)
-    return template
 
 
 def find_template(root: Path, given: Path | None) -> Path:
@@ -85,9 +70,10 @@ def find_resource(
     region: str = "us-east-1",
     parameters: Mapping[str, Any] | None = None,
 ) -> Resource:
-    from cfngen._kinds.custom_resource import CUSTOM_TYPE_NAME, _code
+    from cfngen._kinds._shared import _lambda_code as _code
+    from cfngen._kinds._shared._reach import Reach
+    from cfngen._kinds.custom_resource import CUSTOM_TYPE_NAME
     from cfngen._kinds.custom_resource._detect import is_custom_resource_type
-    from cfngen._kinds.custom_resource._reach import Reach
 
     path = find_template(root, template)
     document = load_template(path)

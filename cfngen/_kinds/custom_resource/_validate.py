@@ -303,8 +303,8 @@ def _check_properties(
 ) -> None:
     import jsonschema
 
+    from cfngen._kinds._shared._intrinsics import _NO_VALUE, _Resolver
     from cfngen._kinds.custom_resource._inputs import _typed
-    from cfngen._kinds.custom_resource._intrinsics import _NO_VALUE, _Resolver
 
     raw = {
         k: v

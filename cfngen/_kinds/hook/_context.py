@@ -15,8 +15,8 @@ from typing import Any
 from cfngen import _schema
 from cfngen._contract._runner import Runner
 from cfngen._errors import CfngenError
+from cfngen._kinds._shared._payload import _Payloads
 from cfngen._kinds.hook import _hook_protocol
-from cfngen._kinds.hook._payload import _Payloads
 from cfngen._project import Project, load_project
 
 #: The official tool's limit for one hook invocation (HookClient's timeout_in_seconds, 60 s);

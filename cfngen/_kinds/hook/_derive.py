@@ -8,8 +8,9 @@ The files (`cfngen generate` writes them through its ownership and atomic-write 
   an empty configuration, as their handlers expect) and HookHandlerRequest;
 - `src/<pkg>/target_models/<type>.py`: a typed model per target, named as the official plugin
   names it (`aws_s3_bucket.py`, `AwsS3Bucket`), and `target_models/__init__.py`, the table the
-  `typed_target` helper reads; `cfngen_runtime.py`, `cfngen_hook.py` and `cfngen_aws.py` (the
-  support modules in cfngen/_support/) beside them;
+  `typed_target` helper reads; the runtime library as the package `src/cfngen_runtime/`
+  (cfngen/_support/), and a shim in `src/<pkg>/` for each single file of earlier versions
+  (`cfngen_hook.py`, ...) the project's code still imports;
 - `hook-role.yaml`, `template.yml`, `src/requirements.txt`, the configuration schema
   `<type-name>-configuration.json` and `docs/README.md`;
 - `target-schemas/<type>.json`, the bundled schema of each modelled target: derived until the
@@ -27,20 +28,28 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._files import read_optional
 from cfngen._kinds._shared import _targets
-from cfngen._kinds._shared._targets import target_names
 from cfngen._kinds.hook._model_source import (
     models_module,
     target_module,
     target_table,
 )
+from cfngen._kinds.hook._other_files import (
+    _POINTS,
+    _handlers,
+    configuration_file,
+    configuration_schema,
+    render_docs,
+    render_role,
+)
 from cfngen._kinds.hook._target_schemas import TARGET_INFO, TARGET_SCHEMAS, modelled_targets
 from cfngen._project import CONFIG_FILE, Project
+from cfngen._support import LEGACY_MODULES, PACKAGE
 
 if TYPE_CHECKING:
     from cfngen._kind import Derived
@@ -48,19 +57,12 @@ if TYPE_CHECKING:
 
 ANSWERS_FILE = ".copier-answers.yml"
 REQUIREMENTS_FILE = "requirements.txt"
-SUPPORT_FILE = "cfngen_hook.py"
-AWS_FILE = "cfngen_aws.py"
-_TEMPLATES = Path(__file__).with_name("templates")
-#: Files in src/<pkg>/ that cfngen derives: never scanned for imports.
-_DERIVED_SOURCES = ("models.py", "cfngen_runtime.py", SUPPORT_FILE, AWS_FILE)
+#: Files in src/<pkg>/ that cfngen derives (models.py, and the shims that stand for the runtime
+#: library's single files of earlier versions): never scanned for imports.
+_DERIVED_SOURCES = ("models.py", *LEGACY_MODULES)
 _TARGET_IMPORT = re.compile(
     r"target_models\.(\w+)|from\s+\S*target_models\s+import\s+\(?([\w\s,]+)\)?"
 )
-_POINTS = {
-    "preCreate": "CREATE_PRE_PROVISION",
-    "preUpdate": "UPDATE_PRE_PROVISION",
-    "preDelete": "DELETE_PRE_PROVISION",
-}
 
 
 @dataclass
@@ -78,12 +80,16 @@ _read_bytes = read_optional
 
 def may_derive(project: Project, relpath: str) -> bool:
     """Whether `relpath` is a path generate may write or remove in this hook project."""
+    from cfngen._support import is_vendored_path
+
     path = PurePosixPath(relpath)
     if ".." in path.parts:
         return False
     # Another language's project has no Python package of cfngen's making.
     handlers = project.language.handlers
     package = f"src/{project.language.layout(project).package_name}" if handlers else None
+    if package is not None and is_vendored_path(relpath, package):
+        return True
     if relpath in (
         "hook-role.yaml",
         "template.yml",
@@ -92,7 +98,7 @@ def may_derive(project: Project, relpath: str) -> bool:
         *(f"{package}/{name}" for name in _DERIVED_SOURCES if package),
     ):
         return True
-    if path.parent.as_posix() in (f"{package}/target_models", TARGET_SCHEMAS):
+    if path.parent.as_posix() in (f"{package}/target_models" if package else "", TARGET_SCHEMAS):
         return path.suffix in (".py", ".json")
     return path.parts[:1] == ("docs",) and path.suffix == ".md"
 
@@ -124,6 +130,8 @@ def generate_inputs(project: Project) -> dict[str, bytes | None]:
         "style": b"official" if official_style(project) else b"cfngen",
         REQUIREMENTS_FILE: b"exists" if (root / REQUIREMENTS_FILE).is_file() else None,
         "imports": "\n".join(sorted(imported_modules(project))).encode(),
+        # The single files of earlier versions that the project's code imports get a shim.
+        "legacy imports": "\n".join(legacy_imports(project)).encode(),
     }
     folder = root / TARGET_SCHEMAS
     if folder.is_dir():
@@ -140,13 +148,23 @@ def generate_inputs(project: Project) -> dict[str, bytes | None]:
     return inputs
 
 
+def legacy_imports(project: Project) -> list[str]:
+    """The runtime library's single files of earlier versions that the package's modules and
+    the project's tests import."""
+    from cfngen._support import legacy_imports, project_code
+
+    package = project.language.layout(project).package_dir
+    skip = {package / name for name in _DERIVED_SOURCES}
+    return legacy_imports(project_code([package, project.root / "tests"], skip))
+
+
 def imported_modules(project: Project) -> set[str]:
     """The `target_models` modules the project's own code names."""
     found: set[str] = set()
     package = project.language.layout(project).package_dir
     for path in package.rglob("*.py") if package.is_dir() else []:
         relative = path.relative_to(package).parts
-        if relative[0] == "target_models" or path.name in _DERIVED_SOURCES:
+        if relative[0] in ("target_models", PACKAGE) or path.name in _DERIVED_SOURCES:
             continue
         try:
             text = path.read_text(encoding="utf-8")
@@ -230,18 +248,18 @@ def _texts(
 ) -> dict[str, str]:
     from cfngen._kinds._shared._sam import render_requirements, render_template
     from cfngen._languages._python_runtimes import project_python
-    from cfngen._support import source
+    from cfngen._support import shims, vendored
 
     layout = project.language.layout(project)
     package = f"src/{layout.package_name}"
     python = project_python(layout)
     texts = {
         f"{package}/models.py": models_module(schema, official=official, python=python),
-        f"{package}/cfngen_runtime.py": source("cfngen_runtime.py"),
-        f"{package}/{SUPPORT_FILE}": support_source(),
-        # Waiters, retries, error codes and clients for handlers that call AWS (within one
-        # invocation for a hook: `Waiter.wait_here`, `retry_here`).
-        f"{package}/{AWS_FILE}": source(AWS_FILE),
+        # The runtime library: Hook and its helpers, and waiters, retries, error codes and
+        # clients for handlers that call AWS (within one invocation for a hook:
+        # `Waiter.wait_here`, `retry_here`).
+        **vendored(package),
+        **shims(package, legacy_imports(project)),
         f"{package}/target_models/__init__.py": target_table(targets),
         "hook-role.yaml": render_role(schema, str(project.type_name)),
         "template.yml": render_template(
@@ -274,120 +292,31 @@ def _default_runtime() -> str:
 # --------------------------------------------------------------------------- models
 
 
-# --------------------------------------------------------------------------- the other files
-
-
-def render_role(schema: dict[str, Any], type_name: str) -> str:
-    """The official hook role: the hooks and resources services may assume it, for this hook
-    type only; Allow the handlers' actions, or Deny everything when they need none."""
-    from cfngen._kinds._shared._role import handler_actions, max_session_duration
-    from cfngen._typename import TypeName
-
-    actions = handler_actions(schema)
-    return _render(
-        "hook-role.yaml",
-        type_name=type_name,
-        hyphenated=TypeName(type_name).hyphenated,
-        max_session_duration=max_session_duration(schema),
-        effect="Allow" if actions else "Deny",
-        actions=actions or ["*"],
-    )
-
-
-def configuration_file(type_name: str) -> str:
-    """`acme-svc-hook-configuration.json`, as the official tool names it."""
-    return "-".join(type_name.split("::")).lower() + "-configuration.json"
-
-
-def configuration_schema(schema: dict[str, Any], type_name: str) -> str:
-    """typeConfiguration with the schema's definitions and the type name, exactly as
-    `cfn generate` writes it (so a file it wrote stays unchanged)."""
-    config = schema.get("typeConfiguration")
-    out = dict(config) if isinstance(config, dict) else {}
-    out["definitions"] = schema.get("definitions", {})
-    out["typeName"] = type_name
-    return json.dumps(out, indent=4) + "\n"
-
-
-def render_docs(schema: dict[str, Any], type_name: str) -> str:
-    config = schema.get("typeConfiguration")
-    config = config if isinstance(config, dict) else {}
-    required = set(config.get("required") or [])
-    settings = []
-    for name, found in (config.get("properties") or {}).items():
-        node = found if isinstance(found, dict) else {}
-        allowed = node.get("enum")
-        settings.append(
-            {
-                "name": name,
-                "description": node.get("description", ""),
-                "required": name in required,
-                "type": str(node.get("type", "String")).capitalize(),
-                "allowed": " | ".join(f"`{v}`" for v in allowed)
-                if isinstance(allowed, list)
-                else "",
-            }
-        )
-    handlers = _handlers(schema)
-    rows = [
-        {
-            "point": f"{point} ({_POINTS[point]})",
-            "targets": ", ".join(f"`{t}`" for t in h.get("targetNames", [])) or "none",
-            "permissions": ", ".join(f"`{p}`" for p in h.get("permissions", [])) or "none",
-        }
-        for point, h in handlers.items()
-        if point in _POINTS and isinstance(h, dict)
-    ]
-    names = target_names(schema)
-    operations = ["RESOURCE"] if any(n not in _targets.SPECIAL_TARGETS for n in names) else []
-    operations += [n for n in _targets.SPECIAL_TARGETS if n in names]
-    example = {s["name"]: "..." for s in settings}
-    return _render(
-        "docs.md",
-        type_name=type_name,
-        description=schema.get("description", ""),
-        operations=json.dumps(operations or ["RESOURCE"]),
-        properties_example=json.dumps(example),
-        settings=settings,
-        handlers=rows,
-    )
-
-
-def _render(name: str, **context: Any) -> str:
-    from cfngen._generate._jinja import render as render_jinja
-
-    return render_jinja(_TEMPLATES, name, **context)
-
-
-def _handlers(schema: dict[str, Any]) -> dict[str, Any]:
-    found = schema.get("handlers")
-    return found if isinstance(found, dict) else {}
-
-
 def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
     """A declared invocation point the handlers module never registers (only where the module
     registers handlers with HookInvocationPoint itself, unlike GuardHook's subclasses)."""
+    from cfngen._support import legacy_notes
+
+    if not project.language.handlers:
+        return []  # another language's handlers: not Python cfngen reads
+    imported = (inputs.get("legacy imports") or b"").decode().split()
+    package = project.language.layout(project).package_name
+    notes = legacy_notes(project.root, f"src/{package}", imported)
     try:
         schema = json.loads(inputs.get("schema") or b"")
         handlers_path = project.language.layout(project).handlers_path
         text = handlers_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError, ValueError, CfngenError):
-        return []
+        return notes
     if not isinstance(schema, dict):
-        return []
+        return notes
     if "HookInvocationPoint" not in text:
-        return []
+        return notes
     handlers = _handlers(schema)
     shown = handlers_path.relative_to(project.root).as_posix()
-    return [
+    return notes + [
         f"the schema declares {point}, but {shown} registers no handler for "
         f"HookInvocationPoint.{_POINTS[point]}: the hook answers FAILED to it"
         for point in handlers
         if point in _POINTS and _POINTS[point] not in text
     ]
-
-
-def support_source() -> str:
-    from cfngen._support import source
-
-    return source(SUPPORT_FILE)

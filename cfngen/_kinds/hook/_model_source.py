@@ -33,15 +33,16 @@ def models_module(
     )
     if official:
         text = text.replace(
-            "\nfrom .cfngen_runtime import CfnModel\n",
-            "\nfrom .cfngen_hook import none_when_empty\nfrom .cfngen_runtime import CfnModel\n",
+            "\nfrom .cfngen_runtime.serialisation import CfnModel\n",
+            "\nfrom .cfngen_runtime.hooks import none_when_empty\n"
+            "from .cfngen_runtime.serialisation import CfnModel\n",
             1,
         )
     text += (
         "\n\n@dataclass\n"
         "class HookHandlerRequest(BaseHookHandlerRequest):\n"
         '    """What a handler gets: `hookContext.targetModel` is the dict CloudFormation sent;\n'
-        '    `cfngen_hook.typed_target(request)` gives the target as its typed model."""\n'
+        '    `cfngen_runtime.hooks.typed_target(request)` the target as its typed model."""\n'
     )
     if official:
         text += (
@@ -60,8 +61,8 @@ def target_module(
     text = models_source(
         schema, root=_targets.class_name(type_name), python=python, official_names=True
     )
-    # The module lives in target_models/, one level below the runtime module.
-    return text.replace("from .cfngen_runtime import", "from ..cfngen_runtime import", 1)
+    # The module lives in target_models/, one level below the runtime library.
+    return text.replace("from .cfngen_runtime.", "from ..cfngen_runtime.", 1)
 
 
 def target_table(targets: dict[str, dict[str, Any]]) -> str:
@@ -74,7 +75,7 @@ def target_table(targets: dict[str, dict[str, Any]]) -> str:
         "MODULES maps a target type to (module, class) for every type with a model here:\n"
         "each type the schema names, and each type a wildcard matches that the project's code\n"
         "imports (`from .target_models.aws_s3_accesspoint import AwsS3Accesspoint`) or whose\n"
-        "schema is in target-schemas/. `cfngen_hook.typed_target(request)` reads it.\n"
+        "schema is in target-schemas/. `cfngen_runtime.hooks.typed_target` reads it.\n"
         '"""\n\n'
         "from __future__ import annotations\n\n"
         + "MODULES: dict[str, tuple[str, str]] = {"

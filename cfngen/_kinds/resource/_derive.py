@@ -1,6 +1,8 @@
 """The files `cfngen generate` derives for a resource type, from its schema and answers.
 
-models.py and the runtime support module beside it, resource-role.yaml, template.yml,
+models.py, the runtime library (the package src/cfngen_runtime/, and a shim in src/<package>/
+for each single file of earlier versions the project's code still imports), resource-role.yaml,
+template.yml,
 src/requirements.txt, docs/, example_inputs/ and inputs/ (the contract tests' inputs, derived
 only until the user edits one: then it is theirs for good): each a pure function of the inputs that
 `generate_inputs` reads (the schema, callback-context.json, .rpdk-config, whether
@@ -48,14 +50,16 @@ def may_derive(project: Project, relpath: str) -> bool:
     """Whether `relpath` is one of the paths generate writes for this project."""
     if not project.language.handlers:
         return _language_free(relpath)
-    from cfngen._models import MODELS_FILE, RUNTIME_FILE
-    from cfngen._support import AWS_MODULE
+    from cfngen._models import MODELS_FILE
+    from cfngen._support import LEGACY_MODULES, is_vendored_path
 
     path = PurePosixPath(relpath)
-    if relpath in (ROLE_FILE, SAM_FILE, SRC_REQUIREMENTS):
-        return True
-    modules = (MODELS_FILE, RUNTIME_FILE, AWS_MODULE)
     package = project.language.layout(project).package_name
+    if relpath in (ROLE_FILE, SAM_FILE, SRC_REQUIREMENTS) or is_vendored_path(
+        relpath, f"src/{package}"
+    ):
+        return True
+    modules = (MODELS_FILE, *LEGACY_MODULES)
     if relpath in {f"src/{package}/{name}" for name in modules}:
         return True
     if path.parts[:1] == ("docs",) and path.suffix == ".md" and ".." not in path.parts:
@@ -98,7 +102,22 @@ def generate_inputs(project: Project) -> dict[str, bytes | None]:
         ),
         # src/requirements.txt includes the project's own requirements only when they exist.
         REQUIREMENTS_FILE: b"exists" if (root / REQUIREMENTS_FILE).is_file() else None,
+        # The single files of earlier versions that the project's code imports get a shim.
+        "legacy imports": "\n".join(legacy_imports(project)).encode()
+        if project.language.handlers
+        else b"",
     }
+
+
+def legacy_imports(project: Project) -> list[str]:
+    """The runtime library's single files of earlier versions that the package's modules and
+    the project's tests import."""
+    from cfngen._models import MODELS_FILE
+    from cfngen._support import LEGACY_MODULES, legacy_imports, project_code
+
+    package = project.language.layout(project).package_dir
+    skip = {package / name for name in (MODELS_FILE, *LEGACY_MODULES)}
+    return legacy_imports(project_code([package, project.root / "tests"], skip))
 
 
 def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
@@ -154,24 +173,35 @@ def _derive_language_free(project: Project, inputs: Mapping[str, bytes | None]) 
         if _language_free(relpath)
     }
     until_edited = frozenset(f"{CONTRACT_INPUTS}/inputs_1_{kind}.json" for kind in EXAMPLE_INPUTS)
-    return Derived(files=files, report=report, until_edited=until_edited)
+    return Derived(
+        files=files,
+        report=report,
+        official_outputs=official_outputs(files),
+        official_witness=official_witness(files),
+        until_edited=until_edited,
+    )
 
 
 def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list[str]:
-    """Handlers the schema declares that handlers.py does not register."""
+    """The single files of earlier runtime libraries found; handlers the schema declares that
+    handlers.py does not register."""
     if not project.language.handlers:
         return []  # the plugin's handlers: not Python cfngen reads
     from cfngen import _schema
     from cfngen._kinds.resource._registered import handler_warnings
+    from cfngen._support import legacy_notes
 
+    imported = (inputs.get("legacy imports") or b"").decode().split()
+    package = project.language.layout(project).package_name
+    notes = legacy_notes(project.root, f"src/{package}", imported)
     try:
         schema = _schema.loads((inputs["schema"] or b"").decode("utf-8")).data
     except (UnicodeDecodeError, _schema.JsonSyntaxError):
-        return []
+        return notes
     if not isinstance(schema, dict):
-        return []
+        return notes
     handlers = project.language.layout(project).handlers_path
-    return handler_warnings(schema, handlers, _display(project, handlers))
+    return [*notes, *handler_warnings(schema, handlers, _display(project, handlers))]
 
 
 def render_project(
@@ -222,13 +252,14 @@ def render_project(
 
 
 def _render_models(project: Project, models: dict[str, str]) -> dict[str, str]:
-    """models.py and, beside it, the support modules the handlers import."""
-    from cfngen._models import MODELS_FILE, RUNTIME_FILE
-    from cfngen._support import AWS_MODULE, source
+    """models.py, the runtime library beside its package, and shims for the library's single
+    files of earlier versions that the project's code still imports."""
+    from cfngen._models import MODELS_FILE
+    from cfngen._support import shims, vendored
 
     package = f"src/{project.language.layout(project).package_name}"
-    texts = {f"{package}/{name}": models[name] for name in (MODELS_FILE, RUNTIME_FILE)}
-    texts[f"{package}/{AWS_MODULE}"] = source(AWS_MODULE)
+    texts = {f"{package}/{MODELS_FILE}": models[MODELS_FILE], **vendored(package)}
+    texts.update(shims(package, legacy_imports(project)))
     return texts
 
 
@@ -317,7 +348,7 @@ def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileRepor
 
 
 def _check_callback_context(project: Project, inputs: Mapping[str, bytes | None]) -> None:
-    """A callback context that takes cfngen_aws's reserved key would break the models."""
+    """A callback context that takes the runtime library's reserved key would break the models."""
     from cfngen._generate import InvalidSchemaError
     from cfngen._kinds.resource import callback_context_rules
     from cfngen._validate import check_json_schema

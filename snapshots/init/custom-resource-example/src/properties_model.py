@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cfngen_runtime import CfnModel
+from cfngen_runtime.serialisation import CfnModel
 
 
 @dataclass

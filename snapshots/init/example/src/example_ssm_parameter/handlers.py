@@ -2,16 +2,16 @@
 parameters in AWS Systems Manager (SSM) Parameter Store.
 
 This is cfngen's working example (`cfngen init --example`); it passes every contract test
-of `cfngen test`. The file is yours: change it into your own resource type. models.py,
-cfngen_runtime.py and cfngen_aws.py beside it are written by `cfngen generate`; do not
-edit them.
+of `cfngen test`. The file is yours: change it into your own resource type. models.py beside
+it and the runtime library cfngen_runtime/ are written by `cfngen generate`; do not edit
+them.
 
 CloudFormation calls one handler per request and passes it a boto3 session made from the
 caller's credentials. A handler returns a ProgressEvent: SUCCESS with the resource's
 model, FAILED with an error code (raise one of `exceptions.*` to return one), or
 IN_PROGRESS to be called again after `callbackDelaySeconds` with the `callbackContext` it
-returned. cfngen_aws.py does the waiting for create: its `Steps` answer IN_PROGRESS when
-a step must wait longer than one call may, and carry on in the next call.
+returned. cfngen_runtime.steps does the waiting for create: its `Steps` answer IN_PROGRESS
+when a step must wait longer than one call may, and carry on in the next call.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ from cloudformation_cli_python_lib import (
     exceptions,
 )
 
-from .cfngen_aws import Call, Steps, Waiter, aws_errors, client
-from .cfngen_runtime import Resource
+from .cfngen_runtime.clients import aws_errors, client
+from .cfngen_runtime.protocol import Resource
+from .cfngen_runtime.steps import Call, Steps, Waiter
 from .models import (
     TIMEOUT_MINUTES,
     CallbackContext,
@@ -95,7 +96,7 @@ def create_handler(
 
     The steps run one after the other. When one has to wait longer than this call may,
     the handler answers IN_PROGRESS and CloudFormation calls it again, after the delay,
-    with the callback context where the steps keep their progress (cfngen_aws.py).
+    with the callback context where the steps keep their progress (cfngen_runtime.steps).
     """
     model = request.desiredResourceState
     if model is None or not model.Name:

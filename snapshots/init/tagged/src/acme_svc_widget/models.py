@@ -33,7 +33,7 @@ from cloudformation_cli_python_lib.interface import BaseModel
 from cloudformation_cli_python_lib.recast import recast_object
 from cloudformation_cli_python_lib.utils import deserialize_list
 
-from .cfngen_runtime import BaseResourceHandlerRequest, CfnModel
+from .cfngen_runtime.serialisation import BaseResourceHandlerRequest, CfnModel
 
 
 @dataclass
@@ -70,7 +70,7 @@ class ResourceHandlerRequest(BaseResourceHandlerRequest):
 
 
 #: Minutes CloudFormation gives each handler in all, callbacks included: the schema's
-#: timeoutInMinutes, else 120. Steps in cfngen_aws.py never wait past them.
+#: timeoutInMinutes, else 120. The steps of cfngen_runtime never wait past them.
 TIMEOUT_MINUTES: dict[str, int] = {
     "create": 120,
     "read": 120,

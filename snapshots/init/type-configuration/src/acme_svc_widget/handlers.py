@@ -1,10 +1,10 @@
 """The handlers CloudFormation calls to manage Acme::Svc::Widget resources.
 
 This file is yours: `cfngen init` wrote it once and `cfngen upgrade` merges template changes
-into it. models.py, cfngen_runtime.py and cfngen_aws.py beside it are written by
-`cfngen generate`; do not edit them. cfngen_aws.py has what calling AWS takes: boto3
-clients with retries pinned, AWS errors as the contract's error codes, and steps that
-wait across callbacks (IN_PROGRESS) until the service is ready.
+into it. models.py and the runtime library cfngen_runtime/ beside it are written by
+`cfngen generate`; do not edit them. cfngen_runtime has what calling AWS takes: boto3
+clients with retries pinned, AWS errors as the contract's error codes (`.clients`), and
+steps that wait across callbacks (IN_PROGRESS) until the service is ready (`.steps`).
 
 Each stub already returns what the handler contract requires: create and update return the
 whole model with its primary identifier, delete returns no model, read and list never return
@@ -29,7 +29,7 @@ from cloudformation_cli_python_lib import (
     identifier_utils,
 )
 
-from .cfngen_runtime import Resource
+from .cfngen_runtime.protocol import Resource
 from .models import ResourceHandlerRequest, ResourceModel, TypeConfigurationModel
 
 # Log through this logger: CloudFormation sends its output to CloudWatch Logs.
@@ -61,16 +61,16 @@ def create_handler(
             HandlerErrorCode.InvalidRequest, "the request has no resource properties"
         )
     # TODO: create it through the service's API, for example with
-    #     client = cfngen_aws.client(session, "svc")
+    #     api = client(session, "svc")  # from .cfngen_runtime.clients
     # Account-level settings are in request.typeConfiguration, a TypeConfigurationModel;
     # it is None when the account never called SetTypeConfiguration, so check first:
     #     configuration = request.typeConfiguration
     #     endpoint = configuration.ApiEndpoint if configuration else None
-    # Return HandlerErrorCode.AlreadyExists when it exists already (cfngen_aws.aws_errors
-    # maps AWS errors to such codes). When it takes a while to become ready, let steps
+    # Return HandlerErrorCode.AlreadyExists when it exists already (aws_errors of
+    # .cfngen_runtime.clients maps AWS errors to such codes). When it takes a while to become ready, let steps
     # wait for it across callbacks, and return what they answer:
     #     return Steps(
-    #         Call("create", lambda: client.create_...(...)),
+    #         Call("create", lambda: api.create_...(...)),
     #         Waiter(status, pending=["CREATING"], target=["ACTIVE"]),
     #     ).run(callback_context, model, timeout_minutes=TIMEOUT_MINUTES["create"])
     model.Id = identifier_utils.generate_resource_identifier(

@@ -1,0 +1,1 @@
+= cfngen/_support/cfngen_runtime/__init__.py, with cfngen's header

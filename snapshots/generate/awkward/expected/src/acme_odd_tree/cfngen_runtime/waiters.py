@@ -1,0 +1,1 @@
+= cfngen/_support/cfngen_runtime/waiters.py, with cfngen's header

@@ -1,0 +1,1 @@
+= cfngen/_support/cfngen_runtime/clients.py, with cfngen's header

@@ -1,0 +1,1 @@
+= cfngen/_support/cfngen_runtime/custom_resource.py, with cfngen's header

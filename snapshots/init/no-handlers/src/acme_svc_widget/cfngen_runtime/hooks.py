@@ -1,0 +1,1 @@
+= cfngen/_support/cfngen_runtime/hooks.py, with cfngen's header

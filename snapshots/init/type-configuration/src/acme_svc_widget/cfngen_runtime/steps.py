@@ -1,0 +1,1 @@
+= cfngen/_support/cfngen_runtime/steps.py, with cfngen's header
