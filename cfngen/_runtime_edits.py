@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from cfngen import _schema
 from cfngen._errors import CfngenError
 from cfngen._files import Transaction
+from cfngen._languages._python_runtimes import Runtime
 from cfngen._project import CONFIG_FILE, Project
-from cfngen._runtimes import Runtime
 
 if TYPE_CHECKING:
     from cfngen._languages._lambda_runtimes import LambdaRuntime

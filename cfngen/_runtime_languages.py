@@ -20,6 +20,7 @@ from pathlib import Path
 from cfngen._errors import CfngenError
 from cfngen._kind import Project
 from cfngen._languages._lambda_runtimes import Family, LambdaRuntime, Phase
+from cfngen._languages._python import declared_runtime
 from cfngen._languages._runtime import NotBuilt
 from cfngen._runtime_edits import (
     RuntimeChange,
@@ -64,7 +65,7 @@ def show_language_runtime(project: Project, today: str) -> LanguageRuntimeReport
     family = _family(project)
     config_path, template_path = _where(project)
     assert config_path is not None  # plugins' projects have `.rpdk-config`
-    declared = project.runtime
+    declared = declared_runtime(project.config)
     template = _read_text(template_path)
     template_runtimes = [v for _, _, v in _yaml_runtimes(template or "", template_path.name)]
     row = family.find(declared) if declared else None
@@ -169,7 +170,7 @@ def set_language_runtime(
     if not edits:
         return change
     change.diffs = write_edits(project.root, edits, transaction)
-    old = {project.runtime or "", *(v for v in before if family.holds(v))} - {""}
+    old = {declared_runtime(project.config) or "", *(v for v in before if family.holds(v))} - {""}
     for was in sorted(old):
         change.notes += family.notes_for(was, name)
     build = _build_command(project)

@@ -21,6 +21,16 @@ from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._files import Transaction
+from cfngen._languages._python import declared_runtime
+from cfngen._languages._python_runtimes import (
+    DEFAULT_RUNTIME,
+    OLDEST_RUNTIME,
+    RUNTIMES,
+    Runtime,
+    find_runtime,
+    get_runtime,
+    python_of,
+)
 from cfngen._project import load_project
 from cfngen._runtime_edits import (
     TEMPLATE_FILE,
@@ -32,15 +42,6 @@ from cfngen._runtime_edits import (
     set_members,
     set_runtimes,
     write_edits,
-)
-from cfngen._runtimes import (
-    DEFAULT_RUNTIME,
-    OLDEST_RUNTIME,
-    RUNTIMES,
-    Runtime,
-    find_runtime,
-    get_runtime,
-    python_of,
 )
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def show_runtime(root: Path, today: str) -> RuntimeReport | LanguageRuntimeRepor
     template_runtimes = [
         value for _, _, value in _yaml_runtimes(template or "", template_path.name)
     ]
-    declared = project.runtime
+    declared = declared_runtime(project.config)
     if config_path is None:
         pythons = {value for value in template_runtimes if python_of(value) is not None}
         declared = pythons.pop() if len(pythons) == 1 else None

@@ -14,7 +14,7 @@ import yaml
 
 from cfngen._kinds._shared._role import render_role
 from cfngen._kinds._shared._sam import render_template
-from cfngen._runtimes import RUNTIMES
+from cfngen._languages._python_runtimes import RUNTIMES
 from tests._corpus import corpus
 
 SNAPSHOTS = Path(__file__).parent.parent / "snapshots" / "generate"

@@ -1,9 +1,10 @@
 """Resource types and hooks get the same checks of what Lambda needs to import their handler
-(cfngen/_kind/_handler.py), in `cfngen generate` and in `cfngen build`: a Python runtime cfngen's
-models run on (python3.6 and python3.7 are refused with `cfngen runtime set` named), and an
-entrypoint spelled as the files are (a wrong-case package or module made hook generate write a
-second package, which build then shipped without handlers). `build` also refuses an entrypoint
-whose module does not define the function it names. Each refusal changes nothing on disk.
+(cfngen/_languages/_python_handler.py), in `cfngen generate` and in `cfngen build`: a Python
+runtime cfngen's models run on (python3.6 and python3.7 are refused with `cfngen runtime set`
+named), and an entrypoint spelled as the files are (a wrong-case package or module made hook
+generate write a second package, which build then shipped without handlers). `build` also
+refuses an entrypoint whose module does not define the function it names. Each refusal
+changes nothing on disk.
 
 Projects: written by hand in `cfn init`'s layout (the inner loop), and made by the official
 `cfn init` itself (oracle)."""

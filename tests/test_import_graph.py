@@ -266,3 +266,22 @@ def test_the_reader_sees_every_kind_of_import(tmp_path):
     assert cycles(modules, [e for e in edges if e.when != "typing"]) == [
         ["cfngen._engine._one", "cfngen._engine._two"]
     ]
+
+
+def test_project_is_language_neutral():
+    """`Project` is a folder, its `.rpdk-config` and its kind: what is Python's (the package,
+    the dotted entrypoints, the runtime) is the language's layout, so no engine can read a
+    Python package in a TypeScript, Java or Go project without asking the language."""
+    from dataclasses import fields
+
+    from cfngen._kind import Project
+    from cfngen._languages._python import PythonLayout
+
+    def members(cls: type) -> set[str]:
+        return {n for n in vars(cls) if not n.startswith("_")} | {f.name for f in fields(cls)}
+
+    neutral = {"root", "kind", "config", "template", "notes", "type_name", "schema_path"}
+    assert members(Project) == neutral | {"language"}
+    pythons = members(PythonLayout) - {"project", "root", "config", "language"}
+    assert {"entrypoint", "package_dir", "src_dir", "handlers_path", "runtime"} <= pythons
+    assert not members(Project) & pythons

@@ -17,7 +17,7 @@ from cfngen._init import _template_cache
 from cfngen._init._scaffold import init_project
 from cfngen._kind import named
 from cfngen._kinds.resource._answers import EXAMPLE_TYPE_NAME
-from cfngen._runtimes import DEFAULT_RUNTIME
+from cfngen._languages._python_runtimes import DEFAULT_RUNTIME
 from tests.test_init_support import cfngen_argv, git, project_files, run_cfngen
 
 LIVE = _template_cache.live_version("resource").tag

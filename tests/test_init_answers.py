@@ -10,7 +10,7 @@ from cfngen._kind import all_kinds, lookup, named
 from cfngen._kinds.resource import HANDLERS
 from cfngen._kinds.resource import _answers as resource
 from cfngen._kinds.resource._answers import QUESTIONS, Answers
-from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
+from cfngen._languages._python_runtimes import DEFAULT_RUNTIME, RUNTIMES
 from cfngen._typename import TypeName
 
 #: Every answer the resource template asks: the kind, then the kind's questions.

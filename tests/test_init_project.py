@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 
 from cfngen._init import _template_cache
-from cfngen._runtimes import DEFAULT_RUNTIME
+from cfngen._languages._python_runtimes import DEFAULT_RUNTIME
 from cfngen._support import package_files
 from cfngen._typename import TypeName
 from tests.conftest import black_formatted

@@ -22,6 +22,7 @@ _THROWAWAY = """
 from pathlib import Path
 
 from cfngen._diagnostics import Diagnostic
+from cfngen._kind._options import CliOption
 from cfngen._kinds._shared._base import KindBase
 from cfngen._validate._file_report import FileReport
 
@@ -31,6 +32,10 @@ class PingKind(KindBase):
     label = "ping check"
     order = 99
     invoke_actions = ("PING_NOW",)
+    cli_options = (
+        CliOption("--ping-count", "ping_count", "pings to send", "ping checks", metavar="N"),
+        CliOption("--ping-host", "ping_host", "where to", "ping checks", commands=("invoke",)),
+    )
     precommit_files = (r"[^/]+\\.ping",)
     precommit_exclude = ("ping-inputs",)
     contract_at = None
@@ -110,6 +115,23 @@ def test_a_new_kind_shows_in_completion_and_the_pre_commit_selection(ping_kind):
     assert "PING_NOW" in script("bash", build_parser())
     files, exclude = precommit_patterns()
     assert r"[^/]+\.ping" in files and "ping-inputs" in exclude
+
+
+@pytest.mark.parametrize("command", ["test", "invoke"])
+def test_a_new_kinds_options_show_in_help_and_completion(ping_kind, command, capsys):
+    """The options a kind declares are added by the CLI to the commands each names (none of
+    the CLI's files names the kind): `--help` lists them, the completion offers them."""
+    from cfngen._cli import build_parser, main
+    from cfngen._completion import script
+
+    with pytest.raises(SystemExit) as exit:
+        main([command, "--help"])
+    assert exit.value.code == 0
+    shown = capsys.readouterr().out
+    assert "ping checks:" in shown and "--ping-count N" in shown
+    assert ("--ping-host" in shown) is (command == "invoke")
+    assert "--ping-count" in script("bash", build_parser())
+    assert "-l ping-count" in script("fish", build_parser())
 
 
 def _type_name_questions():

@@ -188,7 +188,7 @@ def test_another_languages_entrypoint_is_not_held_to_pythons_form(tmp_path, lang
     )
     project = load_project(tmp_path)
     assert project.language.label == LABELS[language] and not project.language.handlers
-    assert "this is a" in project.entrypoint_problem().message
+    assert "this is a" in project.language.handler_problem(project).message
     python = json.loads((tmp_path / ".rpdk-config").read_text())
     (tmp_path / ".rpdk-config").write_text(json.dumps({**python, "language": "python312"}))
     with pytest.raises(Exception, match="is not a Python module and attribute"):

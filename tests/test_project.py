@@ -13,18 +13,20 @@ def make(tmp_path, **config):
 
 def test_the_official_layout_when_rpdk_config_names_no_entrypoint(tmp_path):
     project = make(tmp_path)
-    assert project.entrypoint == "acme_svc_widget.handlers.resource"
-    assert project.test_entrypoint == "acme_svc_widget.handlers.test_entrypoint"
-    assert project.package_dir == tmp_path / "src" / "acme_svc_widget"
-    assert project.handlers_path == tmp_path / "src" / "acme_svc_widget" / "handlers.py"
+    layout = project.language.layout(project)
+    assert layout.entrypoint == "acme_svc_widget.handlers.resource"
+    assert layout.test_entrypoint == "acme_svc_widget.handlers.test_entrypoint"
+    assert layout.package_dir == tmp_path / "src" / "acme_svc_widget"
+    assert layout.handlers_path == tmp_path / "src" / "acme_svc_widget" / "handlers.py"
     assert project.schema_path == tmp_path / "acme-svc-widget.json"
 
 
 def test_a_renamed_package_is_found_from_the_entrypoint(tmp_path):
     project = make(tmp_path, entrypoint="widgets.api.handlers.resource")
-    assert project.package_name == "widgets"
-    assert project.handlers_path == tmp_path / "src" / "widgets" / "api" / "handlers.py"
-    assert project.test_entrypoint == "widgets.api.handlers.test_entrypoint"
+    layout = project.language.layout(project)
+    assert layout.package_name == "widgets"
+    assert layout.handlers_path == tmp_path / "src" / "widgets" / "api" / "handlers.py"
+    assert layout.test_entrypoint == "widgets.api.handlers.test_entrypoint"
 
 
 @pytest.mark.parametrize("value", ["resource", "pkg.handlers.", "my pkg.handlers.resource", 7])

@@ -54,9 +54,10 @@ def project(request, tmp_path):
     shutil.copytree(FIXTURES / request.param, root)
     loaded = load_project(root)
     schema = json.loads(loaded.schema_path.read_text())
-    loaded.package_dir.mkdir(parents=True)
-    (loaded.package_dir / "__init__.py").write_text("")
-    (loaded.package_dir / "handlers.py").write_text(
+    package = loaded.language.layout(loaded).package_dir
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "handlers.py").write_text(
         HANDLERS.format(
             type_name=schema["typeName"],
             keywords=", ".join(f"{name}=desired.{name}" for name in schema["properties"]),
@@ -100,7 +101,8 @@ def test_generate_works_on_the_declared_runtime_or_names_the_fix(project):
         assert config["runtime"] == move_to
     else:
         generate_project(project)
-    package = load_project(project).package_dir
+    loaded = load_project(project)
+    package = loaded.language.layout(loaded).package_dir
     assert (package / "models.py").is_file() and (
         package / "cfngen_runtime" / "serialisation.py"
     ).is_file()
@@ -157,12 +159,13 @@ def test_models_run_through_the_lambda_entrypoint_on_the_declared_runtime(projec
     ]
     for event in events:
         event["resourceType"] = schema["typeName"]
-    version = tuple(int(p) for p in loaded.runtime.removeprefix("python").split("."))
+    layout = loaded.language.layout(loaded)
+    version = tuple(int(p) for p in layout.runtime.removeprefix("python").split("."))
     responses = run_json(
         runtime_python(version),
-        loaded.src_dir,
+        layout.src_dir,
         RUN,
-        {"package": loaded.package_name, "events": events},
+        {"package": layout.package_name, "events": events},
     )
     created, read = responses
     assert created["status"] == "SUCCESS", created

@@ -12,8 +12,8 @@ import yaml
 
 from cfngen._cli import main
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._languages._python_runtimes import DEFAULT_RUNTIME, get_runtime
 from cfngen._runtime_set import edit_config, edit_template, set_runtime, show_runtime
-from cfngen._runtimes import DEFAULT_RUNTIME, get_runtime
 from tests._generate_helpers import make_project, snapshot_tree
 
 TODAY = "2026-11-25"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cfngen._errors import CfngenError
-from cfngen._runtimes import (
+from cfngen._languages._python_runtimes import (
     AS_OF,
     DEFAULT_RUNTIME,
     OLDEST_RUNTIME,

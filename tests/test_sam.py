@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from cfngen._kinds._shared._sam import render_requirements, render_template
-from cfngen._runtimes import RUNTIMES
+from cfngen._languages._python_runtimes import RUNTIMES
 from tests._wheelhouse import pyenv_python, write_wheel
 
 ENTRYPOINT = "acme_test_widget.handlers.resource"

@@ -92,95 +92,47 @@ def add_kind_options(p: argparse.ArgumentParser, *, invoke: bool = False) -> Non
         metavar="FILE",
         help="a JSON object mapping export names to values (--export wins over it)",
     )
-    custom = p.add_argument_group("custom resources")
-    custom.add_argument(
-        "--template",
-        type=Path,
-        default=None,
-        metavar="FILE",
-        help="the SAM/CloudFormation template (default: the project's template.yaml, "
-        "template.yml, template.json or other template that declares a custom resource); "
-        "without a project folder, the folder that holds FILE is the project",
+    add_declared(p, "invoke" if invoke else "test")
+
+
+def add_declared(
+    p: argparse.ArgumentParser, command: str, *, into: argparse._ArgumentGroup | None = None
+) -> None:
+    """The options the kinds declare for `command` (`Kind.cli_options`), each once, under
+    its group (or all `into` one), in the kinds' order: a new kind's options need no edit
+    here."""
+    from cfngen._kind import all_kinds
+
+    groups: dict[str, argparse._ArgumentGroup] = {}
+    seen: set[str] = set()
+    for kind in all_kinds():
+        for option in kind.cli_options:
+            if command not in option.commands or option.dest in seen:
+                continue
+            seen.add(option.dest)
+            if into is None and option.group not in groups:
+                groups[option.group] = p.add_argument_group(option.group)
+            _add_option(into or groups[option.group], option)
+
+
+def _add_option(group: argparse._ArgumentGroup, option: Any) -> None:
+    extra: dict[str, Any] = (
+        {"action": "append", "default": []} if option.repeat else {"default": None}
     )
-    custom.add_argument(
-        "--resource",
-        default=None,
-        metavar="LOGICAL_ID",
-        help="the custom resource, when the template has several (`cfngen test` without it "
-        "runs the tests of each, named cr_create[LOGICAL_ID])",
-    )
-    custom.add_argument(
-        "--handler",
-        default=None,
-        metavar="FILE.py:FUNCTION",
-        help="run this handler instead of the code of the function the ServiceToken names, "
-        "imported as Lambda would: from that function's code folder when FILE is in it, else "
-        "from the first folder above FILE that is not a package",
-    )
-    if invoke:
-        custom.add_argument(
-            "--property",
-            dest="property",
-            action="append",
-            default=[],
-            metavar="K=V",
-            help="a ResourceProperties value (repeatable; default: the template's)",
-        )
-        custom.add_argument(
-            "--old-property",
-            dest="old_property",
-            action="append",
-            default=[],
-            metavar="K=V",
-            help="an OldResourceProperties value of an Update (repeatable)",
-        )
-        custom.add_argument(
-            "--physical-id",
-            default=None,
-            metavar="ID",
-            help="the PhysicalResourceId of an Update or Delete",
-        )
-
-    _add_logical_id(p.add_argument_group("modules"))
-    add_parameter_options(p.add_argument_group("parameters (modules and custom resources)"))
-
-
-def add_module_options(group: argparse._ArgumentGroup) -> None:
-    """How a module is used: `cfngen test` and `cfngen module render` take these."""
-    _add_logical_id(group)
-    add_parameter_options(group)
-
-
-def _add_logical_id(group: argparse._ArgumentGroup) -> None:
+    if option.path:
+        extra["type"] = Path
     group.add_argument(
-        "--logical-id",
-        dest="logical_id",
-        default=None,
-        metavar="ID",
-        help="the module's logical id in the template that uses it (default: Module)",
+        option.flag,
+        dest=option.dest,
+        metavar=option.metavar,
+        help=option.help,
+        **extra,
     )
 
 
-def add_parameter_options(group: argparse._ArgumentGroup) -> None:
-    """Parameter values: a module's, or those of a custom resource's template."""
-    group.add_argument(
-        "--param",
-        dest="params",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a value for one of the parameters of the module, or of the custom resource's "
-        "template (repeatable; default: its Default)",
-    )
-    group.add_argument(
-        "--params",
-        dest="params_file",
-        type=Path,
-        default=None,
-        metavar="FILE",
-        help="parameter values: a JSON/YAML mapping (YAML short forms such as !Sub allowed), "
-        "or a CloudFormation ParameterKey/ParameterValue list",
-    )
+def add_module_options(p: argparse.ArgumentParser, group: argparse._ArgumentGroup) -> None:
+    """How a module is used: `cfngen module render` takes what the module kind declares."""
+    add_declared(p, "module render", into=group)
 
 
 def seed_options(args: argparse.Namespace) -> Any:
@@ -232,19 +184,20 @@ def kind_options(args: argparse.Namespace) -> dict[str, Any]:
                 f"--export {item!r} is not NAME=VALUE", "e.g. --export KeyArn=arn:..."
             )
         exports[name.strip()] = value
-    custom = {
-        key: getattr(args, key, None)
-        for key in ("resource", "property", "old_property", "physical_id")
+    from cfngen._kind import all_kinds
+
+    # What the kinds declare, by dest; the contract refuses what its kind does not take.
+    declared = {
+        option.dest: getattr(args, option.dest, None)
+        for kind in all_kinds()
+        for option in kind.cli_options
     }
     return {
+        **declared,
         "template": template_path(args),
         "handler": _handler(args),
         "typeconfig": args.typeconfig,
         "exports": exports,
-        "logical_id": args.logical_id,
-        "params": args.params,
-        "params_file": args.params_file,
-        **custom,
     }
 
 

@@ -43,7 +43,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r.add_argument(
         "--format", choices=("yaml", "json"), default="yaml", help="yaml (default) or json"
     )
-    add_module_options(r.add_argument_group("how the module is used"))
+    add_module_options(r, r.add_argument_group("how the module is used"))
     r.set_defaults(run=run_render)
 
 

@@ -13,9 +13,9 @@ from cfngen._errors import ExitCode
 
 if TYPE_CHECKING:
     from cfngen._languages._lambda_runtimes import LambdaRuntime
+    from cfngen._languages._python_runtimes import Runtime
     from cfngen._render import Style
     from cfngen._runtime_languages import LanguageRuntimeReport
-    from cfngen._runtimes import Runtime
 
 _DIFF_STYLES: dict[str, Style] = {"+": "ok", "-": "error", "@": "hint"}
 _PHASES = {
@@ -82,7 +82,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _runtime_names() -> tuple[str, ...]:
     from cfngen._languages._lambda_runtimes import GO, JAVA, NODE
-    from cfngen._runtimes import RUNTIMES
+    from cfngen._languages._python_runtimes import RUNTIMES
 
     others = (row.name for family in (NODE, GO, JAVA) for row in family.rows())
     return (*(row.name for row in RUNTIMES), *others)

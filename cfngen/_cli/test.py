@@ -236,7 +236,10 @@ def _project_names(root: Path) -> tuple[str, str | None]:
     try:
         project = load_project(root)
         name = str(project.type_name)
-        handlers = project.handlers_path
     except (CfngenError, AttributeError, ValueError):
         return root.resolve().name, None
+    try:
+        handlers = project.language.layout(project).handlers_path
+    except CfngenError:  # another language's handlers: findings name no Python file
+        return name, None
     return name, display_path(handlers) if handlers.is_file() else None

@@ -27,26 +27,22 @@ from cfngen._contract._requirements import REQUIREMENTS_FILE, install_requiremen
 from cfngen._contract._returned import NotAProgressEvent, is_progress_event, not_a_progress_event
 from cfngen._contract._stub_markers import Stub, find_stubs
 from cfngen._errors import CfngenError, ExitCode
+from cfngen._languages._python import Located
 
 
-class HandlerProject(Protocol):
-    """What the runner needs of a project: where its handlers are and which to import (a
-    `cfngen._project.Project` is one; the runner knows no kind and no `.rpdk-config`)."""
+class HandlerProject(Located, Protocol):
+    """What the runner needs of a project: its folder and its language, which says where
+    the handlers are and whether they can be imported (`language.layout(project)`; a
+    `cfngen._project.Project` is one; the runner knows no kind)."""
 
-    @property
-    def root(self) -> Path: ...
 
-    @property
-    def src_dir(self) -> Path: ...
-
-    @property
-    def entrypoint(self) -> str:
-        """The handlers' `module.attribute`, imported from `src_dir`."""
-        ...
-
-    def entrypoint_problem(self) -> CfngenError | None:
-        """Why `entrypoint` cannot be imported from `src_dir`, or None."""
-        ...
+def handlers_folder(project: HandlerProject) -> Path:
+    """The folder the sandbox puts on sys.path: Python's src/, which the handlers are imported
+    from; the plugin's src/ for a language whose handlers run in a runtime of their own
+    (nothing is imported from it)."""
+    if project.language.runtime is not None:
+        return project.root / "src"
+    return project.language.layout(project).src_dir
 
 
 @dataclass
@@ -145,12 +141,16 @@ class Entrypoint:
         return name
 
     def _load(self) -> Callable[[dict[str, Any], Any], Any]:
-        name = self.project.entrypoint if self._source is None else self._source.name
+        project = self.project
+        if self._source is None:
+            problem = project.language.handler_problem(project)
+            if problem is not None:  # `os.system` must not be imported as the project's handlers
+                raise problem
+            name = project.language.layout(project).entrypoint
+        else:
+            name = self._source.name
         module_name, _, attribute = name.rpartition(".")
         package = module_name.split(".")[0]
-        problem = self.project.entrypoint_problem() if self._source is None else None
-        if problem is not None:  # `os.system` must not be imported as the project's handlers
-            raise problem
         # Another project's package of the same name may be loaded (tests, or a second run).
         for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
             del sys.modules[name]

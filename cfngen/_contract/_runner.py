@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 
 from cfngen._contract._call import Invocation
 from cfngen._contract._calls import RECORDER, Call, attributed
-from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source
+from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source, handlers_folder
 from cfngen._contract._isolate import ChildExit, Send, can_fork, import_between_forks, isolated
 from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_call
 from cfngen._contract._process_entrypoint import ProcessEntrypoint, out_of_process
@@ -71,7 +71,7 @@ class Runner(Generic[P]):
     def open(self, source: Source | None = None) -> Iterator[Runner[P]]:
         """The sandbox and the imported entrypoint, for the length of the block: the one
         `.rpdk-config` names, or `source` (a custom resource's function)."""
-        directory = self.project.src_dir if source is None else source.directory
+        directory = handlers_folder(self.project) if source is None else source.directory
         paused = _CollectionsPaused()
         with (
             paused,

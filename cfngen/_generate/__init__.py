@@ -166,7 +166,10 @@ def models_older_than_schema(project: Project) -> str | None:
     """A warning when the project's models.py is older than its schema and `cfngen generate`
     has not run on the schema as it is now (the manifest's fingerprint, when there is one,
     rules out a checkout that only touched the file times). Standard library only."""
-    models = project.package_dir / "models.py"
+    try:
+        models = project.language.layout(project).package_dir / "models.py"
+    except CfngenError:
+        return None  # another language's project: no models of cfngen's
     try:
         older = models.stat().st_mtime < project.schema_path.stat().st_mtime
     except OSError:

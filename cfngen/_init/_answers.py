@@ -15,7 +15,7 @@ from typing import Any
 
 from cfngen._errors import CfngenError
 from cfngen._kind._init_spec import Question
-from cfngen._runtimes import RUNTIMES, get_runtime
+from cfngen._languages._python_runtimes import RUNTIMES, get_runtime
 from cfngen._typename import TypeName, reserved_namespace, type_name_problem
 
 _TRUE = frozenset({"true", "yes", "y", "1", "on"})

@@ -27,7 +27,8 @@ Which hooks each engine calls, in the order it calls them:
   `generate_notes(project, inputs)` on every run; `may_derive(project, relpath)` decides which
   paths the ownership manifest may ever write or delete for this kind.
 - `cfngen invoke` / `cfngen test`: `contract`, a `ContractProtocol` (None: this kind has no
-  handlers to run); `invoke_actions` for invoke's --help and the shell completion.
+  handlers to run); `invoke_actions` for invoke's --help and the shell completion;
+  `cli_options`, the options the CLI adds for the kind (cfngen/_kind/_options.py).
 - `cfngen init` / `upgrade` / `template sync`: `init` (None: this kind cannot be created yet);
   its `template` names the folder `templates/<template>/` holding the copier template.
 - `cfngen build` / `cfngen submit`: `packaging` (None: nothing to register).
@@ -53,6 +54,7 @@ from cfngen._typename import TypeName
 if TYPE_CHECKING:
     from cfngen._contract._protocol import ContractProtocol
     from cfngen._kind._init_spec import InitSpec
+    from cfngen._kind._options import CliOption
     from cfngen._package._limits import Limit
     from cfngen._package._sources import ProjectFiles
     from cfngen._validate._file_report import FileReport
@@ -121,6 +123,10 @@ class Kind(Protocol):
     #: inputs, derived docs).
     precommit_files: tuple[str, ...]
     precommit_exclude: tuple[str, ...]
+    #: The command-line options this kind's contract takes beyond the shared ones, which the
+    #: CLI adds to the commands each names (`--help` and the completion show them); their
+    #: values reach the contract as `options[dest]` (cfngen/_kind/_options.py).
+    cli_options: tuple[CliOption, ...]
 
     def project_file(self, root: Path) -> Path | None:
         """For a kind without `.rpdk-config` (no `artifact_types`): the file at the top of
@@ -236,61 +242,10 @@ class Project:
         """What the handlers are written in (`.rpdk-config`'s language; cfngen/_languages.py)."""
         return language_of(self.config)
 
-    @property
-    def runtime(self) -> str | None:
-        """The Lambda runtime id (`python3.12`), as the official Python plugin records it."""
-        value = self.config.get("runtime")
-        return value if isinstance(value, str) else None
-
-    @property
-    def entrypoint(self) -> str:
-        """The Lambda handler, `pkg.handlers.resource`: `.rpdk-config`'s, so a renamed package
-        keeps working, else the official default for the type name."""
-        value = self.config.get("entrypoint")
-        if isinstance(value, str) and value:
-            return value
-        return f"{self.type_name.package_name}.handlers.resource"
-
-    @property
-    def test_entrypoint(self) -> str:
-        value = self.config.get("testEntrypoint")
-        if isinstance(value, str) and value:
-            return value
-        return self.handlers_module + ".test_entrypoint"
-
-    @property
-    def handlers_module(self) -> str:
-        """`pkg.handlers`: the module the entrypoint lives in."""
-        return self.entrypoint.rpartition(".")[0]
-
-    @property
-    def handlers_path(self) -> Path:
-        """The file of handlers_module: `src/pkg/handlers.py`."""
-        return self.src_dir.joinpath(*self.handlers_module.split(".")).with_suffix(".py")
-
-    @property
-    def package_name(self) -> str:
-        return self.entrypoint.split(".")[0]
-
-    @property
-    def src_dir(self) -> Path:
-        return self.root / "src"
-
-    @property
-    def package_dir(self) -> Path:
-        return self.src_dir / self.package_name
-
-    def entrypoint_problem(self) -> CfngenError | None:
-        """Why the handlers `.rpdk-config` names cannot be imported from src/, or None (see
-        cfngen/_kind/_handler.py)."""
-        from cfngen._kind._handler import entrypoint_problem
-
-        return entrypoint_problem(self)
-
 
 def require_entrypoint(project: Project) -> None:
     """Stop (exit 2, before anything is written or imported) when the entrypoint is broken."""
-    problem = project.entrypoint_problem()
+    problem = project.language.handler_problem(project)
     if problem is not None:
         raise problem
 
@@ -342,9 +297,10 @@ class FileSet:
 
     def collect(self, context: PackageContext) -> Entries:
         if self.role_template is not None:  # it ships handlers: Lambda must import them
-            from cfngen._kind._handler import require_handler
+            from cfngen._languages._python_handler import require_handler
 
-            require_handler(context.project, attribute=True)
+            project = context.project
+            require_handler(project.language.layout(project), attribute=True)
         entries: Entries = {}
         for part in self.parts:
             entries.update(part(context))

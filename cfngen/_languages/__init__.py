@@ -24,12 +24,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._languages import _lambda_runtimes as _lambda
 from cfngen._languages._lambda_runtimes import Family
 from cfngen._languages._runtime import Built, Launch, OutOfProcess
+
+if TYPE_CHECKING:
+    from cfngen._languages._python import Located, PythonLayout
 
 __all__ = [
     "GO",
@@ -57,7 +60,7 @@ class Language:
     #: runs them in its own process).
     runtime: OutOfProcess | None = None
     #: The Lambda runtimes its handlers run on, with Lambda's dates (`cfngen runtime`); None
-    #: for Python, whose table is cfngen/_runtimes.py.
+    #: for Python, whose table is cfngen/_languages/_python_runtimes.py.
     runtimes: Family | None = None
     #: Finds its built handlers newer than their sources (`cfngen build`, and the runtime
     #: before it starts them); None: cfngen builds them (Python) or knows no rule.
@@ -91,6 +94,26 @@ class Language:
             f"use the official `cfn test` with {self.plugin} for its handlers "
             "(docs/languages.md says what works per language); `cfngen validate` works here",
         )
+
+    def layout(self, project: Located) -> PythonLayout:
+        """Where the project's Python handlers are (its package, entrypoints and runtime:
+        cfngen/_languages/_python.py); the refusal in a project of another language, whose
+        handlers cfngen derives models for and packages not."""
+        refusal = self.refusal()
+        if refusal is not None:
+            raise refusal
+        from cfngen._languages._python import PythonLayout
+
+        return PythonLayout(project)
+
+    def handler_problem(self, project: Located) -> CfngenError | None:
+        """Why cfngen cannot import the project's handlers into its own process (the
+        refusal, or a broken entrypoint), or None."""
+        try:
+            layout = self.layout(project)
+        except CfngenError as refusal:
+            return refusal
+        return layout.entrypoint_problem()
 
     def launch(self, root: Path, config: dict[str, Any]) -> Launch:
         """How to start the runtime of the built handlers of the project in `root` (a

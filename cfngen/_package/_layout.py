@@ -110,12 +110,12 @@ def source_files(context: PackageContext) -> dict[str, Path]:
     """The handler package's files, by their name inside the handler zip (`pkg/handlers.py`):
     everything in src/<pkg>/, links followed as Python imports them, less what is never
     packed (cfngen/_package/_sources.py)."""
-    project = context.project
-    root = project.package_dir
+    layout = context.project.language.layout(context.project)
+    root = layout.package_dir
     if not root.is_dir():
         raise CfngenError(
-            f"{root}: no such folder; the entrypoint {project.entrypoint} lives there",
+            f"{root}: no such folder; the entrypoint {layout.entrypoint} lives there",
             f'fix "entrypoint" in {CONFIG_FILE} or restore the package',
         )
     files = context.files.tree(root)
-    return {f"{project.package_name}/{name}": path for name, path in files.items()}
+    return {f"{layout.package_name}/{name}": path for name, path in files.items()}

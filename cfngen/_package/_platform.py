@@ -14,8 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from cfngen._errors import CfngenError
+from cfngen._languages._python_runtimes import (
+    DEFAULT_RUNTIME,
+    RUNTIMES,
+    find_runtime,
+    runtime_warnings,
+)
 from cfngen._project import CONFIG_FILE, Project
-from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES, find_runtime, runtime_warnings
 
 TEMPLATE_FILE = "template.yml"
 
@@ -65,7 +70,8 @@ _PYTHON = re.compile(r"^python3\.?(\d+)$")
 def handler_platform(project: Project) -> tuple[Platform, list[str]]:
     """The platform to install the handler's dependencies for, and warnings about it."""
     warnings: list[str] = []
-    name = project.runtime
+    layout = project.language.layout(project)
+    name = layout.runtime
     if name is None:
         language = project.config.get("language")
         name = language if isinstance(language, str) else None
@@ -88,7 +94,7 @@ def handler_platform(project: Project) -> tuple[Platform, list[str]]:
             f'{CONFIG_FILE}: runtime "{name}" is not one cfngen supports ({known}); '
             f"building for CPython {version} on Amazon Linux {amazon_linux} anyway"
         )
-    arch = architecture(project.root / TEMPLATE_FILE, project.entrypoint)
+    arch = architecture(project.root / TEMPLATE_FILE, layout.entrypoint)
     return Platform(python_version=version, arch=arch, amazon_linux=amazon_linux), warnings
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from cfngen._contract import ContractProtocol
     from cfngen._kind import Derived, FileSet, InitSpec, Project
+    from cfngen._kind._options import CliOption
 
 
 class KindBase:
@@ -32,6 +33,7 @@ class KindBase:
     #: A `.rpdk-config` kind's files are JSON schemas; the `.rpdk-config` stands for its project.
     precommit_files: tuple[str, ...] = (r"\.rpdk-config", r"[^/]+\.json")
     precommit_exclude: tuple[str, ...] = ()
+    cli_options: tuple[CliOption, ...] = ()
     #: Where the parts are, as "module:ATTRIBUTE" relative to the kind's package (None: the
     #: kind has no such part).
     contract_at: str | None = "._run:CONTRACT"

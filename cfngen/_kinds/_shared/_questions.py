@@ -17,7 +17,7 @@ from cfngen._init._answers import (
     type_name_from_folder,
 )
 from cfngen._kind._init_spec import Question
-from cfngen._runtimes import DEFAULT_RUNTIME, RUNTIMES
+from cfngen._languages._python_runtimes import DEFAULT_RUNTIME, RUNTIMES
 from cfngen._typename import TypeName, python_package_name
 
 

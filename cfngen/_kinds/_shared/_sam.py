@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cfngen._generate._jinja import render
-from cfngen._runtimes import Runtime
+from cfngen._languages._python_runtimes import Runtime
 
 TEMPLATES = Path(__file__).with_name("templates")
 

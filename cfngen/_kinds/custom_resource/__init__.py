@@ -29,7 +29,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cfngen._kind._options import CliOption
 from cfngen._kinds._shared._base import KindBase
+from cfngen._kinds._shared._options import PARAMETERS
 from cfngen._support import HELPER_FILE
 
 if TYPE_CHECKING:
@@ -57,6 +59,62 @@ class CustomResourceKind(KindBase):
     example_files = (EXAMPLE_TEMPLATE,)
     #: RequestType values (_protocol.py).
     invoke_actions = ("Create", "Update", "Delete")
+    cli_options = (
+        CliOption(
+            "--template",
+            "template",
+            "the SAM/CloudFormation template (default: the project's template.yaml, "
+            "template.yml, template.json or other template that declares a custom resource); "
+            "without a project folder, the folder that holds FILE is the project",
+            "custom resources",
+            metavar="FILE",
+            path=True,
+        ),
+        CliOption(
+            "--resource",
+            "resource",
+            "the custom resource, when the template has several (`cfngen test` without it "
+            "runs the tests of each, named cr_create[LOGICAL_ID])",
+            "custom resources",
+            metavar="LOGICAL_ID",
+        ),
+        CliOption(
+            "--handler",
+            "handler",
+            "run this handler instead of the code of the function the ServiceToken names, "
+            "imported as Lambda would: from that function's code folder when FILE is in it, "
+            "else from the first folder above FILE that is not a package",
+            "custom resources",
+            metavar="FILE.py:FUNCTION",
+        ),
+        CliOption(
+            "--property",
+            "property",
+            "a ResourceProperties value (repeatable; default: the template's)",
+            "custom resources",
+            metavar="K=V",
+            repeat=True,
+            commands=("invoke",),
+        ),
+        CliOption(
+            "--old-property",
+            "old_property",
+            "an OldResourceProperties value of an Update (repeatable)",
+            "custom resources",
+            metavar="K=V",
+            repeat=True,
+            commands=("invoke",),
+        ),
+        CliOption(
+            "--physical-id",
+            "physical_id",
+            "the PhysicalResourceId of an Update or Delete",
+            "custom resources",
+            metavar="ID",
+            commands=("invoke",),
+        ),
+        *PARAMETERS,
+    )
     #: A template and its properties schemas; never the inputs `cfngen test` sends.
     precommit_files = (r"[^/]+\.(json|ya?ml|template)",)
     precommit_exclude = ("custom-resource-inputs",)

@@ -218,8 +218,8 @@ def _models(schema_bytes: bytes, schema_path: str, runtime: str | None) -> str:
     validate's report)."""
     from cfngen._generate import InvalidSchemaError
     from cfngen._kinds.custom_resource._validate import check_text
+    from cfngen._languages._python_runtimes import find_runtime
     from cfngen._models import models_source
-    from cfngen._runtimes import find_runtime
 
     report = check_text(
         schema_bytes.decode("utf-8", "replace"), path=Path(schema_path), strict=False

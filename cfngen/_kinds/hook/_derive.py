@@ -85,18 +85,20 @@ def may_derive(project: Project, relpath: str) -> bool:
     path = PurePosixPath(relpath)
     if ".." in path.parts:
         return False
-    package = f"src/{project.package_name}"
-    if is_vendored_path(relpath, f"src/{project.package_name}"):
+    # Another language's project has no Python package of cfngen's making.
+    handlers = project.language.handlers
+    package = f"src/{project.language.layout(project).package_name}" if handlers else None
+    if package is not None and is_vendored_path(relpath, package):
         return True
     if relpath in (
         "hook-role.yaml",
         "template.yml",
         "src/requirements.txt",
         configuration_file(str(project.type_name)),
-        *(f"{package}/{name}" for name in _DERIVED_SOURCES),
+        *(f"{package}/{name}" for name in _DERIVED_SOURCES if package),
     ):
         return True
-    if path.parent.as_posix() in (f"{package}/target_models", TARGET_SCHEMAS):
+    if path.parent.as_posix() in (f"{package}/target_models" if package else "", TARGET_SCHEMAS):
         return path.suffix in (".py", ".json")
     return path.parts[:1] == ("docs",) and path.suffix == ".md"
 
@@ -107,11 +109,11 @@ def official_style(project: Project) -> bool:
 
 
 def generate_inputs(project: Project) -> dict[str, bytes | None]:
-    from cfngen._kind._handler import require_handler
+    from cfngen._languages._python_handler import require_handler
 
     # As for a resource type: a python3.7 hook cannot run the models, and a typo in the
     # entrypoint would put them in a second package (exit 2, the fix named).
-    require_handler(project)
+    require_handler(project.language.layout(project))
     root = project.root
     schema = _read_bytes(project.schema_path)
     if schema is None:
@@ -151,7 +153,7 @@ def legacy_imports(project: Project) -> list[str]:
     the project's tests import."""
     from cfngen._support import legacy_imports, project_code
 
-    package = project.package_dir
+    package = project.language.layout(project).package_dir
     skip = {package / name for name in _DERIVED_SOURCES}
     return legacy_imports(project_code([package, project.root / "tests"], skip))
 
@@ -159,7 +161,7 @@ def legacy_imports(project: Project) -> list[str]:
 def imported_modules(project: Project) -> set[str]:
     """The `target_models` modules the project's own code names."""
     found: set[str] = set()
-    package = project.package_dir
+    package = project.language.layout(project).package_dir
     for path in package.rglob("*.py") if package.is_dir() else []:
         relative = path.relative_to(package).parts
         if relative[0] in ("target_models", PACKAGE) or path.name in _DERIVED_SOURCES:
@@ -186,13 +188,13 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
     """Every derived file (`Kind.derive`), with the official outputs among them."""
     from cfngen._kind import Derived
     from cfngen._kinds._shared._official import official_outputs, official_witness
-    from cfngen._runtimes import runtime_warnings
+    from cfngen._languages._python_runtimes import runtime_warnings
 
     rendered = render(project, dict(inputs))
     return Derived(
         files=rendered.files,
         report=rendered.report,
-        warnings=runtime_warnings(project.runtime) + rendered.warnings,
+        warnings=runtime_warnings(project.language.layout(project).runtime) + rendered.warnings,
         official_outputs=official_outputs(rendered.files),
         official_witness=official_witness(rendered.files),
     )
@@ -245,11 +247,12 @@ def _texts(
     official: bool,
 ) -> dict[str, str]:
     from cfngen._kinds._shared._sam import render_requirements, render_template
-    from cfngen._runtimes import project_python
+    from cfngen._languages._python_runtimes import project_python
     from cfngen._support import shims, vendored
 
-    package = f"src/{project.package_name}"
-    python = project_python(project)
+    layout = project.language.layout(project)
+    package = f"src/{layout.package_name}"
+    python = project_python(layout)
     texts = {
         f"{package}/models.py": models_module(schema, official=official, python=python),
         # The runtime library: Hook and its helpers, and waiters, retries, error codes and
@@ -261,9 +264,9 @@ def _texts(
         "hook-role.yaml": render_role(schema, str(project.type_name)),
         "template.yml": render_template(
             str(project.type_name),
-            project.runtime or _default_runtime(),
-            project.entrypoint,
-            project.test_entrypoint,
+            layout.runtime or _default_runtime(),
+            layout.entrypoint,
+            layout.test_entrypoint,
             kind="hook",
         ),
         "src/requirements.txt": render_requirements((project.root / REQUIREMENTS_FILE).is_file()),
@@ -281,7 +284,7 @@ def _texts(
 
 
 def _default_runtime() -> str:
-    from cfngen._runtimes import DEFAULT_RUNTIME
+    from cfngen._languages._python_runtimes import DEFAULT_RUNTIME
 
     return DEFAULT_RUNTIME.name
 
@@ -294,19 +297,23 @@ def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list
     registers handlers with HookInvocationPoint itself, unlike GuardHook's subclasses)."""
     from cfngen._support import legacy_notes
 
+    if not project.language.handlers:
+        return []  # another language's handlers: not Python cfngen reads
     imported = (inputs.get("legacy imports") or b"").decode().split()
-    notes = legacy_notes(project.root, f"src/{project.package_name}", imported)
+    package = project.language.layout(project).package_name
+    notes = legacy_notes(project.root, f"src/{package}", imported)
     try:
         schema = json.loads(inputs.get("schema") or b"")
-        text = project.handlers_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
+        handlers_path = project.language.layout(project).handlers_path
+        text = handlers_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError, CfngenError):
         return notes
     if not isinstance(schema, dict):
         return notes
     if "HookInvocationPoint" not in text:
         return notes
     handlers = _handlers(schema)
-    shown = project.handlers_path.relative_to(project.root).as_posix()
+    shown = handlers_path.relative_to(project.root).as_posix()
     return notes + [
         f"the schema declares {point}, but {shown} registers no handler for "
         f"HookInvocationPoint.{_POINTS[point]}: the hook answers FAILED to it"

@@ -21,7 +21,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cfngen._kind._options import CliOption
 from cfngen._kinds._shared._base import KindBase
+from cfngen._kinds._shared._options import PARAMETERS
 
 if TYPE_CHECKING:
     from cfngen._project import Project
@@ -40,6 +42,18 @@ class ModuleKind(KindBase):
     example_files = (EXAMPLE_FRAGMENT,)
     #: The fragment is JSON or YAML (fragments/ holds one .json, .yaml, .yml or .template).
     precommit_files = (r"\.rpdk-config", r"[^/]+\.(json|ya?ml|template)")
+    #: How the module is used (`cfngen test`, `cfngen invoke`; `cfngen module render` too).
+    cli_options = (
+        CliOption(
+            "--logical-id",
+            "logical_id",
+            "the module's logical id in the template that uses it (default: Module)",
+            "modules",
+            metavar="ID",
+            commands=("test", "invoke", "module render"),
+        ),
+        *PARAMETERS,
+    )
 
     def check_type_name(self, value: str) -> str:
         """`.rpdk-config`'s typeName for this kind (the project loader asks)."""

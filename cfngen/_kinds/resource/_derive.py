@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 from cfngen._errors import CfngenError
 from cfngen._files import read_bytes, read_optional
-from cfngen._kind._handler import require_handler
 from cfngen._kind._kind import Derived
 from cfngen._kinds._shared._official import official_outputs, official_witness
 from cfngen._kinds.resource import CALLBACK_CONTEXT_FILE
+from cfngen._languages._python_handler import require_handler
+from cfngen._languages._python_runtimes import project_python, runtime_name, runtime_warnings
 from cfngen._progress import phase
 from cfngen._project import CONFIG_FILE, Project
-from cfngen._runtimes import project_python, runtime_name, runtime_warnings
 
 if TYPE_CHECKING:
     from cfngen._validate._file_report import FileReport
@@ -54,12 +54,13 @@ def may_derive(project: Project, relpath: str) -> bool:
     from cfngen._support import LEGACY_MODULES, is_vendored_path
 
     path = PurePosixPath(relpath)
+    package = project.language.layout(project).package_name
     if relpath in (ROLE_FILE, SAM_FILE, SRC_REQUIREMENTS) or is_vendored_path(
-        relpath, f"src/{project.package_name}"
+        relpath, f"src/{package}"
     ):
         return True
     modules = (MODELS_FILE, *LEGACY_MODULES)
-    if relpath in {f"src/{project.package_name}/{name}" for name in modules}:
+    if relpath in {f"src/{package}/{name}" for name in modules}:
         return True
     if path.parts[:1] == ("docs",) and path.suffix == ".md" and ".." not in path.parts:
         return True
@@ -85,7 +86,7 @@ def generate_inputs(project: Project) -> dict[str, bytes | None]:
     # entrypoint would make every derived path point at another package (exit 2, fix named).
     # Another language's handlers are the plugin's: nothing derived depends on them.
     if project.language.handlers:
-        require_handler(project)
+        require_handler(project.language.layout(project))
     root = project.root
     schema = read_bytes(
         project.schema_path,
@@ -114,7 +115,7 @@ def legacy_imports(project: Project) -> list[str]:
     from cfngen._models import MODELS_FILE
     from cfngen._support import LEGACY_MODULES, legacy_imports, project_code
 
-    package = project.package_dir
+    package = project.language.layout(project).package_dir
     skip = {package / name for name in (MODELS_FILE, *LEGACY_MODULES)}
     return legacy_imports(project_code([package, project.root / "tests"], skip))
 
@@ -146,7 +147,7 @@ def derive(project: Project, inputs: Mapping[str, bytes | None]) -> Derived:
     return Derived(
         files=files,
         report=report,
-        warnings=runtime_warnings(project.runtime),
+        warnings=runtime_warnings(project.language.layout(project).runtime),
         official_outputs=official_outputs(files),
         official_witness=official_witness(files),
         until_edited=frozenset(
@@ -191,15 +192,16 @@ def generate_notes(project: Project, inputs: Mapping[str, bytes | None]) -> list
     from cfngen._support import legacy_notes
 
     imported = (inputs.get("legacy imports") or b"").decode().split()
-    notes = legacy_notes(project.root, f"src/{project.package_name}", imported)
+    package = project.language.layout(project).package_name
+    notes = legacy_notes(project.root, f"src/{package}", imported)
     try:
         schema = _schema.loads((inputs["schema"] or b"").decode("utf-8")).data
     except (UnicodeDecodeError, _schema.JsonSyntaxError):
         return notes
     if not isinstance(schema, dict):
         return notes
-    shown = _display(project, project.handlers_path)
-    return [*notes, *handler_warnings(schema, project.handlers_path, shown)]
+    handlers = project.language.layout(project).handlers_path
+    return [*notes, *handler_warnings(schema, handlers, _display(project, handlers))]
 
 
 def render_project(
@@ -222,7 +224,7 @@ def render_project(
     from cfngen._models import render_models as real_render_models
 
     render = render_models or real_render_models
-    python = project_python(project)
+    python = project_python(project.language.layout(project))
     texts: dict[str, str] = {}
     if models is None:
         with phase("generating models.py"):
@@ -255,7 +257,7 @@ def _render_models(project: Project, models: dict[str, str]) -> dict[str, str]:
     from cfngen._models import MODELS_FILE
     from cfngen._support import shims, vendored
 
-    package = f"src/{project.package_name}"
+    package = f"src/{project.language.layout(project).package_name}"
     texts = {f"{package}/{MODELS_FILE}": models[MODELS_FILE], **vendored(package)}
     texts.update(shims(package, legacy_imports(project)))
     return texts
@@ -276,11 +278,12 @@ def _render_the_rest(
     texts: dict[str, str] = {}
     texts[ROLE_FILE] = render_role(schema, project.type_name)
     if not language_free:  # the SAM template and requirements run Python handlers
+        layout = project.language.layout(project)
         texts[SAM_FILE] = render_template(
             project.type_name,
-            runtime_name(project.runtime),
-            project.entrypoint,
-            project.test_entrypoint,
+            runtime_name(layout.runtime),
+            layout.entrypoint,
+            layout.test_entrypoint,
         )
         texts[SRC_REQUIREMENTS] = render_requirements((project.root / REQUIREMENTS_FILE).is_file())
     with phase("writing docs/"):
@@ -329,7 +332,9 @@ def _models_from_inputs(
         return None
     if not isinstance(doc.data, dict):
         return None
-    return render_models(doc.data, _callback_context(inputs), python=project_python(project))
+    return render_models(
+        doc.data, _callback_context(inputs), python=project_python(project.language.layout(project))
+    )
 
 
 def _validate(project: Project, inputs: Mapping[str, bytes | None]) -> FileReport:

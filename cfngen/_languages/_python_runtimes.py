@@ -28,7 +28,7 @@ from cfngen._errors import CfngenError
 
 class Declared(Protocol):
     """What `project_python` reads of a project: its `.rpdk-config` and declared runtime
-    (cfngen._kind.Project has both; named here so the two modules do not import each other)."""
+    (cfngen/_languages/_python.py's `PythonLayout` has both)."""
 
     @property
     def config(self) -> dict[str, Any]: ...

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 
 class Project(Protocol):
-    """What the check reads of a project (cfngen._kind.Project has it): named here, not
-    imported, so the project and its check do not import each other."""
+    """What the check reads of a project: its Python layout (cfngen/_languages/_python.py's
+    `PythonLayout`, which `project.language.layout(project)` gives)."""
 
     @property
     def root(self) -> Path: ...
@@ -57,7 +57,7 @@ def require_handler(project: Project, *, attribute: bool = False) -> tuple[int, 
     With `attribute`, the entrypoint's module must also define the function it names (read,
     not imported: `build` ships code it never runs).
     """
-    from cfngen._runtimes import project_python
+    from cfngen._languages._python_runtimes import project_python
 
     python = project_python(project)
     problem = entrypoint_problem(project)
