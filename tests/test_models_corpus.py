@@ -122,14 +122,26 @@ def test_fifty_models_type_check(tmp_path):
             (folder / file).parent.mkdir(exist_ok=True)
             (folder / file).write_text(text)
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", f"--cache-dir={tmp_path / '.mypy'}", "."],
+        # The runtime library's modules are checked where they are written (cfngen's own mypy):
+        # mypy follows the models' imports into the ones they use (serialisation).
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            f"--cache-dir={tmp_path / '.mypy'}",
+            *("--exclude", "/cfngen_runtime/"),
+            ".",
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,
         check=False,
     )
     assert result.returncode == 0, result.stdout[-5000:]
-    assert "no issues found in 150 source files" in result.stdout
+    # 50 packages of __init__.py and models.py (the runtime modules models.py imports are
+    # followed, not listed).
+    assert "no issues found in 100 source files" in result.stdout
 
 
 @pytest.mark.parametrize("type_name", sample(12, largest=1))
