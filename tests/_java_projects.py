@@ -1,6 +1,7 @@
 """Java projects made by the official Java plugin and built with Maven for the tests, fast:
-`mvn package` once per set of sources, the built jar kept in a cache folder (pytest's cache,
-`.pytest_cache/d/cfngen-java/`) that outlives the session.
+`mvn package` once per set of sources, the built jar kept in a cache folder
+(`~/.cache/cfngen-test-builds/cfngen-java/`, tests/conftest.py's build_cache) that outlives the
+session and the checkout.
 
 A project gets its build as a fresh copy of the cached jar in `target/` (a new modification
 time: newer than the sources, as after a real build). A missing cfn, JDK or Maven fails the

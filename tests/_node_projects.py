@@ -1,6 +1,7 @@
 """TypeScript projects installed and built for the tests, fast: `npm install` once per
 package.json (and lock), `npm run build` once per set of sources, both kept in a cache folder
-(pytest's cache, `.pytest_cache/d/cfngen-node/`) that outlives the session.
+(`~/.cache/cfngen-test-builds/cfngen-node/`, tests/conftest.py's build_cache) that outlives the
+session and the checkout.
 
 A project gets its libraries as a `node_modules` link into the cache (Node resolves a module
 by its real path, so the library and the project share one class-transformer), and its build as

@@ -508,6 +508,17 @@ def find_tool(name: str) -> str | None:
     return shutil.which(name)
 
 
+def build_cache(name: str) -> Path:
+    """Where the real builds of other languages' projects (npm install and build, mvn package,
+    go builds) are kept between runs: each entry is keyed by its sources and tools, and the home
+    folder outlives a checkout, so a fresh clone on the same machine (CI) reuses them and the
+    suite stays within CI's time. CFNGEN_TEST_BUILDS names another folder."""
+    base = os.environ.get("CFNGEN_TEST_BUILDS") or Path.home() / ".cache" / "cfngen-test-builds"
+    path = Path(base) / name
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 @pytest.fixture(scope="session")
 def oracle_tool() -> Callable[[str], str]:
     """The path of an oracle tool; a missing one is a failure (with how to install it)."""

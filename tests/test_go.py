@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import build_cache
 from tests.test_languages import tree
 from tests.test_typescript import PLANTED, SCHEMA, TYPE_NAME, cfngen, verdicts
 
@@ -123,9 +124,8 @@ DERIVED = re.compile(r"resource-role\.yaml|(docs|inputs)/.*")
 
 
 @pytest.fixture(scope="module")
-def go_cache(request, tmp_path_factory) -> Path:
-    cache = getattr(request.config, "cache", None)
-    return Path(cache.mkdir("cfngen-go")) if cache is not None else tmp_path_factory.mktemp("g")
+def go_cache() -> Path:
+    return build_cache("cfngen-go")
 
 
 def official_go(root: Path, oracle_tool, cache: Path, bug: str | None = None) -> Path:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests import _java_projects
+from tests.conftest import build_cache
 from tests.test_typescript import verdicts
 
 FIXTURE = Path(__file__).parent / "fixtures" / "java"
@@ -130,9 +131,8 @@ def test_a_missing_runtime_client_names_the_maven_command(tmp_path, oracle_tool)
 
 
 @pytest.fixture(scope="session")
-def java_cache(request, tmp_path_factory) -> Path:
-    cache = getattr(request.config, "cache", None)
-    return Path(cache.mkdir("cfngen-java")) if cache is not None else tmp_path_factory.mktemp("j")
+def java_cache() -> Path:
+    return build_cache("cfngen-java")
 
 
 @pytest.fixture(scope="module")

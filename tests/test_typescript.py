@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests import _node_projects
+from tests.conftest import build_cache
 from tests.test_network import traced
 
 FIXTURE = Path(__file__).parent / "fixtures" / "typescript" / "handlers.js"
@@ -226,9 +227,8 @@ def test_only_loopback_connections_even_when_the_handler_tries(node, tmp_path):
 
 
 @pytest.fixture(scope="session")
-def node_cache(request, tmp_path_factory) -> Path:
-    cache = getattr(request.config, "cache", None)
-    return Path(cache.mkdir("cfngen-node")) if cache is not None else tmp_path_factory.mktemp("n")
+def node_cache() -> Path:
+    return build_cache("cfngen-node")
 
 
 @pytest.fixture(scope="module")
