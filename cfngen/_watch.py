@@ -39,8 +39,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cfngen._contract._isolate import can_fork
 from cfngen._errors import CfngenError
 from cfngen._files import sha256
+from cfngen._watch_standby import Stale, Standby
 from cfngen._watch_warm import library_modules, warm
 
 #: watchfiles groups the events of one save for this long after the last one (its `step`)...
@@ -98,10 +100,16 @@ class Verdict:
     error: str | None = None
     hint: str | None = None
     seconds: float = 0.0
+    #: The run was the one forked before the save (cfngen/_watch_standby.py).
+    ahead: bool = False
 
     @property
     def ok(self) -> bool:
         return self.error is None and self.failed == 0
+
+
+#: What a test run's child reports: its verdict, and the library modules it imported.
+Ran = tuple[Verdict, list[str]]
 
 
 class Session:
@@ -124,6 +132,10 @@ class Session:
         self._tmp: str | None = None
         #: The library modules the last run imported, for `_warm`.
         self._imported: list[str] = []
+        #: The next run, forked ahead and waiting for the save (cfngen/_watch_standby.py).
+        self._standby: Standby[Ran] | None = None
+        #: Whether to fork runs ahead (not once one could not have gone on at any save).
+        self._ahead = True
 
     # ------------------------------------------------------------------ the session
 
@@ -136,6 +148,9 @@ class Session:
         try:
             yield self
         finally:
+            if self._standby is not None:
+                self._standby.discard()
+                self._standby = None
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
 
@@ -208,15 +223,22 @@ class Session:
         started = time.perf_counter()
         verdict = Verdict(sorted(changed))
         only_inputs = not first_run and all(_is_input(path) for path in changed)
+        standby, self._standby = self._standby, None
         try:
             if self.generate and not only_inputs:
                 verdict.generated = self._generate()
-            self._test(verdict)
+            # The run forked ahead goes on only when every changed file was edited in place
+            # (none came or went) and generate derived nothing new (cfngen/_watch_standby.py).
+            moved = verdict.generated or self._came_or_went(changed)
+            self._test(verdict, changed, None if moved else standby)
         except CfngenError as error:
             verdict.error, verdict.hint = _one_message(error), error.hint
         except Exception as error:  # a bug of cfngen's must not end the session: say it, go on
             verdict.error = f"internal error: {type(error).__name__}: {error}"
             verdict.hint = "please report it; the watch goes on"
+        finally:
+            if standby is not None:  # unless it went on
+                standby.discard()
         # What generate wrote is not a change of the user's.
         self._hashes = self._snapshot()
         verdict.seconds = time.perf_counter() - started
@@ -226,22 +248,45 @@ class Session:
         """generate, in this process (cfngen's own code only): whether it wrote anything."""
         from cfngen._generate import generate_project
 
-        return bool(generate_project(self.root).written)
+        done = generate_project(self.root)
+        return bool(done.written or done.removed)
 
-    def _test(self, verdict: Verdict) -> None:
+    def _test(self, verdict: Verdict, changed: set[str], standby: Standby[Ran] | None) -> None:
         from cfngen._contract._isolate import ChildExit, isolated
 
-        first = list(self._failing)
-        tmp = self._tmp
+        ignore: Callable[[Any], None] = lambda _message: None  # noqa: E731
+        try:
+            ran: Ran | Stale = Stale("no run was forked ahead")
+            if standby is not None:
+                ran = standby.go(changed, ignore)
+                if isinstance(ran, Stale) and ran.recurs:
+                    self._ahead = False  # it would be so every time: fork after the save
+            verdict.ahead = not isinstance(ran, Stale)
+            if isinstance(ran, Stale):
+                work = self._work()
+                ran = isolated(lambda _send: work(), ignore, graceful=GRACE_SECONDS)
+        except ChildExit as exc:
+            raise CfngenError(f"the test run ended: {exc.how}") from None
+        done, imported = ran
+        verdict.passed, verdict.failed, verdict.skipped = done.passed, done.failed, done.skipped
+        verdict.failures, verdict.notes, verdict.order = done.failures, done.notes, done.order
+        self._failing = [name for name, _message in done.failures]
+        self._imported = imported
 
-        def work(send: Callable[[Any], None]) -> tuple[Verdict, list[str]]:
-            from cfngen._contract import run_contract_tests
+    def _work(self) -> Callable[[], Ran]:
+        """A test run, for a child process: what it found, and the library modules it
+        imported."""
+        first, tmp, root, options = list(self._failing), self._tmp, self.root, self.options
+
+        def work() -> Ran:
+            from cfngen._contract import _runner, run_contract_tests
 
             if tmp is not None:  # whatever the run writes there goes when the session ends
                 tempfile.tempdir = tmp
                 os.environ["TMPDIR"] = tmp
             before = set(sys.modules)
-            result = run_contract_tests(self.root, first=first, workers=WORKERS, **self.options)
+            result = run_contract_tests(root, first=first, workers=WORKERS, **options)
+            verdict = Verdict([])
             for test in result.tests:
                 if test.outcome == "failed":
                     verdict.failures.append((test.name, test.message or ""))
@@ -250,20 +295,19 @@ class Session:
             verdict.skipped = result.count("skipped")
             verdict.notes = list(result.notes)
             verdict.order = [test.name for test in result.tests]
-            from cfngen._contract import _runner
-
             # The run's own imports, and the moto modules its workers imported (_runner.py).
-            imported = library_modules(set(sys.modules) - before, self.root)
+            imported = library_modules(set(sys.modules) - before, root)
             return verdict, sorted({*imported, *_runner.moto_modules()})
 
-        try:
-            done, imported = isolated(work, lambda _message: None, graceful=GRACE_SECONDS)
-        except ChildExit as exc:
-            raise CfngenError(f"the test run ended: {exc.how}") from None
-        verdict.passed, verdict.failed, verdict.skipped = done.passed, done.failed, done.skipped
-        verdict.failures, verdict.notes, verdict.order = done.failures, done.notes, done.order
-        self._failing = [name for name, _message in done.failures]
-        self._imported = imported
+        return work
+
+    def _came_or_went(self, changed: set[str]) -> bool:
+        return any(p not in self._hashes or not (self.root / p).exists() for p in changed)
+
+    def _fork_ahead(self) -> None:
+        """The next run, forked now and held before the handlers are imported."""
+        if self._ahead and can_fork() and self._standby is None:
+            self._standby = Standby(self._work(), self.root, graceful=GRACE_SECONDS)
 
     def _warm(self) -> None:
         """After a verdict is out: import what the run imported, and compile the project's
@@ -274,6 +318,7 @@ class Session:
             from cfngen._contract._compiled import compile_ahead
 
             compile_ahead([path for path in self._files() if path.suffix == ".py"])
+        self._fork_ahead()
 
     # ------------------------------------------------------------------ what changed
 

@@ -29,6 +29,17 @@ from cfngen._contract._stub_markers import Stub, find_stubs
 from cfngen._errors import CfngenError, ExitCode
 from cfngen._languages._python import Located
 
+#: What the next Entrypoint made in this process calls first, once, before it reads anything of
+#: the project's code (`gate_import`).
+_gate: list[Callable[[], None]] = []
+
+
+def gate_import(wait: Callable[[], None]) -> None:
+    """Have the next Entrypoint made in this process call `wait()` before it imports the
+    project's code: a watch session's run forked ahead of the save waits there for it
+    (cfngen/_watch_standby.py); `wait` raises to end the run instead."""
+    _gate[:] = [wait]
+
 
 class HandlerProject(Located, Protocol):
     """What the runner needs of a project: its folder and its language, which says where
@@ -115,6 +126,8 @@ class Entrypoint:
         #: what the user should know about them.
         self.installed: list[str] = []
         self.notes: list[str] = []
+        while _gate:
+            _gate.pop()()
         try:
             self.function: Callable[[dict[str, Any], Any], Any] = self._load()
         except BaseException:

@@ -22,7 +22,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from cfngen import _lifetime
 
@@ -55,6 +55,45 @@ def isolated(work: Callable[[Send], T], on_message: Send, *, graceful: float | N
     """
     if not can_fork():
         return work(on_message)
+    return start(work, graceful=graceful).result(on_message)
+
+
+class Child(Generic[T]):
+    """A child `start` forked: `result` waits for what its work returned, `end` ends it."""
+
+    def __init__(self, pid: int, read_fd: int, graceful: float | None) -> None:
+        self.pid = pid
+        self._read_fd = read_fd
+        self._graceful = graceful
+        self._done = False
+
+    def result(self, on_message: Send) -> T:
+        """As `isolated` returns or raises, once the child is done."""
+        self._done = True
+        try:
+            outcome = _receive(self._read_fd, on_message)
+        except BaseException:  # Ctrl-C, or on_message failed: the child must not outlive us
+            _end(self.pid, self._graceful)
+            raise
+        _, status = os.waitpid(self.pid, 0)
+        if outcome is None:
+            raise ChildExit(_how(status))
+        kind, value = outcome
+        if kind == "error":
+            raise value
+        return value  # type: ignore[no-any-return]
+
+    def end(self) -> None:
+        """End the child (SIGTERM first when it is graceful) and reap it, unless `result` did."""
+        if self._done:
+            return
+        self._done = True
+        os.close(self._read_fd)
+        _end(self.pid, self._graceful)
+
+
+def start(work: Callable[[Send], T], *, graceful: float | None = None) -> Child[T]:
+    """`work(send)` begun in a child process (see `isolated`), which needs `os.fork`."""
     # One fork at a time (threads fork workers at once, Runner.each): no other child inherits
     # this one's write end, which would keep its end-of-file from coming when it dies, and no
     # thread unfreezes while another forks.
@@ -72,18 +111,7 @@ def isolated(work: Callable[[Send], T], on_message: Send, *, graceful: float | N
         finally:
             gc.unfreeze()  # here (the child never gets this far)
         os.close(write_fd)
-    try:
-        outcome = _receive(read_fd, on_message)
-    except BaseException:  # Ctrl-C, or on_message failed: the child must not outlive us
-        _end(pid, graceful)
-        raise
-    _, status = os.waitpid(pid, 0)
-    if outcome is None:
-        raise ChildExit(_how(status))
-    kind, value = outcome
-    if kind == "error":
-        raise value
-    return value  # type: ignore[no-any-return]
+    return Child(pid, read_fd, graceful)
 
 
 _forking = threading.Lock()

@@ -1,0 +1,150 @@
+"""A watch session's run forked ahead of the save (cfngen/_watch_standby.py): it goes on past
+the gate only when it read none of the files the save changed, and a session uses it for a
+handler edit and never for a save that changed what it read."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cfngen._contract import _entrypoint
+from cfngen._watch import Session
+from cfngen._watch_standby import Stale, Standby
+from tests.conftest import made_once
+from tests.test_watch import HANDLERS, planted, save
+
+
+def _through_the_gate() -> None:
+    """What the next Entrypoint does first."""
+    while _entrypoint._gate:
+        _entrypoint._gate.pop()()
+
+
+def _reader(root: Path, *, before: str = "a.txt", spawn: bool = False, gate: bool = True):
+    def run() -> str:
+        seen = (root / before).read_text()
+        if spawn:
+            subprocess.run(["true"], check=True)
+        if gate:
+            _through_the_gate()
+        return seen + "|" + (root / "a.txt").read_text()
+
+    return run
+
+
+@pytest.fixture
+def files(tmp_path) -> Path:
+    (tmp_path / "a.txt").write_text("a1")
+    (tmp_path / "b.txt").write_text("b1")
+    return tmp_path.resolve()
+
+
+def test_a_run_goes_on_when_the_save_changed_nothing_it_read(files):
+    standby = Standby(_reader(files, before="b.txt"), files, graceful=5)
+    (files / "a.txt").write_text("a2")
+    assert standby.go({"a.txt"}, print) == "b1|a2"
+
+
+@pytest.mark.parametrize(
+    "changed,why",
+    [
+        pytest.param({"a.txt"}, "it read a.txt before the save", id="the file it read"),
+        pytest.param({"b.txt", "a.txt"}, "it read a.txt before the save", id="among others"),
+    ],
+)
+def test_a_run_that_read_a_changed_file_is_stale(files, changed, why):
+    standby = Standby(_reader(files), files, graceful=5)
+    stale = standby.go(changed, print)
+    assert isinstance(stale, Stale) and stale.why == why and not stale.recurs
+
+
+def test_a_module_of_the_project_imported_before_the_gate_counts_as_read(files):
+    (files / "mine.py").write_text("VALUE = 1\n")
+
+    def run() -> int:
+        sys.path.insert(0, str(files))
+        import mine  # the project's module, imported before the gate
+
+        _through_the_gate()
+        return mine.VALUE
+
+    stale = Standby(run, files, graceful=5).go({"mine.py"}, print)
+    assert isinstance(stale, Stale) and "mine.py" in stale.why
+
+
+@pytest.mark.parametrize(
+    "kwargs,why",
+    [
+        pytest.param({"spawn": True}, "it started a program before the gate", id="a program"),
+        pytest.param({"gate": False}, "it never reached the gate", id="no gate"),
+    ],
+)
+def test_what_would_be_stale_at_every_save_says_so(files, kwargs, why):
+    stale = Standby(_reader(files, before="b.txt", **kwargs), files, graceful=5).go(
+        {"a.txt"}, print
+    )
+    assert isinstance(stale, Stale) and stale.why == why and stale.recurs
+
+
+def test_a_discarded_run_ends_and_is_reaped(files):
+    standby = Standby(_reader(files), files, graceful=5)
+    pid = standby._child.pid
+    standby.discard()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reaped: no longer this process's child
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory) -> Path:
+    return made_once(tmp_path_factory, "example", "--example")
+
+
+@pytest.fixture
+def session(example, tmp_path):
+    root = tmp_path / "ex"
+    shutil.copytree(example, root, ignore=shutil.ignore_patterns("__pycache__"))
+    watched = Session(root, {})
+    with watched.opened():
+        yield watched
+
+
+def _ran_after(session: Session, path: str, text: str):
+    """The verdict of the run after `path` is saved with `text`, and whether that run was the
+    one forked ahead (it was waiting when the file was saved)."""
+    assert session._standby is not None, "no run was forked ahead"
+    save(session.root / path, text)
+    verdict = session.run(session._changed({session.root / path}))
+    session._warm()
+    return verdict, verdict.ahead
+
+
+def test_a_handler_edit_runs_in_the_run_forked_ahead_and_sees_the_edit(session):
+    first = session.run(set(session._snapshot()), first_run=True)
+    session._warm()
+    assert first.ok and session._standby is not None
+    for number in (1, None, 2):
+        verdict, ahead = _ran_after(session, HANDLERS, planted(session.root, number))
+        assert ahead, "the handler edit did not use the run forked ahead"
+        assert verdict.ok is (number is None), verdict
+        if number is not None:
+            assert any(f"planted {number}" in message for _, message in verdict.failures)
+
+
+def test_an_inputs_edit_the_run_ahead_had_read_is_run_afresh(session):
+    session.run(set(session._snapshot()), first_run=True)
+    session._warm()
+    inputs = session.root / "inputs" / "inputs_1_create.json"
+    good = inputs.read_text()
+    bad = json.loads(good)
+    bad["Value"] = 12  # not a string: the schema refuses it, as the suite reads the inputs
+    verdict, ahead = _ran_after(session, "inputs/inputs_1_create.json", json.dumps(bad))
+    assert not ahead
+    assert not verdict.ok, "a verdict on the inputs as they were before the save"
+    verdict, ahead = _ran_after(session, "inputs/inputs_1_create.json", good)
+    assert not ahead and verdict.ok, verdict
