@@ -38,7 +38,12 @@ def warm(modules: Iterable[str]) -> None:
         parts = name.split(".")
         if utils is not None and len(parts) == 3 and parts[2] == "responses":
             with contextlib.suppress(Exception):  # a moto service botocore names otherwise
-                utils.get_service_model(parts[1])
+                model = utils.get_service_model(parts[1])
+                # What moto's serializer works out of it on first use: the error shapes
+                # (every error response of a worker's first test: ~20 ms) and operations.
+                _ = model.error_shapes
+                for operation in model.operation_names:
+                    model.operation_model(operation)
                 services.append(utils.service_name_from_moto_package_name(parts[1]))
     from cfngen._contract._botocore_caches import load_service_models
 

@@ -10,7 +10,7 @@ runs a unit of work in a child process (_isolate.py) and `carry` drives one acti
 from __future__ import annotations
 
 import contextlib
-import gc
+import functools
 import os
 import sys
 import threading
@@ -21,7 +21,15 @@ from typing import Any, Generic, TypeVar
 from cfngen._contract._call import Invocation
 from cfngen._contract._calls import RECORDER, Call, attributed
 from cfngen._contract._entrypoint import Entrypoint, HandlerProject, Source, handlers_folder
-from cfngen._contract._isolate import ChildExit, Send, can_fork, import_between_forks, isolated
+from cfngen._contract._isolate import (
+    ChildExit,
+    CollectionsPaused,
+    Handout,
+    Send,
+    can_fork,
+    import_between_forks,
+    isolated,
+)
 from cfngen._contract._loop import Exchange, Outcome, Policy, carry, entrypoint_call
 from cfngen._contract._process_entrypoint import ProcessEntrypoint, out_of_process
 from cfngen._contract._responses import Responses
@@ -72,7 +80,7 @@ class Runner(Generic[P]):
         """The sandbox and the imported entrypoint, for the length of the block: the one
         `.rpdk-config` names, or `source` (a custom resource's function)."""
         directory = handlers_folder(self.project) if source is None else source.directory
-        paused = _CollectionsPaused()
+        paused = CollectionsPaused()
         with (
             paused,
             Sandbox(
@@ -156,12 +164,13 @@ class Runner(Generic[P]):
         (CfngenError) end the run and are raised here.
         """
         workers = min(self.settings.workers, len(units))
-        if workers > 1 and fresh and can_fork():
+        if workers > 1 and fresh and can_fork() and len(units) <= Handout.LIMIT:
             self._each_at_once(units, on_done, workers, on_message)
             return
         start: int | None = 0
         while start is not None and start < len(units):
-            start = self._worker(units, start, on_done, fresh=fresh, on_message=on_message)
+            take = functools.partial(next, iter(range(start, len(units))), None)
+            start = self._worker(units, take, on_done, fresh=fresh, on_message=on_message)
 
     def _each_at_once(
         self,
@@ -170,9 +179,10 @@ class Runner(Generic[P]):
         workers: int,
         on_message: Send | None,
     ) -> None:
-        """`each` in `workers` worker processes at once, unit i in the (i % workers)th, each
-        driven by a thread here; `on_done` and `on_message` are called one at a time, and
-        `on_done` in the units' order, as `each` calls it with one worker."""
+        """`each` in `workers` worker processes at once, each taking the next unit when it is
+        done with one (so none waits while another has several left), each driven by a thread
+        here; `on_done` and `on_message` are called one at a time, and `on_done` in the units'
+        order, as `each` calls it with one worker."""
         lock = threading.Lock()
         failed: list[BaseException] = []
         finished: dict[int, T | ChildExit] = {}
@@ -191,22 +201,17 @@ class Runner(Generic[P]):
                 with lock:
                     on_message(value)
 
-        def share(k: int) -> None:
-            mine = list(range(k, len(units), workers))
-            sub = [units[i] for i in mine]
-
-            def done(index: int, result: T | ChildExit) -> None:
-                hand_on(mine[index], result)
-
-            try:
-                start: int | None = 0
-                while start is not None and start < len(sub) and not failed:
-                    start = self._worker(sub, start, done, fresh=True, on_message=message)
+        def share() -> None:
+            try:  # a worker that died in a unit is followed by another, taking the next
+                while not failed and self._worker(
+                    units, handout.take, hand_on, fresh=True, on_message=message
+                ):
+                    pass
             except BaseException as exc:  # raised in the calling thread below
                 failed.append(exc)
 
-        threads = [threading.Thread(target=share, args=(k,), daemon=True) for k in range(workers)]
-        with warnings.catch_warnings():
+        threads = [threading.Thread(target=share, daemon=True) for _ in range(workers)]
+        with Handout(len(units)) as handout, warnings.catch_warnings():
             # Python 3.12+ warns of fork() in a process with threads; ours fork and wait only.
             warnings.filterwarnings("ignore", ".*fork", DeprecationWarning)
             for thread in threads:
@@ -219,14 +224,14 @@ class Runner(Generic[P]):
     def _worker(
         self,
         units: Sequence[Callable[[], T]],
-        first: int,
+        take: Callable[[], int | None],
         on_done: Callable[[int, T | ChildExit], None],
         *,
         fresh: bool,
         on_message: Send | None,
     ) -> int | None:
-        """One worker process running units from `first`: None when it ran them all, else the
-        unit to carry on with after the worker ended."""
+        """One worker process running the units `take()` gives it until it gives None: None
+        when it ran them, else the unit to carry on with after the worker ended in one."""
         running: list[int] = []
         if self.sandbox.offline:
             _import_moto_modules()
@@ -234,10 +239,12 @@ class Runner(Generic[P]):
 
         def work(send: Send) -> None:
             self._send = send
-            for index in range(first, len(units)):
-                if fresh and index > first:
+            first = True
+            while (index := take()) is not None:
+                if fresh and not first:
                     self.sandbox.fresh_aws()
                     self.entrypoint.reload()
+                first = False
                 send(_Started(index))
                 RECORDER.drain()
                 result = units[index]()
@@ -355,25 +362,6 @@ class _Done:
         self.moto_modules = moto_modules
         self.calls: list[Call] = []
         self.ran: set[str] = set()
-
-
-class _CollectionsPaused:
-    """No cyclic garbage collection while the sandbox opens and the handlers are imported:
-    they import moto, botocore and the runtime library (a third of a second), making objects
-    that live as long as the process, and collecting the young ones again and again cost about
-    a twentieth of a cold `cfngen test`. Collections come back as they were at `resume()` (once
-    the entrypoint is imported) or at the end of the block."""
-
-    def __enter__(self) -> None:
-        self._enabled = gc.isenabled()
-        gc.disable()
-
-    def resume(self) -> None:
-        if self._enabled:
-            gc.enable()
-
-    def __exit__(self, *exc: object) -> None:
-        self.resume()
 
 
 def moto_modules() -> set[str]:
