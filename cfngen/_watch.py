@@ -15,12 +15,8 @@ of the services the handlers call, their third-party dependencies), the botocore
 those services, and, where Python writes no bytecode cache, the project's sources compiled
 (not run), so the next child starts with them.
 
-Files come from watchfiles (Rust's notify: inotify, FSEvents, ReadDirectoryChangesW), or with
-`poll=True` (file systems that send no events) from a look at every file's size, mtime and
-inode every `POLL_MS`. watchfiles' debounce (1.6 s by default) alone would exceed the half a
-second a verdict is meant to take: a save's events are grouped for `STEP_MS` after the last
-one, at most `DEBOUNCE_MS`. Events on files whose bytes did not change (a touch, generate
-rewriting what it wrote) start nothing.
+Files come from watchfiles' native events, or from polling (cfngen/_watch_files.py). Events
+on files whose bytes did not change (a touch, generate rewriting what it wrote) start nothing.
 
 Everything the runs write to the temporary folder goes to one folder of the session, removed
 when it ends; one left by a session killed with SIGKILL is removed by the next session.
@@ -42,36 +38,10 @@ from typing import Any
 from cfngen._contract._isolate import can_fork
 from cfngen._errors import CfngenError
 from cfngen._files import sha256
+from cfngen._watch_files import batches, watched_files
 from cfngen._watch_standby import Stale, Standby
 from cfngen._watch_warm import library_modules, warm
 
-#: watchfiles groups the events of one save for this long after the last one (its `step`)...
-STEP_MS = 10
-#: ...and at most this long after the first (its `debounce`; 1,600 by default).
-DEBOUNCE_MS = 300
-#: How often `poll=True` looks at every file (a stat each: ~0.1 ms for the example).
-POLL_MS = 50
-#: Folders whose files are never the project's sources (caches, build output, tools).
-IGNORED_DIRS = frozenset(
-    {
-        ".git",
-        "__pycache__",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".venv",
-        "venv",
-        "node_modules",
-        "build",
-        "dist",
-        ".hypothesis",
-        ".tox",
-        ".idea",
-        ".vscode",
-    }
-)
-#: Editors' swap, backup and temporary files.
-IGNORED_SUFFIXES = (".swp", ".swx", ".swo", "~", ".tmp", ".pyc", ".pyo")
 _TEMP_PREFIX = "cfngen-watch-"
 #: Worker processes a run's tests share: each test is a new container, so they are
 #: independent, and two CPUs give a verdict in about half the time.
@@ -171,51 +141,11 @@ class Session:
                 self._warm()
 
     def watch(self) -> Iterator[set[Path]]:
-        """Batches of paths that saw events: watchfiles' native events, else polling."""
-        if self.poll:
-            yield from self._polled()
-            return
-        import watchfiles
-
-        for batch in watchfiles.watch(
-            self.root,
-            watch_filter=lambda _change, path: _watched(self.root, Path(path)),
-            debounce=DEBOUNCE_MS,
-            step=STEP_MS,
-            raise_interrupt=True,
-        ):
-            yield {Path(path) for _change, path in batch}
-
-    def _polled(self) -> Iterator[set[Path]]:
-        """Batches of paths whose size, mtime or inode changed, looked at every POLL_MS.
-
-        Not watchfiles' own polling mode (notify's poll watcher): in the flip test below it
-        missed a save that came within a second of the one before with the same size.
-        """
-        seen = self._stats()
-        while True:
-            time.sleep(POLL_MS / 1000)
-            now = self._stats()
-            changed = {path for path in seen.keys() | now.keys() if seen.get(path) != now.get(path)}
-            seen = now
-            if changed:
-                yield changed
-
-    def _stats(self) -> dict[Path, tuple[int, int, int]]:
-        found = {}
-        for path in self._files():
-            with contextlib.suppress(OSError):
-                stat = path.stat()
-                found[path] = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        return found
+        """Batches of paths that saw events (cfngen/_watch_files.py)."""
+        return batches(self.root, poll=self.poll)
 
     def _files(self) -> Iterator[Path]:
-        for directory, dirs, files in os.walk(self.root):
-            dirs[:] = [d for d in dirs if d not in IGNORED_DIRS and not d.startswith(".cfngen")]
-            for name in files:
-                path = Path(directory, name)
-                if _watched(self.root, path):
-                    yield path
+        return watched_files(self.root)
 
     # ------------------------------------------------------------------ one run
 
@@ -224,12 +154,18 @@ class Session:
         verdict = Verdict(sorted(changed))
         only_inputs = not first_run and all(_is_input(path) for path in changed)
         standby, self._standby = self._standby, None
+        moved = self._came_or_went(changed)
         try:
-            if self.generate and not only_inputs:
-                verdict.generated = self._generate()
+            try:
+                if self.generate and not only_inputs:
+                    verdict.generated = self._generate()
+            finally:
+                # What generate wrote is not a change of the user's; a save during the run
+                # differs from these, and gets a run of its own.
+                self._hashes = self._snapshot()
             # The run forked ahead goes on only when every changed file was edited in place
             # (none came or went) and generate derived nothing new (cfngen/_watch_standby.py).
-            moved = verdict.generated or self._came_or_went(changed)
+            moved = moved or verdict.generated
             self._test(verdict, changed, None if moved else standby)
         except CfngenError as error:
             verdict.error, verdict.hint = _one_message(error), error.hint
@@ -239,13 +175,12 @@ class Session:
         finally:
             if standby is not None:  # unless it went on
                 standby.discard()
-        # What generate wrote is not a change of the user's.
-        self._hashes = self._snapshot()
         verdict.seconds = time.perf_counter() - started
         return verdict
 
     def _generate(self) -> bool:
-        """generate, in this process (cfngen's own code only): whether it wrote anything."""
+        """generate, in this process (cfngen's own code only): whether it wrote anything (it
+        reads the handlers too, for the runtime library's old modules they import)."""
         from cfngen._generate import generate_project
 
         done = generate_project(self.root)
@@ -347,17 +282,6 @@ class Session:
             if digest != self._hashes.get(relative):
                 changed.add(relative)
         return changed
-
-
-def _watched(root: Path, path: Path) -> bool:
-    try:
-        parts = path.relative_to(root).parts
-    except ValueError:
-        return False
-    if any(part in IGNORED_DIRS or part.startswith(".cfngen") for part in parts[:-1]):
-        return False
-    name = parts[-1] if parts else ""
-    return not (name.endswith(IGNORED_SUFFIXES) or name.startswith(".#"))
 
 
 def _is_input(relative: str) -> bool:

@@ -8,9 +8,8 @@ then waits at the gate (`gate_import`: the next Entrypoint calls it before it im
 project's code). The save sends it the files that changed, and it goes on only if it never
 read one of them:
 
-- every file the run opened before the gate is recorded (Python's audit hook, "open": what
-  `open`, `Path.read_text` and the import system read), with the files of the project's modules
-  it imported then;
+- every file the run opened before the gate is recorded (cfngen/_reads.py: Python's audit
+  hook), with the files of the project's modules it imported;
 - a file that came or went (a listing, an existence check) makes the parent start a fresh run
   instead, and so does a run that started a program before the gate (what it read is unknown).
 
@@ -20,21 +19,17 @@ forks a fresh one, as it did for every run before: a verdict never comes from st
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pickle
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from cfngen._contract._entrypoint import gate_import
 from cfngen._contract._isolate import Child, Send, start
+from cfngen._reads import record
 
 T = TypeVar("T")
-
-#: Audit events of a program started: what it reads is not seen here.
-_SPAWNS = frozenset({"subprocess.Popen", "os.system", "os.posix_spawn", "os.spawn", "os.exec"})
 
 
 class Stale:
@@ -99,30 +94,18 @@ class Standby(Generic[T]):
 
 
 class _Gate:
-    """Records what the run opens under the project until `wait`, which blocks until the save
-    and refuses to go on (`_Refused`) if the run read a file the save changed."""
+    """Records what the run reads until `wait`, which blocks until the save and refuses to go
+    on (`_Refused`) if the run read a file the save changed."""
 
     def __init__(self, fd: int, root: Path) -> None:
         self._fd = fd
         self._root = str(root)
-        self._opened: set[str] = set()
-        self._spawned = False
-        self._recording = True
+        self._reads = record()
         self.passed = False
         self.refusal: Stale | None = None
-        sys.addaudithook(self._audit)  # for the life of this process: it stops recording
-
-    def _audit(self, event: str, args: tuple[Any, ...]) -> None:
-        if not self._recording:
-            return
-        if event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
-            with contextlib.suppress(TypeError, ValueError):
-                self._opened.add(os.path.abspath(os.fsdecode(args[0])))
-        elif event in _SPAWNS:
-            self._spawned = True
 
     def wait(self) -> None:
-        self._recording = False
+        self._reads.stop()
         with os.fdopen(self._fd, "rb") as pipe:
             message = pipe.read()
         self.refusal = self._refusal(message)
@@ -133,29 +116,10 @@ class _Gate:
     def _refusal(self, message: bytes) -> Stale | None:
         if not message:
             return Stale("the session discarded it")
-        if self._spawned:
+        if self._reads.spawned:
             return Stale("it started a program before the gate", recurs=True)
         changed = {os.path.join(self._root, path) for path in pickle.loads(message)}
-        stale = sorted(changed & self._read())
+        stale = sorted(changed & self._reads.under(self._root, modules=True))
         if stale:
             return Stale(f"it read {os.path.relpath(stale[0], self._root)} before the save")
         return None
-
-    def _read(self) -> set[str]:
-        """Every file under the project the run read before the gate, real paths: the ones it
-        opened (a cached module's bytecode as its source) and its modules' files."""
-        inside = self._root + os.sep
-        paths = set(self._opened)
-        for module in list(sys.modules.values()):
-            path = getattr(module, "__file__", None)
-            if isinstance(path, str) and path.startswith(inside):
-                paths.add(path)
-        read = set()
-        for path in paths:
-            real = os.path.realpath(path)
-            folder, name = os.path.split(real)
-            if os.path.basename(folder) == "__pycache__" and name.endswith(".pyc"):
-                real = os.path.join(os.path.dirname(folder), name.split(".", 1)[0] + ".py")
-            if real.startswith(inside):
-                read.add(real)
-        return read

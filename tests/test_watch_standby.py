@@ -148,3 +148,25 @@ def test_an_inputs_edit_the_run_ahead_had_read_is_run_afresh(session):
     assert not verdict.ok, "a verdict on the inputs as they were before the save"
     verdict, ahead = _ran_after(session, "inputs/inputs_1_create.json", good)
     assert not ahead and verdict.ok, verdict
+
+
+def test_a_save_during_a_run_gets_a_run_of_its_own(session):
+    """The files' digests are taken before the tests run: a save while they run is a change
+    the next batch sees (taken after the run, it was counted as seen, and never tested)."""
+    session.run(set(session._snapshot()), first_run=True)
+    session._warm()
+    handlers = session.root / HANDLERS
+    real_test = session._test
+
+    def test_then_save(*args):
+        real_test(*args)
+        save(handlers, planted(session.root, 7))  # before this run's verdict is out
+
+    session._test = test_then_save
+    save(handlers, planted(session.root, None) + "# an edit\n")
+    assert session.run(session._changed({handlers})).ok
+    session._test = real_test
+    changed = session._changed({handlers})
+    assert changed == {HANDLERS}
+    verdict = session.run(changed)
+    assert any("planted 7" in message for _, message in verdict.failures), verdict

@@ -1,0 +1,80 @@
+"""Which files a stretch of code read, as Python's audit hook sees it: the "open" event of
+`open`, `Path.read_text`, `os.open` and the import system. A watch session's run forked ahead
+of a save asks it, as it must not go on if it read a file the save changed
+(cfngen/_watch_standby.py).
+
+What the hook cannot see is said by `spawned`: a program started meanwhile reads what it
+likes. Existence checks and folder listings are not reads: a file that came or went is for the
+caller to notice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from typing import Any
+
+#: Audit events of a program started.
+_SPAWNS = frozenset({"subprocess.Popen", "os.system", "os.posix_spawn", "os.spawn", "os.exec"})
+#: The recordings under way in this process (the hook does nothing when there is none).
+_active: list[Reads] = []
+_installed: list[bool] = []
+
+
+class Reads:
+    """What was read since `record()` made it, until its `stop()`."""
+
+    def __init__(self) -> None:
+        self._opened: set[str] = set()
+        #: A program was started meanwhile.
+        self.spawned = False
+
+    def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            _active.remove(self)
+
+    def under(self, root: str, *, modules: bool = False) -> set[str]:
+        """The real paths of the files read below `root` (itself a real path), a cached
+        module's bytecode counted as its source; with `modules`, also the files of the modules
+        imported from there (however long ago)."""
+        inside = root + os.sep
+        paths = set(self._opened)
+        if modules:
+            for module in list(sys.modules.values()):
+                path = getattr(module, "__file__", None)
+                if isinstance(path, str) and path.startswith(inside):
+                    paths.add(path)
+        found = set()
+        for path in paths:
+            real = os.path.realpath(path)
+            folder, name = os.path.split(real)
+            if os.path.basename(folder) == "__pycache__" and name.endswith(".pyc"):
+                real = os.path.join(os.path.dirname(folder), name.split(".", 1)[0] + ".py")
+            if real.startswith(inside):
+                found.add(real)
+        return found
+
+
+def record() -> Reads:
+    """Start recording what this process reads (the hook is installed once, for good: Python
+    offers no way to remove one, so it does nothing while nothing is recorded)."""
+    if not _installed:
+        sys.addaudithook(_audit)
+        _installed.append(True)
+    reads = Reads()
+    _active.append(reads)
+    return reads
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if not _active:
+        return
+    if event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        with contextlib.suppress(TypeError, ValueError):
+            path = os.path.abspath(os.fsdecode(args[0]))
+            for reads in _active:
+                reads._opened.add(path)
+    elif event in _SPAWNS:
+        for reads in _active:
+            reads.spawned = True
