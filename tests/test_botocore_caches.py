@@ -3,7 +3,8 @@
 client's handler registered under an old service name still called, an aliaser given another
 table untouched; a handler's `**kwargs` checked once per function, as botocore checks it; one
 SSL context while moto answers; service models read once per process,
-also ahead of the first client; and botocore as it was after each block."""
+also ahead of the first client; clients' operation functions made once per service model and
+their event handlers copied as botocore copies them; and botocore as it was after each block."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import functools
 import inspect
 
 import boto3
+import botocore.client
 import botocore.compat
 import botocore.hooks
 import botocore.session
@@ -21,6 +23,7 @@ from cfngen._contract._botocore_caches import (
     load_service_models,
     one_ssl_context,
     shared_botocore_loader,
+    shared_client_methods,
     shared_event_aliases,
     shared_handler_checks,
 )
@@ -191,3 +194,64 @@ def test_handlers_are_accepted_or_refused_as_botocore_does(handler, accepted):
         assert register() is accepted
         assert register() is accepted  # the second time, from what the first found
     assert botocore.hooks.accepts_kwargs is botocore.compat.accepts_kwargs
+
+
+def _trie_copies() -> tuple[object, object, object]:
+    trie = boto3.session.Session()._session._events._emitter._handlers
+    before = botocore.hooks._PrefixTrie._recursive_copy(trie, trie.__dict__)
+    with shared_client_methods():
+        inside = botocore.hooks._PrefixTrie._recursive_copy(trie, trie.__dict__)
+    return trie, before, inside
+
+
+def _nodes(node: dict) -> list[dict]:
+    return [node, *(n for child in node.get("children", {}).values() for n in _nodes(child))]
+
+
+def test_event_handlers_are_copied_as_botocore_copies_them():
+    trie, before, inside = _trie_copies()
+    assert inside == before
+    for copied, original in zip(
+        _nodes(inside["_root"]), _nodes(trie.__dict__["_root"]), strict=True
+    ):
+        assert copied is not original  # a copy of the structure...
+        values = copied.get("values")
+        if values is not None:  # ...whose lists are new (a handler added to one only)
+            assert all(a is not b for a, b in zip(values, original["values"], strict=True))
+
+
+@pytest.mark.parametrize("services", [("ssm",), ("ssm", "s3"), ("s3", "s3", "sts")])
+def test_clients_of_a_service_share_operation_functions_and_work(services):
+    """Two clients of one service get the same operations, each its own class, and a
+    handler of `creating-client-class` changing one class's attributes changes only it."""
+    with mock_aws(), shared_client_methods():
+        session = boto3.session.Session(region_name="us-east-1")
+        added = []
+
+        def add_method(class_attributes, **kwargs):
+            class_attributes["cfngen_marker"] = len(added)
+            added.append(True)
+
+        session.events.register("creating-client-class", add_method)
+        made = [session.client(service) for service in services]
+        plain = boto3.session.Session(region_name="us-east-1").client(services[0])
+        for number, client in enumerate(made):
+            assert client.cfngen_marker == number
+            assert set(client._PY_TO_OP_NAME) == set(
+                boto3.session.Session(region_name="us-east-1")
+                .client(client.meta.service_model.service_name)
+                ._PY_TO_OP_NAME
+            )
+        assert not hasattr(plain, "cfngen_marker")
+        assert type(made[0]) is not type(plain)
+        ssm = made[0] if services[0] == "ssm" else session.client("ssm")
+        ssm.put_parameter(Name="n", Value="v", Type="String")
+        assert ssm.get_parameter(Name="n")["Parameter"]["Value"] == "v"
+
+
+def test_botocore_is_as_it_was_after_the_client_methods_block():
+    creator, trie = botocore.client.ClientCreator, botocore.hooks._PrefixTrie
+    before = (creator._create_methods, creator._create_name_mapping, trie._recursive_copy)
+    with shared_client_methods():
+        assert creator._create_methods is not before[0]
+    assert (creator._create_methods, creator._create_name_mapping, trie._recursive_copy) == before

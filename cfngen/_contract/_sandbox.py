@@ -18,6 +18,7 @@ from cfngen import _redact
 from cfngen._contract._botocore_caches import (
     one_ssl_context,
     shared_botocore_loader,
+    shared_client_methods,
     shared_event_aliases,
     shared_handler_checks,
 )
@@ -158,6 +159,7 @@ class Sandbox:
         stack.enter_context(shared_botocore_loader())
         stack.enter_context(shared_event_aliases())
         stack.enter_context(shared_handler_checks())
+        stack.enter_context(shared_client_methods())
         # The calls handlers make, for the permission contract (_calls.py).
         stack.enter_context(botocore_recorded())
         if self.profile is None and self.session_module is not None:
