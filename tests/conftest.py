@@ -35,6 +35,7 @@ import functools
 import io
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -478,10 +479,11 @@ def synced_home(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Pat
 INSTALL = {
     "java": "install a JDK 11 or newer (apt-get install default-jdk-headless)",
     "mvn": "apt-get install maven (the Java plugin's projects build with it)",
-    "sam": "python -m venv .venv-sam && .venv-sam/bin/pip install aws-sam-cli "
-    "(scripts/test-machine does it; or set CFNGEN_SAM to a sam executable)",
-    "guard-rail": "python3.10 -m venv .venv-guard-rail && .venv-guard-rail/bin/pip install "
-    "resource-schema-guard-rail (scripts/test-machine does it; or set CFNGEN_GUARD_RAIL)",
+    "sam": "scripts/test-machine (it installs aws-sam-cli into ~/.cache/cfngen-test-tools/sam-"
+    "VERSION); or set CFNGEN_SAM to a sam executable, or make the clone's own .venv-sam",
+    "guard-rail": "scripts/test-machine (it installs resource-schema-guard-rail on CPython 3.10 "
+    "into ~/.cache/cfngen-test-tools/guard-rail-VERSION); or set CFNGEN_GUARD_RAIL, or make "
+    "the clone's own .venv-guard-rail",
     "go": "apt-get install golang-go (scripts/test-machine does it), or Go's own distribution "
     "in /usr/local/go",
     "cfn": 'pip install -e ".[dev]" (cloudformation-cli is a dev dependency)',
@@ -502,10 +504,23 @@ def find_tool(name: str) -> str | None:
         return str(beside)
     if name == "go" and Path("/usr/local/go/bin/go").is_file():  # Go's own installer's place
         return "/usr/local/go/bin/go"
-    for venv in (".venv-sam", ".venv-guard-rail"):  # oracles with virtualenvs of their own
+    for venv in (".venv-sam", ".venv-guard-rail"):  # a clone's own virtualenvs come first
         if (REPO / venv / "bin" / name).is_file():
             return str(REPO / venv / "bin" / name)
+    for venv in tool_venvs():
+        if (venv / ".complete").is_file() and (venv / "bin" / name).is_file():
+            return str(venv / "bin" / name)
     return shutil.which(name)
+
+
+def tool_venvs() -> list[Path]:
+    """The oracles' virtualenvs that scripts/test-machine makes outside the clone, one per
+    pinned version (read from the script, which pins them): ~/.cache/cfngen-test-tools, or
+    CFNGEN_TEST_TOOLS. A virtualenv is marked `.complete` once it is whole."""
+    base = Path(os.environ.get("CFNGEN_TEST_TOOLS") or Path.home() / ".cache" / "cfngen-test-tools")
+    script = (REPO / "scripts" / "test-machine").read_text()
+    pins = dict(re.findall(r'^(sam|guard_rail)_version="([^"]+)"$', script, re.MULTILINE))
+    return [base / f"sam-{pins['sam']}", base / f"guard-rail-{pins['guard_rail']}"]
 
 
 def build_cache(name: str) -> Path:

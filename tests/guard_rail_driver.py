@@ -1,7 +1,7 @@
-"""Run by the Python of .venv-guard-rail (AWS's resource-schema-guard-rail needs CPython 3.10 or
-older): judge each pair of schemas on stdin ({name: [old, new]}) with the guard rail's stateful
-rules and write {name: [check ids]} (or the error it raised) as JSON to the file argv[1] (the
-guard rail prints its diff to stdout)."""
+"""Run by the Python of the guard rail's virtualenv (AWS's resource-schema-guard-rail needs
+CPython 3.10 or older): judge each pair of schemas on stdin ({name: [old, new]}) with the guard
+rail's stateful rules and write {name: [check ids]} (or the error it raised) as JSON to the file
+argv[1] (the guard rail prints its diff to stdout)."""
 
 import json
 import sys

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.conftest import _locked, shared_tmp
 from tests.test_init_support import git
 
 REPO = Path(__file__).resolve().parent.parent
@@ -89,8 +90,13 @@ def hook_env(tmp_path_factory) -> HookEnv:
     (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
     git(project, "init", "-q")
     git(project, "add", "-A")
-    env = HookEnv(tmp / "pre-commit-home", project)
-    installed = env.pre_commit("install-hooks")
+    # pre-commit's home (its clone of this repository at HEAD, and the hook environment built
+    # from it) is one for the session's xdist workers: each would build the same environment
+    # (~26 s); the first builds it while the others wait, and they find it installed.
+    home = shared_tmp(tmp_path_factory) / "extras-pre-commit-home"
+    env = HookEnv(home, project)
+    with _locked(home.parent / "extras-pre-commit-home.lock"):
+        installed = env.pre_commit("install-hooks")
     assert installed.returncode == 0, installed.stdout + installed.stderr
     return env
 

@@ -240,3 +240,19 @@ def test_a_bug_planted_in_an_official_go_project_is_caught_by_the_named_test(
     assert done.returncode == 1, done.stdout + done.stderr
     test = verdicts(done)[name]
     assert test["outcome"] == "failed" and says in test["message"], test
+
+
+@pytest.mark.oracle
+def test_the_official_go_librarys_own_calls_stay_off_the_closed_proxy(
+    oracle_tool, go_cache, tmp_path
+):
+    """The plugin's library publishes metrics (through the AWS SDK for Go v1, which reads no
+    AWS_ENDPOINT_URL) around each handler, each retried with backoff against the closed proxy:
+    about a second per invocation. Run as `sam local` runs it, it publishes none."""
+    root = official_go(tmp_path / "p", oracle_tool, go_cache, "none")
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps({"desiredResourceState": {}}))
+    done = cfngen("invoke", "READ", str(request), cwd=root)
+    assert "Handler received the READ action" in done.stdout, done.stdout + done.stderr
+    assert "publishing metrics" not in done.stdout + done.stderr, done.stdout
+    assert "proxyconnect" not in done.stdout + done.stderr, done.stdout

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import _locked, shared_tmp
+
 LANGUAGES = {
     # language -> (type name, what its .rpdk-config entrypoint looks like, its runtime's prefix)
     "typescript": ("Acme::Lang::Ts", "dist/handlers.entrypoint", "nodejs"),
@@ -67,14 +69,17 @@ def _official_init(cfn: str, go: str, language: str, root: Path) -> None:
 
 @pytest.fixture(scope="module")
 def official(oracle_tool, tmp_path_factory):
-    """One project per official plugin, made once; each test gets a copy."""
+    """One project per official plugin, made once per session for every xdist worker and both
+    modules that use them (each `cfn init` of the three takes seconds); each test gets a copy."""
     cfn, go = oracle_tool("cfn"), oracle_tool("go")
-    made = {}
-    for language in LANGUAGES:
-        root = tmp_path_factory.mktemp("official") / language
-        _official_init(cfn, go, language, root)
-        made[language] = root
-    return made
+    base = shared_tmp(tmp_path_factory) / "official-plugins"
+    with _locked(base.parent / "official-plugins.lock"):
+        if not (base / ".done").is_file():
+            shutil.rmtree(base, ignore_errors=True)
+            for language in LANGUAGES:
+                _official_init(cfn, go, language, base / language)
+            (base / ".done").write_text("")
+    return {language: base / language for language in LANGUAGES}
 
 
 @pytest.fixture(params=list(LANGUAGES))

@@ -86,3 +86,49 @@ def test_the_readme_test_line_runs_it_first():
     readme = (REPO / "README.md").read_text()
     block = readme.split("## Running the tests", 1)[1].split("```", 2)[1]
     assert block.strip().startswith("scripts/test-machine && ")
+
+
+def tool_venv(tools: Path, name: str, *, whole: bool = True, python: str = "/bin/true") -> None:
+    """A stand-in for a tool's virtualenv in the machine's tools folder: its tool, its Python
+    (`python`), and the mark the script leaves when it is whole."""
+    venv = tools / name
+    (venv / "bin").mkdir(parents=True)
+    tool = name.rsplit("-", 1)[0]
+    (venv / "bin" / tool).write_text("#!/bin/sh\n")
+    (venv / "bin" / tool).chmod(0o755)
+    (venv / "bin" / "python").symlink_to(python)
+    if whole:
+        (venv / ".complete").write_text("")
+
+
+def pins() -> tuple[str, str]:
+    script = SCRIPT.read_text()
+    (sam,) = re.findall(r'^sam_version="(.+)"$', script, re.MULTILINE)
+    (guard_rail,) = re.findall(r'^guard_rail_version="(.+)"$', script, re.MULTILINE)
+    return f"sam-{sam}", f"guard-rail-{guard_rail}"
+
+
+def test_the_tools_virtualenvs_outside_the_clone_are_used_as_they_are(tmp_path):
+    tools = tmp_path / "tools"
+    for name in pins():
+        tool_venv(tools, name)
+    result = run(Path(os.environ["PATH"]), CFNGEN_TEST_TOOLS=str(tools))
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+@pytest.mark.parametrize("damage", ["not marked whole", "its Python gone"])
+def test_a_tool_virtualenv_left_unfinished_or_broken_is_made_again(tmp_path, damage):
+    tools = tmp_path / "tools"
+    sam, guard_rail = pins()
+    tool_venv(tools, guard_rail)
+    if damage == "not marked whole":
+        tool_venv(tools, sam, whole=False)
+    else:
+        tool_venv(tools, sam, python=str(tmp_path / "gone" / "python"))
+    (tools / sam / "leftover").write_text("")
+    # No package index: the install fails at once, and says so, rather than download the SAM CLI.
+    result = run(Path(os.environ["PATH"]), CFNGEN_TEST_TOOLS=str(tools), PIP_NO_INDEX="1")
+    assert "installing aws-sam-cli==" in result.stdout and str(tools / sam) in result.stdout
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "could not install aws-sam-cli==" in result.stderr.strip().splitlines()[-1]
+    assert not (tools / sam).exists()

@@ -6,7 +6,10 @@ the same result or fails in both."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -15,6 +18,7 @@ import pytest
 
 from cfngen._kinds._shared._transforms import TransformError, evaluate, transforms_of
 from tests._corpus import corpus
+from tests.conftest import _locked, build_cache
 
 pytestmark = pytest.mark.oracle
 
@@ -36,16 +40,55 @@ SAMPLES = [
 ]
 
 
+def _installed(where: Path) -> bool:
+    """`where` holds the pinned reference, whole: its manifest names the version and its entry
+    module is there (an interrupted install or a damaged cache lacks one or the other)."""
+    try:
+        manifest = json.loads((where / "node_modules" / "jsonata" / "package.json").read_text())
+    except (OSError, ValueError):
+        return False
+    name, _, pinned = REFERENCE.partition("@")
+    main = where / "node_modules" / "jsonata" / str(manifest.get("main", "index.js"))
+    return manifest.get("name") == name and manifest.get("version") == pinned and main.is_file()
+
+
 @pytest.fixture(scope="module")
-def reference(oracle_tool, tmp_path_factory) -> list[str]:
+def reference(oracle_tool) -> list[str]:
+    """The reference installed by npm once per machine: kept in the build cache (it outlives
+    the checkout, so CI's fresh clone reuses it), keyed by the pinned version and the node and
+    npm that installed it; installed into a folder of its own and renamed into place, and
+    installed again when the entry found is not whole."""
     node, npm = oracle_tool("node"), oracle_tool("npm")
-    where = tmp_path_factory.mktemp("jsonata-reference")
-    subprocess.run(
-        [npm, "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(where), REFERENCE],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
+    tools = [
+        subprocess.run([tool, "--version"], capture_output=True, text=True, check=True).stdout
+        for tool in (node, npm)
+    ]
+    key = hashlib.sha256(json.dumps([REFERENCE, tools]).encode()).hexdigest()[:20]
+    cache = build_cache("jsonata-reference")
+    where = cache / key
+    with _locked(cache / f"{key}.lock"):
+        if not _installed(where):
+            shutil.rmtree(where, ignore_errors=True)
+            work = cache / f"{key}.{os.getpid()}.tmp"
+            shutil.rmtree(work, ignore_errors=True)
+            work.mkdir()
+            subprocess.run(
+                [
+                    npm,
+                    "install",
+                    "--no-audit",
+                    "--no-fund",
+                    "--silent",
+                    "--prefix",
+                    str(work),
+                    REFERENCE,
+                ],
+                check=True,
+                capture_output=True,
+                timeout=300,
+            )
+            assert _installed(work), f"npm install {REFERENCE} left no whole package in {work}"
+            os.rename(work, where)
     return [node, str(EVALUATOR), str(where / "node_modules")]
 
 

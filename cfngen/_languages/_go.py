@@ -38,6 +38,13 @@ class BootstrapRuntime:
             argv=(str(path),),
             cwd=root,
             handler=built.artefact,
+            # The plugin's library publishes metrics to CloudWatch (twice per invocation,
+            # before and after the handler, waiting for each) and looks up a CloudWatch Logs
+            # group once, through the AWS SDK for Go v1: against the closed proxy each call
+            # is retried with backoff, about a second per invocation. It skips both when
+            # AWS_SAM_LOCAL is set, as under `sam local`, which the official `cfn test` runs
+            # handlers with: the metrics go nowhere and its log goes to stderr.
+            env={"AWS_SAM_LOCAL": "true"},
             endpoint_note=(
                 "the AWS SDK for Go v2 reads AWS_ENDPOINT_URL; v1 (the plugin's library) does "
                 "not, and its calls fail against a closed loopback proxy"
