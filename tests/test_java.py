@@ -223,6 +223,46 @@ def test_a_java_run_connects_to_loopback_only(official, build, tmp_path):
     assert run.destinations and run.outside == [], run.outside
 
 
+#: Where the runtime client 2.10.1 copies its native library on every start unless told where
+#: it is: JVMs starting at once (two runs, two test workers) load each other's half-written copy.
+_CLIENT_FIXED_COPY = "/tmp/.libaws-lambda-jni.so"
+
+
+@pytest.mark.oracle
+def test_java_runs_load_the_client_library_from_the_cache_never_a_fixed_tmp_copy(
+    official, build, tmp_path
+):
+    """Four runs at once, one of them traced: none writes the client's fixed /tmp copy, each
+    loads the library cfngen unpacked into its own cache, and every run comes up."""
+    root = build(official, tmp_path / "p", ours=False)
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps({"desiredResourceState": {"Title": "t"}}))
+    home = tmp_path / "home"
+    env = {**_java_projects.ENV, "CFNGEN_HOME": str(home)}
+    trace = tmp_path / "open.trace"
+    invoke = [sys.executable, "-m", "cfngen", "invoke", "CREATE", str(request), "--format", "json"]
+    traced = [shutil.which("strace") or "strace", "-f", "-qq", "-e", "trace=openat", "-o"]
+    runs = [
+        subprocess.Popen(
+            [*traced, str(trace), *invoke] if n == 0 else invoke,
+            cwd=root,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(4)
+    ]
+    for run in runs:
+        out, err = run.communicate(timeout=600)
+        assert run.returncode in (0, 1), out + err
+        assert json.loads(out).get("invocations"), out + err
+    opened = [line for line in trace.read_text().splitlines() if "libaws-lambda-jni" in line]
+    assert not [line for line in opened if _CLIENT_FIXED_COPY in line], opened
+    cached = home / "cache" / "java-jni"
+    assert [line for line in opened if str(cached) in line and "= -1" not in line], opened
+
+
 # ------------------------------------------------ every runtime's temporary folder is its own
 
 #: A built handler that does what the Java plugin's wrapper does before every call (empties its

@@ -25,7 +25,8 @@ Two things Lambda does that a plain `java -cp` does not, done here:
   closed loopback port is given as the JVM's proxy properties (`-Dhttp.proxyHost`, ...).
 - /tmp: the plugin's wrapper empties `java.io.tmpdir` before every call (Lambda's /tmp is the
   function's own), so the JVM is given the runtime's own temporary folder, never the
-  machine's.
+  machine's. The client's native library, which it would copy to a fixed /tmp path on every
+  start, is unpacked once into cfngen's cache instead (_java_jni).
 
 Recent releases of the AWS SDK for Java v2 read `AWS_ENDPOINT_URL`; the plugin's library pins
 2.19.0, whose `SdkSystemSetting` has no such setting: its clients (and any the handler builds
@@ -109,6 +110,11 @@ class JvmRuntime:
                 f"fetch it once: mvn dependency:get -Dartifact={CLIENT}",
             )
         classpath = [str(repository / name) for name in _CLIENT_JARS] + [str(jar)]
+        from cfngen._languages._java_jni import PROPERTY, native_library
+
+        # Never the client's own copy to a fixed /tmp path, which JVMs starting at once race on.
+        library = native_library(repository / _CLIENT_JARS[0])
+        native = () if library is None else (f"-D{PROPERTY}={library}",)
         # Read by every JVM, the handler's children too, after the user's own options so that
         # these win; `{proxy_port}` and `{tmp}` are the run's (filled in by the runner).
         user = os.environ.get("JAVA_TOOL_OPTIONS", "")
@@ -118,6 +124,7 @@ class JvmRuntime:
             argv=(
                 java,
                 f"-Djava.security.properties={_SECURITY}",
+                *native,
                 # One JVM serves a run of a few hundred short calls: the quick compiler
                 # alone starts sooner and is fast enough.
                 "-XX:TieredStopAtLevel=1",
