@@ -127,6 +127,47 @@ def test_a_missing_runtime_client_names_the_maven_command(tmp_path, oracle_tool)
     assert f"mvn dependency:get -Dartifact={client}" in done.stderr
 
 
+#: Four processes at once, as four runs starting together: each prints where the library is.
+_UNPACK = (
+    "import sys; from pathlib import Path; "
+    "from cfngen._languages._java_jni import native_library; "
+    "print(native_library(Path(sys.argv[1])))"
+)
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the client's libraries are Linux's"
+)
+def test_runs_starting_at_once_unpack_one_whole_native_library_into_the_cache(tmp_path):
+    import platform
+    import zipfile
+
+    # A jar laid out as the client's is (a jar is a zip): one library per libc and machine.
+    jar = tmp_path / "client.jar"
+    with zipfile.ZipFile(jar, "w") as made:
+        for libc in ("linux", "linux_musl"):
+            for arch in ("x86_64", "aarch_64"):
+                made.writestr(f"jni/libaws-lambda-jni.{libc}-{arch}.so", f"{libc}-{arch}" * 99999)
+    home = tmp_path / "home"
+    env = {**os.environ, "CFNGEN_HOME": str(home), "PYTHONPATH": str(Path(__file__).parents[1])}
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _UNPACK, str(jar)], env=env, stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
+    paths = {run.communicate(timeout=60)[0].strip() for run in runs}
+    assert len(paths) == 1, paths
+    library = Path(paths.pop())
+    assert home / "cache" / "java-jni" in library.parents
+    libc = "linux" if platform.libc_ver()[0] == "glibc" else "linux_musl"
+    arch = "aarch_64" if platform.machine() in ("aarch64", "arm64") else "x86_64"
+    assert library.name == f"libaws-lambda-jni.{libc}-{arch}.so"
+    assert library.read_text() == f"{libc}-{arch}" * 99999
+    # Nothing half-written is left beside it, and nothing outside cfngen's own cache.
+    assert [p.name for p in (home / "cache" / "java-jni").iterdir()] == [library.parent.name]
+
+
 # --------------------------------------------------------------------------- real projects
 
 
