@@ -17,7 +17,7 @@ from cfngen._contract import _entrypoint
 from cfngen._watch import Session
 from cfngen._watch_standby import Stale, Standby
 from tests.conftest import made_once
-from tests.test_watch import HANDLERS, planted, save
+from tests.test_watch import HANDLERS, SCHEMA, planted, save
 
 
 def _through_the_gate() -> None:
@@ -128,12 +128,18 @@ def test_a_handler_edit_runs_in_the_run_forked_ahead_and_sees_the_edit(session):
     first = session.run(set(session._snapshot()), first_run=True)
     session._warm()
     assert first.ok and session._standby is not None
-    for number in (1, None, 2):
+    schema = session.root / SCHEMA
+    for number in (1, None, 2, None):
         verdict, ahead = _ran_after(session, HANDLERS, planted(session.root, number))
         assert ahead, "the handler edit did not use the run forked ahead"
         assert verdict.ok is (number is None), verdict
         if number is not None:
             assert any(f"planted {number}" in message for _, message in verdict.failures)
+        # A schema edit that leaves models.py as it was (its description): the run after it
+        # must not have read the handlers before the gate (the stale-models note reads them).
+        text = schema.read_text().replace('"description": "', f'"description": "{number} ', 1)
+        verdict, ahead = _ran_after(session, SCHEMA, text)
+        assert verdict.generated and not ahead
 
 
 def test_an_inputs_edit_the_run_ahead_had_read_is_run_afresh(session):

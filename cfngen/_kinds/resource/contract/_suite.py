@@ -73,9 +73,6 @@ def run_tests(
     for inputs in input_sets:
         notes.extend(_resolved_references(inputs, runner.settings.seeds))
         check_user_inputs(info, inputs)
-    stale = models_older_than_schema(runner.project)
-    if stale is not None:
-        notes.insert(0, stale)
     conformance = Conformance(info.schema)
     # Read and checked before any handler is imported: a bad one is exit 2 with no call.
     configuration = for_run(runner, info.schema, typeconfig)
@@ -94,6 +91,11 @@ def run_tests(
         )
 
     with runner.open():
+        # Once the handlers are imported: the models' fingerprint reads their code too, and a
+        # watch session's run forked ahead must not read it before the save.
+        stale = models_older_than_schema(runner.project)
+        if stale is not None:
+            result.notes.insert(0, stale)
         result.notes.extend(runner.entrypoint.notes)  # requirements installed for the run
         _follow_the_account(runner, input_sets)
         limits = Limits.enforce(runner.settings.enforce_timeout)
