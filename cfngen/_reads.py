@@ -34,25 +34,33 @@ class Reads:
         with contextlib.suppress(ValueError):
             _active.remove(self)
 
-    def under(self, root: str, *, modules: bool = False) -> set[str]:
-        """The real paths of the files read below `root` (itself a real path), a cached
-        module's bytecode counted as its source; with `modules`, also the files of the modules
-        imported from there (however long ago)."""
+    def read(self, paths: set[str], root: str, *, modules: bool = False) -> set[str]:
+        """Those of `paths` (real paths below `root`, itself a real path) that were read: a
+        cached module's bytecode counts as its source; with `modules`, so do the files of the
+        modules imported from below `root` (however long ago).
+
+        Only what was opened below `root`, or under the name of one of `paths`, is resolved
+        (links followed): a stretch of code opens thousands of library files, and resolving
+        each took longer than the run it was asked for.
+        """
         inside = root + os.sep
-        paths = set(self._opened)
+        names = {os.path.basename(path) for path in paths}
+        opened = set(self._opened)
         if modules:
             for module in list(sys.modules.values()):
                 path = getattr(module, "__file__", None)
                 if isinstance(path, str) and path.startswith(inside):
-                    paths.add(path)
+                    opened.add(path)
         found = set()
-        for path in paths:
-            real = os.path.realpath(path)
-            folder, name = os.path.split(real)
+        for path in opened:
+            folder, name = os.path.split(path)
+            source = path
             if os.path.basename(folder) == "__pycache__" and name.endswith(".pyc"):
-                real = os.path.join(os.path.dirname(folder), name.split(".", 1)[0] + ".py")
-            if real.startswith(inside):
-                found.add(real)
+                source = os.path.join(os.path.dirname(folder), name.split(".", 1)[0] + ".py")
+            if source.startswith(inside) or os.path.basename(source) in names:
+                real = os.path.realpath(source)
+                if real in paths:
+                    found.add(real)
         return found
 
 

@@ -69,6 +69,7 @@ class Standby(Generic[T]):
             return result if gate.passed else Stale("it never reached the gate", recurs=True)
 
         self._child: Child[T | Stale] = start(work, graceful=graceful)
+        self._patience = graceful
         os.close(go_read)
         self._go: int | None = go_write
 
@@ -88,9 +89,11 @@ class Standby(Generic[T]):
     def discard(self) -> None:
         """End the run without a verdict (its sandbox closed) and reap it, unless it went on."""
         if self._go is not None:
-            os.close(self._go)  # the gate reads end-of-file: Stale
+            os.close(self._go)  # the gate reads end-of-file: Stale, its sandbox closed
             self._go = None
-        self._child.end()
+        # A signal now would interrupt it anywhere in that (Python then prints what it
+        # interrupted): it is signalled only if it has not ended by itself.
+        self._child.end(patience=self._patience)
 
 
 class _Gate:
@@ -119,7 +122,7 @@ class _Gate:
         if self._reads.spawned:
             return Stale("it started a program before the gate", recurs=True)
         changed = {os.path.join(self._root, path) for path in pickle.loads(message)}
-        stale = sorted(changed & self._reads.under(self._root, modules=True))
+        stale = sorted(self._reads.read(changed, self._root, modules=True))
         if stale:
             return Stale(f"it read {os.path.relpath(stale[0], self._root)} before the save")
         return None

@@ -264,7 +264,10 @@ def test_the_session_ends_cleanly_leaving_no_process_or_temporary_folder(
         assert len(watch.descendants()) >= 2, "no run started"
     children = watch.descendants()
     assert watch.end(how) == 0
-    assert "watch ended" in "".join(watch.seen)
+    said = "".join(watch.seen)
+    assert "watch ended" in said
+    # The run forked ahead and waiting ends by itself, not interrupted mid-cleanup.
+    assert "Traceback" not in said and "Exception ignored" not in said, said
     assert not [pid for pid in children if alive(pid)]
     assert not session_folders(watch.process.pid)
 

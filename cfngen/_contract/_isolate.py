@@ -84,12 +84,21 @@ class Child(Generic[T]):
             raise value
         return value  # type: ignore[no-any-return]
 
-    def end(self) -> None:
-        """End the child (SIGTERM first when it is graceful) and reap it, unless `result` did."""
+    def end(self, *, patience: float = 0.0) -> None:
+        """End the child and reap it, unless `result` did: after waiting `patience` seconds
+        for it to end by itself (one told to stop some other way), SIGTERM first when it is
+        graceful, then SIGKILL."""
         if self._done:
             return
         self._done = True
         os.close(self._read_fd)
+        deadline = time.monotonic() + patience
+        while time.monotonic() < deadline:
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(self.pid, os.WNOHANG)[0] == 0:
+                    time.sleep(0.005)
+                    continue
+            return
         _end(self.pid, self._graceful)
 
 
