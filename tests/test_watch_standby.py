@@ -64,6 +64,23 @@ def test_a_run_that_read_a_changed_file_is_stale(files, changed, why):
     assert isinstance(stale, Stale) and stale.why == why and not stale.recurs
 
 
+@pytest.mark.parametrize("link", ["inside/a-link.txt", "a.txt"], ids=["another name", "same"])
+def test_a_changed_file_read_through_a_link_is_stale(files, tmp_path_factory, link):
+    """Read through a link inside the project under another name, or from outside the
+    project under its own: the link is followed."""
+    where = files / link if link != "a.txt" else tmp_path_factory.mktemp("outside") / link
+    where.parent.mkdir(exist_ok=True)
+    where.symlink_to(files / "a.txt")
+
+    def run() -> str:
+        seen = where.read_text()
+        _through_the_gate()
+        return seen
+
+    stale = Standby(run, files, graceful=5).go({"a.txt"}, print)
+    assert isinstance(stale, Stale) and "a.txt" in stale.why
+
+
 def test_a_module_of_the_project_imported_before_the_gate_counts_as_read(files):
     (files / "mine.py").write_text("VALUE = 1\n")
 
