@@ -243,6 +243,14 @@ class Session:
         """The next run, forked now and held before the handlers are imported."""
         if self._ahead and can_fork() and self._standby is None:
             self._standby = Standby(self._work(), self.root, graceful=GRACE_SECONDS)
+            if self.generate:
+                # The fork shares this process's memory with it: the next save's generate
+                # would copy each page it writes (a page fault each). A check now, which
+                # writes no file, copies most of them while nothing waits.
+                from cfngen._generate import generate_project
+
+                with contextlib.suppress(Exception):
+                    generate_project(self.root, check=True)
 
     def _warm(self) -> None:
         """After a verdict is out: import what the run imported, and compile the project's

@@ -9,7 +9,8 @@ project's code). The save sends it the files that changed, and it goes on only i
 read one of them:
 
 - every file the run opened before the gate is recorded (cfngen/_reads.py: Python's audit
-  hook), with the files of the project's modules it imported;
+  hook), the project's modules it imported included (an import opens the source or its
+  bytecode);
 - a file that came or went (a listing, an existence check) makes the parent start a fresh run
   instead, and so does a run that started a program before the gate (what it read is unknown).
 
@@ -122,7 +123,7 @@ class _Gate:
         if self._reads.spawned:
             return Stale("it started a program before the gate", recurs=True)
         changed = {os.path.join(self._root, path) for path in pickle.loads(message)}
-        stale = sorted(self._reads.read(changed, self._root, modules=True))
+        stale = sorted(self._reads.read(changed, self._root))
         if stale:
             return Stale(f"it read {os.path.relpath(stale[0], self._root)} before the save")
         return None
