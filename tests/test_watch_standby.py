@@ -193,3 +193,35 @@ def test_a_save_during_a_run_gets_a_run_of_its_own(session):
     assert changed == {HANDLERS}
     verdict = session.run(changed)
     assert any("planted 7" in message for _, message in verdict.failures), verdict
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "handlers"),
+    [
+        ("custom-resource", "watch-custom-example", "src/app.py"),
+        ("hook", "watch-hook-example", "src/example_s3_compliancehook/handlers.py"),
+        ("lambda-hook", "watch-lambda-hook-example", "src/app.py"),
+    ],
+)
+def test_other_kinds_run_a_handler_edit_in_the_run_forked_ahead(
+    tmp_path_factory, tmp_path, kind, name, handlers
+):
+    """Each kind's suite reads its inputs, template and schema before the gate and its
+    handlers after it: an edit of the handlers goes on in the run forked ahead, and sees the
+    edit (a handler module that raises as it is imported)."""
+    made = made_once(tmp_path_factory, name, "--artifact-type", kind, "--example")
+    root = tmp_path / "made"
+    shutil.copytree(made, root, ignore=shutil.ignore_patterns("__pycache__"))
+    session = Session(root, {})
+    path = root / handlers
+    original = path.read_text()
+    with session.opened():
+        first = session.run(set(session._snapshot()), first_run=True)
+        session._warm()
+        assert first.ok, first
+        verdict, ahead = _ran_after(session, handlers, original + "# an edit\n")
+        assert ahead and verdict.ok and verdict.order == first.order, verdict
+        verdict, _ahead = _ran_after(session, handlers, original + "raise RuntimeError('x9')\n")
+        assert not verdict.ok and "x9" in repr(verdict), verdict
+        verdict, ahead = _ran_after(session, handlers, original)
+        assert verdict.ok, verdict

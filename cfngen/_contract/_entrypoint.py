@@ -35,10 +35,17 @@ _gate: list[Callable[[], None]] = []
 
 
 def gate_import(wait: Callable[[], None]) -> None:
-    """Have the next Entrypoint made in this process call `wait()` before it imports the
-    project's code: a watch session's run forked ahead of the save waits there for it
-    (cfngen/_watch_standby.py); `wait` raises to end the run instead."""
+    """Have the next Entrypoint made in this process (or `before_project_code`) call `wait()`
+    before it imports the project's code: a watch session's run forked ahead of the save
+    waits there for it (cfngen/_watch_standby.py); `wait` raises to end the run instead."""
     _gate[:] = [wait]
+
+
+def before_project_code() -> None:
+    """What runs before the project's code is first imported, outside an Entrypoint too (a
+    Lambda function's init, imported once before the tests): the gate, if one is set."""
+    while _gate:
+        _gate.pop()()
 
 
 class HandlerProject(Located, Protocol):
@@ -126,8 +133,7 @@ class Entrypoint:
         #: what the user should know about them.
         self.installed: list[str] = []
         self.notes: list[str] = []
-        while _gate:
-            _gate.pop()()
+        before_project_code()
         try:
             self.function: Callable[[dict[str, Any], Any], Any] = self._load()
         except BaseException:

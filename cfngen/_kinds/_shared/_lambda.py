@@ -127,6 +127,9 @@ class Function:
         cfngen's cache and use it for the run. Returns what the user should know; when the
         handler still cannot be imported, `init_error` says why (every request reports it,
         as Lambda's init phase failing does)."""
+        from cfngen._contract._entrypoint import before_project_code
+
+        before_project_code()
         self.init_error = None
         try:
             self._quiet_load()
