@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 #: watchfiles groups the events of one save for this long after the last one (its `step`)...
-STEP_MS = 10
+STEP_MS = 5
 #: ...and at most this long after the first (its `debounce`; 1,600 by default).
 DEBOUNCE_MS = 300
 #: How often `poll=True` looks at every file (a stat each: ~0.1 ms for the example).
