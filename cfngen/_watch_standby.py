@@ -5,8 +5,8 @@ imported: the child forked, the suite read the project (its settings, schema, in
 sandbox opened (moto started, the environment patched). None of that depends on the handlers'
 code, so once a verdict is out the session forks the next run at once and it goes that far,
 then waits at the gate (`gate_import`: called before the project's code is first imported,
-by the runner's Entrypoint or a Lambda function's init). The save sends it the files that changed, and it goes on only if it never
-read one of them:
+by the runner's Entrypoint or a Lambda function's init). The save sends it the files that
+changed, and it goes on only if it never read one of them:
 
 - every file the run opened before the gate is recorded (cfngen/_reads.py: Python's audit
   hook), the project's modules it imported included (an import opens the source or its
