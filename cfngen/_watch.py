@@ -153,8 +153,15 @@ class Session:
         started = time.perf_counter()
         verdict = Verdict(sorted(changed))
         only_inputs = not first_run and all(_is_input(path) for path in changed)
+        # The run forked ahead goes on only when every changed file was edited in place (none
+        # came or went), and from now: its verdict is dropped if generate, meanwhile, derives
+        # anything (cfngen/_watch_standby.py).
         standby, self._standby = self._standby, None
-        moved = self._came_or_went(changed)
+        if standby is not None and self._came_or_went(changed):
+            standby.discard()
+            standby = None
+        elif standby is not None:
+            standby.send(changed)
         try:
             try:
                 if self.generate and not only_inputs:
@@ -163,17 +170,18 @@ class Session:
                 # What generate wrote is not a change of the user's; a save during the run
                 # differs from these, and gets a run of its own.
                 self._hashes = self._snapshot()
-            # The run forked ahead goes on only when every changed file was edited in place
-            # (none came or went) and generate derived nothing new (cfngen/_watch_standby.py).
-            moved = moved or verdict.generated
-            self._test(verdict, changed, None if moved else standby)
+            if verdict.generated and standby is not None:
+                standby.discard()
+                standby = None
+            self._test(verdict, standby)
+            standby = None
         except CfngenError as error:
             verdict.error, verdict.hint = _one_message(error), error.hint
         except Exception as error:  # a bug of cfngen's must not end the session: say it, go on
             verdict.error = f"internal error: {type(error).__name__}: {error}"
             verdict.hint = "please report it; the watch goes on"
         finally:
-            if standby is not None:  # unless it went on
+            if standby is not None:  # something above raised: its verdict is not wanted
                 standby.discard()
         verdict.seconds = time.perf_counter() - started
         return verdict
@@ -186,14 +194,14 @@ class Session:
         done = generate_project(self.root)
         return bool(done.written or done.removed)
 
-    def _test(self, verdict: Verdict, changed: set[str], standby: Standby[Ran] | None) -> None:
+    def _test(self, verdict: Verdict, standby: Standby[Ran] | None) -> None:
         from cfngen._contract._isolate import ChildExit, isolated
 
         ignore: Callable[[Any], None] = lambda _message: None  # noqa: E731
         try:
             ran: Ran | Stale = Stale("no run was forked ahead")
             if standby is not None:
-                ran = standby.go(changed, ignore)
+                ran = standby.result(ignore)
                 if isinstance(ran, Stale) and ran.recurs:
                     self._ahead = False  # it would be so every time: fork after the save
             verdict.ahead = not isinstance(ran, Stale)

@@ -74,9 +74,9 @@ class Standby(Generic[T]):
         os.close(go_read)
         self._go: int | None = go_write
 
-    def go(self, changed: set[str], on_message: Send) -> T | Stale:
+    def send(self, changed: set[str]) -> None:
         """Let the run go on after a save that changed `changed` (paths relative to the
-        project, every one there before and after): its result, or Stale."""
+        project, every one there before and after), or say Stale: see `result`."""
         go, self._go = self._go, None
         assert go is not None
         try:
@@ -85,16 +85,27 @@ class Standby(Generic[T]):
             pass
         finally:
             os.close(go)
+
+    def result(self, on_message: Send) -> T | Stale:
+        """What the run found once `send` let it go on, or Stale."""
         return self._child.result(on_message)
 
+    def go(self, changed: set[str], on_message: Send) -> T | Stale:
+        """`send`, then `result`."""
+        self.send(changed)
+        return self.result(on_message)
+
     def discard(self) -> None:
-        """End the run without a verdict (its sandbox closed) and reap it, unless it went on."""
+        """End the run without a verdict and reap it, unless its result was taken. One still
+        waiting at the gate is told to end (its sandbox closed), and given time to: a signal
+        would interrupt it anywhere in that, and Python print what it interrupted. One that
+        went on is killed: its tests run, and they are not wanted."""
         if self._go is not None:
-            os.close(self._go)  # the gate reads end-of-file: Stale, its sandbox closed
+            os.close(self._go)  # the gate reads end-of-file: Stale
             self._go = None
-        # A signal now would interrupt it anywhere in that (Python then prints what it
-        # interrupted): it is signalled only if it has not ended by itself.
-        self._child.end(patience=self._patience)
+            self._child.end(patience=self._patience)
+        else:
+            self._child.end(kill=True)
 
 
 class _Gate:

