@@ -41,7 +41,7 @@ class Reads:
         Only what was opened below `root`, or under the name of one of `paths`, is resolved
         (links followed): a stretch of code opens hundreds of library files. Nothing here
         walks sys.modules: in a forked process, touching every module copies every page that
-        holds one (60 ms on a virtual machine whose page faults cost 50 us).
+        holds one (844 page faults, 48-62 ms, on the virtual machine it was measured on).
         """
         inside = root + os.sep
         names = {os.path.basename(path) for path in paths}
